@@ -1,0 +1,111 @@
+"""`tg`, the tensor-graph dialect: ONNX-level ops on builtin `tensor<...>` types.
+
+A model is a `func.func` whose arguments and results carry their ONNX names as
+`{tg.name = "..."}`; its body is a DAG of `tg` ops. Each op declares its fusion category
+(`Fusion` trait) and infers its result types; `tessel.targets.reference` gives each a
+numpy meaning.
+"""
+
+from xdsl.ir import Dialect
+
+from .base import Fusion, FusionCategory, TgOp, fusion_category
+from .elementwise import (
+    AddOp,
+    CastOp,
+    ClipOp,
+    DivOp,
+    ExpOp,
+    GeluOp,
+    MulOp,
+    NegOp,
+    ReluOp,
+    SigmoidOp,
+    SqrtOp,
+    SubOp,
+    TanhOp,
+)
+from .nn import (
+    AvgPool2dOp,
+    AvgPool3dOp,
+    Conv2dOp,
+    ConvTranspose2dOp,
+    GemmOp,
+    GlobalAvgPool2dOp,
+    MatmulOp,
+    MaxPool2dOp,
+    MaxPool3dOp,
+)
+from .norm import BatchNormOp, LayerNormOp, LogSoftmaxOp, SoftmaxOp
+from .tensor import (
+    ConcatOp,
+    ConstantOp,
+    FlattenOp,
+    PadOp,
+    ReduceMaxOp,
+    ReduceMeanOp,
+    ReduceSumOp,
+    ReshapeOp,
+    SliceOp,
+    TransposeOp,
+    WeightOp,
+    constant_value,
+)
+
+OPS: list[type[TgOp]] = [
+    WeightOp,
+    ConstantOp,
+    AddOp,
+    SubOp,
+    MulOp,
+    DivOp,
+    NegOp,
+    ExpOp,
+    SqrtOp,
+    ReluOp,
+    SigmoidOp,
+    TanhOp,
+    ClipOp,
+    GeluOp,
+    CastOp,
+    MatmulOp,
+    GemmOp,
+    Conv2dOp,
+    ConvTranspose2dOp,
+    MaxPool2dOp,
+    MaxPool3dOp,
+    AvgPool2dOp,
+    AvgPool3dOp,
+    GlobalAvgPool2dOp,
+    BatchNormOp,
+    LayerNormOp,
+    SoftmaxOp,
+    LogSoftmaxOp,
+    ReduceSumOp,
+    ReduceMeanOp,
+    ReduceMaxOp,
+    ReshapeOp,
+    FlattenOp,
+    TransposeOp,
+    ConcatOp,
+    SliceOp,
+    PadOp,
+]
+
+TG = Dialect("tg", OPS, [])
+
+# The attribute names a tg model uses on func.func arguments/results and on the module.
+NAME_ATTR = "tg.name"
+WEIGHTS_ATTR = "tg.weights"
+
+__all__ = [
+    "TG",
+    "OPS",
+    "NAME_ATTR",
+    "WEIGHTS_ATTR",
+    "Fusion",
+    "FusionCategory",
+    "TgOp",
+    "fusion_category",
+    "constant_value",
+    *[op.__name__ for op in OPS],
+]

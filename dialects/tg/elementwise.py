@@ -1,0 +1,194 @@
+"""Element-wise `tg` ops: numpy-broadcasting binaries, unaries, clip, gelu and cast.
+
+All are injective. Binary ops broadcast like numpy/ONNX and need equal element types:
+    %z = tg.add %x, %y : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+Unary ops keep the type:
+    %y = tg.relu %x : tensor<3x4xf32>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, Signedness, StringAttr, TensorType
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from tessel.ir import dtypes
+
+from .base import INJECTIVE, Props, TgOp, broadcast_shapes, require, same_element_type, string
+
+# --------------------------------------------------------------------------- binary
+
+
+class BinaryOp(TgOp):
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        a, b = operand_types
+        et = same_element_type([a, b])
+        require(not dtypes.is_bool(et), f"{cls.name} does not take booleans")
+        return [TensorType(et, broadcast_shapes(a.get_shape(), b.get_shape()))]
+
+
+@irdl_op_definition
+class AddOp(BinaryOp):
+    name = "tg.add"
+
+
+@irdl_op_definition
+class SubOp(BinaryOp):
+    name = "tg.sub"
+
+
+@irdl_op_definition
+class MulOp(BinaryOp):
+    name = "tg.mul"
+
+
+@irdl_op_definition
+class DivOp(BinaryOp):
+    """Division; on integers it truncates toward zero (ONNX Div, C semantics)."""
+
+    name = "tg.div"
+
+
+# --------------------------------------------------------------------------- unary
+
+# Which element types a unary op accepts.
+FLOATS = "float"
+SIGNED = "signed"  # floats and signed integers
+NUMBERS = "number"  # floats and all integers
+
+
+def _check_kind(op_name: str, et: Attribute, kind: str) -> None:
+    if dtypes.is_float(et):
+        return
+    signed = dtypes.is_integer(et) and isinstance(et, IntegerType) and et.signedness.data != Signedness.UNSIGNED
+    ok = (kind == SIGNED and signed) or (kind == NUMBERS and dtypes.is_integer(et))
+    expected = {FLOATS: "a float", SIGNED: "a float or signed integer", NUMBERS: "a numeric"}[kind]
+    require(ok, f"{op_name} needs {expected} element type, got {et}")
+
+
+class UnaryOp(TgOp):
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input)"
+    ACCEPTS: ClassVar[str] = FLOATS
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (t,) = operand_types
+        _check_kind(cls.name, t.element_type, cls.ACCEPTS)
+        return [t]
+
+
+@irdl_op_definition
+class NegOp(UnaryOp):
+    name = "tg.neg"
+    ACCEPTS: ClassVar[str] = SIGNED
+
+
+@irdl_op_definition
+class ExpOp(UnaryOp):
+    name = "tg.exp"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryOp):
+    name = "tg.sqrt"
+
+
+@irdl_op_definition
+class ReluOp(UnaryOp):
+    name = "tg.relu"
+    ACCEPTS: ClassVar[str] = SIGNED
+
+
+@irdl_op_definition
+class SigmoidOp(UnaryOp):
+    name = "tg.sigmoid"
+
+
+@irdl_op_definition
+class TanhOp(UnaryOp):
+    name = "tg.tanh"
+
+
+@irdl_op_definition
+class GeluOp(UnaryOp):
+    """x * Phi(x); `approximate = "tanh"` selects the tanh formula of ONNX Gelu."""
+
+    name = "tg.gelu"
+    approximate = opt_prop_def(StringAttr)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        string(props, "approximate", ("none", "tanh"), default="none")
+        return super().infer_result_types(operand_types, props)
+
+
+@irdl_op_definition
+class ClipOp(UnaryOp):
+    """min(max(x, min), max); either bound may be absent. Bounds are typed like the elements."""
+
+    name = "tg.clip"
+    min = opt_prop_def(Attribute)
+    max = opt_prop_def(Attribute)
+    ACCEPTS: ClassVar[str] = NUMBERS
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (t,) = operand_types
+        for key in ("min", "max"):
+            if (bound := props.get(key)) is not None:
+                check_scalar_attr(bound, t.element_type, f"property '{key}'")
+        return super().infer_result_types(operand_types, props)
+
+
+def check_scalar_attr(attr: Attribute, element_type: Attribute, what: str) -> None:
+    """A scalar property must have exactly the tensor's element type (`0.5 : f16`, `3 : ui8`)."""
+    if isinstance(attr, FloatAttr | IntegerAttr) and attr.type == element_type:
+        return
+    raise VerifyException(f"{what} must be a {element_type} scalar, got {attr}")
+
+
+# --------------------------------------------------------------------------- cast
+
+
+@irdl_op_definition
+class CastOp(TgOp):
+    """Element type conversion (ONNX Cast): floats to integers truncate toward zero."""
+
+    name = "tg.cast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        require(
+            operand_types[0].get_shape() == result_types[0].get_shape(),
+            f"result shape must equal the input shape {operand_types[0].get_shape()}",
+        )

@@ -1,0 +1,375 @@
+"""Contractions and windows: matmul, gemm, conv2d, conv_transpose2d and pooling.
+
+These are TVM's complex-out-fusable ops: the expensive kernels that absorb element-wise
+consumers. Layouts are ONNX's (NCHW activations, OIHW weights). Padding is explicit and
+per edge, `pads = [top, left, bottom, right]` (ONNX begin..., end... order); auto_pad is
+resolved by the frontend so the IR carries one meaning only.
+
+    %y = tg.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 3, 3, 3, 3>,
+           dilations = array<i64: 1, 1>, groups = 1 : i64}
+         : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>) -> tensor<1x64x112x112xf32>
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType, i64
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+
+from tessel.ir import dtypes
+
+from .base import (
+    COMPLEX_OUT_FUSABLE,
+    Props,
+    TgOp,
+    broadcast_shapes,
+    flag,
+    floating,
+    integer,
+    ints,
+    require,
+    require_float,
+    require_rank,
+    same_element_type,
+)
+
+FUNCTIONAL = "operands attr-dict `:` functional-type(operands, results)"
+
+
+def _numeric(t: TensorType, what: str) -> None:
+    require(not dtypes.is_bool(t.element_type), f"{what} must be numeric, got {t.element_type}")
+
+
+# --------------------------------------------------------------------------- matmul / gemm
+
+
+@irdl_op_definition
+class MatmulOp(TgOp):
+    """numpy.matmul: batched, batch dims broadcast; a 1-D operand is promoted then squeezed."""
+
+    name = "tg.matmul"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        a, b = operand_types
+        et = same_element_type([a, b])
+        _numeric(a, "lhs")
+        sa, sb = a.get_shape(), b.get_shape()
+        require(len(sa) >= 1 and len(sb) >= 1, "matmul operands must have rank >= 1")
+        ma = (1, *sa) if len(sa) == 1 else sa
+        mb = (*sb, 1) if len(sb) == 1 else sb
+        require(ma[-1] == mb[-2], f"contraction sizes differ: lhs {sa} has {ma[-1]}, rhs {sb} has {mb[-2]}")
+        batch = broadcast_shapes(ma[:-2], mb[:-2])
+        out = [*batch]
+        if len(sa) > 1:
+            out.append(ma[-2])
+        if len(sb) > 1:
+            out.append(mb[-1])
+        return [TensorType(et, out)]
+
+
+@irdl_op_definition
+class GemmOp(TgOp):
+    """alpha * op(A) @ op(B) + beta * C, op = transpose when trans_a/trans_b; C broadcasts to (M, N)."""
+
+    name = "tg.gemm"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    c = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    alpha = prop_def(FloatAttr)
+    beta = prop_def(FloatAttr)
+    trans_a = prop_def(IntegerAttr)
+    trans_b = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        a, b = operand_types[:2]
+        et = same_element_type(list(operand_types))
+        _numeric(a, "a")
+        require_rank(a, 2, "a")
+        require_rank(b, 2, "b")
+        floating(props, "alpha")
+        floating(props, "beta")
+        m, k = a.get_shape()[::-1] if flag(props, "trans_a") else a.get_shape()
+        k2, n = b.get_shape()[::-1] if flag(props, "trans_b") else b.get_shape()
+        require(k == k2, f"contraction sizes differ: {k} (a) and {k2} (b)")
+        if len(operand_types) == 3:
+            c = operand_types[2].get_shape()
+            require(
+                len(c) <= 2 and broadcast_shapes(c, (m, n)) == (m, n),
+                f"c of shape {c} does not broadcast to ({m}, {n})",
+            )
+        return [TensorType(et, [m, n])]
+
+
+# --------------------------------------------------------------------------- convolution
+
+
+def window_extent(kernel: int, dilation: int) -> int:
+    return dilation * (kernel - 1) + 1
+
+
+def _check_window_props(props: Props, spatial: int, what: str) -> tuple[tuple[int, ...], ...]:
+    strides = ints(props, "strides")
+    pads = ints(props, "pads")
+    dilations = ints(props, "dilations")
+    require(len(strides) == spatial, f"strides must have {spatial} entries, got {len(strides)}")
+    require(len(dilations) == spatial, f"dilations must have {spatial} entries, got {len(dilations)}")
+    require(len(pads) == 2 * spatial, f"pads must have {2 * spatial} entries, got {len(pads)}")
+    require(all(s >= 1 for s in strides), f"strides must be positive, got {list(strides)}")
+    require(all(d >= 1 for d in dilations), f"dilations must be positive, got {list(dilations)}")
+    require(all(p >= 0 for p in pads), f"{what} pads must be non-negative, got {list(pads)}")
+    return strides, pads, dilations
+
+
+def conv_output_size(size: int, kernel: int, stride: int, pad_begin: int, pad_end: int, dilation: int) -> int:
+    return (size + pad_begin + pad_end - window_extent(kernel, dilation)) // stride + 1
+
+
+@irdl_op_definition
+class Conv2dOp(TgOp):
+    """2-D convolution (cross-correlation) of NCHW input with (M, C/groups, kH, kW) weights."""
+
+    name = "tg.conv2d"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    strides = prop_def(DenseArrayBase)
+    pads = prop_def(DenseArrayBase)
+    dilations = prop_def(DenseArrayBase)
+    groups = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = FUNCTIONAL
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        x, w = operand_types[:2]
+        et = same_element_type(list(operand_types))
+        _numeric(x, "input")
+        require_rank(x, 4, "input")
+        require_rank(w, 4, "weight")
+        strides, pads, dilations = _check_window_props(props, 2, "conv2d")
+        groups = integer(props, "groups")
+        n, c, h, wd = x.get_shape()
+        m, cg, kh, kw = w.get_shape()
+        require(groups >= 1 and c % groups == 0, f"groups={groups} must divide the {c} input channels")
+        require(m % groups == 0, f"groups={groups} must divide the {m} output channels")
+        require(cg == c // groups, f"weight has {cg} input channels per group, expected {c // groups}")
+        if len(operand_types) == 3:
+            require(operand_types[2].get_shape() == (m,), f"bias must have shape ({m},), got {operand_types[2]}")
+        out = [
+            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
+            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
+        ]
+        require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
+        return [TensorType(et, [n, m, *out])]
+
+
+@irdl_op_definition
+class ConvTranspose2dOp(TgOp):
+    """The gradient of conv2d w.r.t. its input: weights are (C, M/groups, kH, kW).
+
+    Output size per spatial dim: stride*(in-1) + output_padding + dilation*(k-1) + 1 - pad_begin - pad_end.
+    """
+
+    name = "tg.conv_transpose2d"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    strides = prop_def(DenseArrayBase)
+    pads = prop_def(DenseArrayBase)
+    dilations = prop_def(DenseArrayBase)
+    output_padding = prop_def(DenseArrayBase)
+    groups = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = FUNCTIONAL
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        x, w = operand_types[:2]
+        et = same_element_type(list(operand_types))
+        _numeric(x, "input")
+        require_rank(x, 4, "input")
+        require_rank(w, 4, "weight")
+        strides, pads, dilations = _check_window_props(props, 2, "conv_transpose2d")
+        output_padding = ints(props, "output_padding")
+        require(len(output_padding) == 2, f"output_padding must have 2 entries, got {len(output_padding)}")
+        groups = integer(props, "groups")
+        n, c, h, wd = x.get_shape()
+        cw, mg, kh, kw = w.get_shape()
+        require(cw == c, f"weight has {cw} input channels, the input has {c}")
+        require(groups >= 1 and c % groups == 0, f"groups={groups} must divide the {c} input channels")
+        m = mg * groups
+        if len(operand_types) == 3:
+            require(operand_types[2].get_shape() == (m,), f"bias must have shape ({m},), got {operand_types[2]}")
+        out = [
+            s * (size - 1) + op + window_extent(k, d) - pads[i] - pads[i + 2]
+            for i, (size, k, s, d, op) in enumerate(zip((h, wd), (kh, kw), strides, dilations, output_padding))
+        ]
+        require(all(o >= 1 for o in out), f"output size {out} is empty")
+        return [TensorType(et, [n, m, *out])]
+
+
+# --------------------------------------------------------------------------- pooling
+
+
+def pool_output_size(
+    size: int, kernel: int, stride: int, pad_begin: int, pad_end: int, dilation: int, ceil_mode: bool
+) -> int:
+    """ONNX pooling output size; in ceil mode the last window must start inside input or begin pad."""
+    span = size + pad_begin + pad_end - window_extent(kernel, dilation)
+    if not ceil_mode:
+        return span // stride + 1
+    out = math.ceil(span / stride) + 1
+    if (out - 1) * stride >= size + pad_begin:
+        out -= 1
+    return out
+
+
+class PoolOp(TgOp):
+    """Sliding-window pooling over the trailing SPATIAL dims of an (N, C, ...) tensor.
+
+    The window of output index o along a dim covers input positions o*stride - pad_begin +
+    j*dilation, j < kernel. Positions outside the input never contribute a value; see the
+    subclasses for how they count.
+    """
+
+    SPATIAL: ClassVar[int] = 2
+    input = operand_def(TensorType)
+    kernel = prop_def(DenseArrayBase)
+    strides = prop_def(DenseArrayBase)
+    pads = prop_def(DenseArrayBase)
+    dilations = prop_def(DenseArrayBase)
+    ceil_mode = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+
+    @classmethod
+    def output_shape(cls, x: TensorType, props: Props) -> list[int]:
+        _numeric(x, "input")
+        require_rank(x, cls.SPATIAL + 2, "input")
+        kernel = ints(props, "kernel")
+        require(len(kernel) == cls.SPATIAL, f"kernel must have {cls.SPATIAL} entries, got {len(kernel)}")
+        require(all(k >= 1 for k in kernel), f"kernel must be positive, got {list(kernel)}")
+        strides, pads, dilations = _check_window_props(props, cls.SPATIAL, cls.name)
+        for i, k in enumerate(kernel):
+            require(
+                max(pads[i], pads[i + cls.SPATIAL]) < window_extent(k, dilations[i]),
+                f"pads {list(pads)} must be smaller than the window",
+            )
+        ceil_mode = flag(props, "ceil_mode")
+        shape = x.get_shape()
+        out = [
+            pool_output_size(shape[2 + i], kernel[i], strides[i], pads[i], pads[i + cls.SPATIAL], dilations[i], ceil_mode)
+            for i in range(cls.SPATIAL)
+        ]
+        require(all(o >= 1 for o in out), f"the pooling window does not fit the input {x}")
+        return [*shape[:2], *out]
+
+
+class MaxPoolOp(PoolOp):
+    """Max over the in-bounds window positions; the optional second result holds, like ONNX
+    MaxPool's Indices, the flat (row-major, or column-major over H/W when storage_order = 1)
+    index into the input of the first maximal element."""
+
+    result = result_def(TensorType)
+    indices = opt_result_def(TensorType)
+    storage_order = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        out = cls.output_shape(x, props)
+        order = integer(props, "storage_order", default=0)
+        require(order in (0, 1), f"storage_order must be 0 or 1, got {order}")
+        return [TensorType(x.element_type, out)]
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        (values,) = cls.infer_result_types(operand_types, props)
+        expected = [values, TensorType(i64, values.get_shape())]
+        require(1 <= len(result_types) <= 2, f"expected 1 or 2 results, got {len(result_types)}")
+        for i, (want, got) in enumerate(zip(expected, result_types)):
+            require(want == got, f"result #{i} type should be {want}, got {got}")
+
+
+@irdl_op_definition
+class MaxPool2dOp(MaxPoolOp):
+    name = "tg.max_pool2d"
+
+
+@irdl_op_definition
+class MaxPool3dOp(MaxPoolOp):
+    name = "tg.max_pool3d"
+    SPATIAL: ClassVar[int] = 3
+
+
+class AvgPoolOp(PoolOp):
+    """Mean over the window. count_include_pad = false divides by the in-bounds positions;
+    true divides by the positions inside the explicitly padded input (never by positions a
+    ceil-mode window hangs past the end padding), exactly as ONNX AveragePool."""
+
+    result = result_def(TensorType)
+    count_include_pad = prop_def(IntegerAttr)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        require_float(x, "input")
+        flag(props, "count_include_pad")
+        return [TensorType(x.element_type, cls.output_shape(x, props))]
+
+
+@irdl_op_definition
+class AvgPool2dOp(AvgPoolOp):
+    name = "tg.avg_pool2d"
+
+
+@irdl_op_definition
+class AvgPool3dOp(AvgPoolOp):
+    name = "tg.avg_pool3d"
+    SPATIAL: ClassVar[int] = 3
+
+
+@irdl_op_definition
+class GlobalAvgPool2dOp(TgOp):
+    """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1)."""
+
+    name = "tg.global_avg_pool2d"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        require_float(x, "input")
+        require_rank(x, 4, "input")
+        n, c, _, _ = x.get_shape()
+        return [TensorType(x.element_type, [n, c, 1, 1])]

@@ -1,0 +1,324 @@
+"""Data ops: weights and constants, data movement (injective) and reductions.
+
+Large parameters stay outside the text: `tg.weight @conv1.weight : tensor<64x3x7x7xf32>`
+names an array in the `.npz` file that the module's `tg.weights` attribute points to,
+resolved relative to the IR file. Small values are inline: `tg.constant dense<[1, 2]> :
+tensor<2xi64>`.
+
+Data movement is static and canonical: axes are non-negative, a slice is a start and a
+step per dim with the extent given by the result type, pads are [begin..., end...].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import numpy as np
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, Pure
+
+from tessel.ir import dtypes
+
+from .base import (
+    INJECTIVE,
+    OPAQUE,
+    REDUCTION,
+    Props,
+    TgOp,
+    flag,
+    integer,
+    ints,
+    num_elements,
+    require,
+    same_element_type,
+    string,
+)
+from .elementwise import check_scalar_attr
+
+# --------------------------------------------------------------------------- data
+
+
+@irdl_op_definition
+class WeightOp(TgOp):
+    """A named parameter stored outside the IR (see the module docstring)."""
+
+    name = "tg.weight"
+    sym = prop_def(SymbolRefAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), ConstantLike(), OPAQUE)
+    assembly_format = "$sym attr-dict `:` type($result)"
+
+    @property
+    def weight_name(self) -> str:
+        return self.sym.root_reference.data
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        require(len(result_types) == 1, "expected one result")
+
+
+@irdl_op_definition
+class ConstantOp(TgOp):
+    """An inline tensor value; its type is the type of `value`."""
+
+    name = "tg.constant"
+    value = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), ConstantLike(), OPAQUE)
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        value = props["value"]
+        assert isinstance(value, DenseIntOrFPElementsAttr)
+        require(result_types == [value.type], f"result type must be the value's type {value.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.value)
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        pos = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(value.type, TensorType):
+            parser.raise_error("tg.constant expects a dense<...> : tensor<...> value", pos, parser.pos)
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(result_types=[value.type], properties={"value": value}, attributes=attrs)
+
+
+# --------------------------------------------------------------------------- data movement
+
+
+class GivenResultOp(TgOp):
+    """Data movement whose result type is part of the op (reshape, cast-like ops)."""
+
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+
+@irdl_op_definition
+class ReshapeOp(GivenResultOp):
+    """Row-major reinterpretation with the same number of elements."""
+
+    name = "tg.reshape"
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        (x,), (y,) = operand_types, result_types
+        require(x.element_type == y.element_type, f"element type must stay {x.element_type}")
+        require(
+            num_elements(x.get_shape()) == num_elements(y.get_shape()),
+            f"cannot reshape {num_elements(x.get_shape())} elements into {y}",
+        )
+
+
+@irdl_op_definition
+class FlattenOp(TgOp):
+    """Reshape to 2-D: (prod(shape[:axis]), prod(shape[axis:]))."""
+
+    name = "tg.flatten"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        axis = integer(props, "axis")
+        shape = x.get_shape()
+        require(0 <= axis <= len(shape), f"axis {axis} must be in [0, {len(shape)}]")
+        return [TensorType(x.element_type, [num_elements(shape[:axis]), num_elements(shape[axis:])])]
+
+
+@irdl_op_definition
+class TransposeOp(TgOp):
+    """result.shape[i] = input.shape[perm[i]]."""
+
+    name = "tg.transpose"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    perm = prop_def(DenseArrayBase)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        perm = ints(props, "perm")
+        shape = x.get_shape()
+        require(sorted(perm) == list(range(len(shape))), f"perm {list(perm)} is not a permutation of 0..{len(shape) - 1}")
+        return [TensorType(x.element_type, [shape[p] for p in perm])]
+
+
+@irdl_op_definition
+class ConcatOp(TgOp):
+    name = "tg.concat"
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, results)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        require(len(operand_types) >= 1, "concat needs at least one input")
+        et = same_element_type(list(operand_types), "inputs")
+        axis = integer(props, "axis")
+        first = operand_types[0].get_shape()
+        require(0 <= axis < len(first), f"axis {axis} must be in [0, {len(first)})")
+        total = 0
+        for i, t in enumerate(operand_types):
+            s = t.get_shape()
+            ok = len(s) == len(first) and all(a == b for d, (a, b) in enumerate(zip(s, first)) if d != axis)
+            require(ok, f"input #{i} {t} differs from input #0 outside axis {axis}")
+            total += s[axis]
+        return [TensorType(et, [total if d == axis else n for d, n in enumerate(first)])]
+
+
+@irdl_op_definition
+class SliceOp(GivenResultOp):
+    """result[i...] = input[starts + i * steps] per dim; the result type gives the extents."""
+
+    name = "tg.slice"
+    starts = prop_def(DenseArrayBase)
+    steps = prop_def(DenseArrayBase)
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        (x,), (y,) = operand_types, result_types
+        starts, steps = ints(props, "starts"), ints(props, "steps")
+        shape, out = x.get_shape(), y.get_shape()
+        require(x.element_type == y.element_type, f"element type must stay {x.element_type}")
+        require(len(starts) == len(steps) == len(shape) == len(out), f"starts and steps need one entry per dim of {x}")
+        for d, (n, start, step, extent) in enumerate(zip(shape, starts, steps, out)):
+            require(step != 0, f"step of dim {d} is zero")
+            if extent == 0:
+                continue
+            last = start + (extent - 1) * step
+            require(0 <= start < n and 0 <= last < n, f"dim {d}: indices {start}..{last} leave [0, {n})")
+
+
+PAD_MODES = ("constant", "reflect", "edge", "wrap")
+
+
+@irdl_op_definition
+class PadOp(TgOp):
+    """Pad (or crop, for negative amounts) each dim by pads[d] before and pads[rank + d] after.
+
+    mode: constant (fill with `value`, default zero), reflect (mirror without the edge),
+    edge (repeat the edge) or wrap (periodic), as ONNX Pad.
+    """
+
+    name = "tg.pad"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    pads = prop_def(DenseArrayBase)
+    mode = prop_def(StringAttr)
+    value = opt_prop_def(Attribute)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        shape = x.get_shape()
+        pads = ints(props, "pads")
+        mode = string(props, "mode", PAD_MODES)
+        require(len(pads) == 2 * len(shape), f"pads must have {2 * len(shape)} entries, got {len(pads)}")
+        if (value := props.get("value")) is not None:
+            require(mode == "constant", "only mode \"constant\" takes a value")
+            check_scalar_attr(value, x.element_type, "property 'value'")
+        out = [n + pads[d] + pads[d + len(shape)] for d, n in enumerate(shape)]
+        require(all(o >= 0 for o in out), f"pads {list(pads)} crop {x} below zero")
+        for d, n in enumerate(shape):
+            grow = max(pads[d], pads[d + len(shape)])
+            if mode == "constant" or grow <= 0:
+                continue
+            require(n > 0, f"{mode} padding needs a non-empty dim {d}")
+            require(mode != "reflect" or grow < n, f"reflect padding of {grow} needs dim {d} larger than {grow}, got {n}")
+        return [TensorType(x.element_type, out)]
+
+
+# --------------------------------------------------------------------------- reductions
+
+
+class ReduceOp(TgOp):
+    """Reduce over `axes` (sorted, unique, non-negative; empty = identity), keeping the
+    reduced dims as size 1 when `keepdims`."""
+
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    axes = prop_def(DenseArrayBase)
+    keepdims = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), REDUCTION)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        axes = ints(props, "axes")
+        keep = flag(props, "keepdims")
+        shape = x.get_shape()
+        require(list(axes) == sorted(set(axes)), f"axes {list(axes)} must be sorted and unique")
+        require(all(0 <= a < len(shape) for a in axes), f"axes {list(axes)} out of range for rank {len(shape)}")
+        out = [1 if d in axes else n for d, n in enumerate(shape) if keep or d not in axes]
+        return [TensorType(x.element_type, out)]
+
+
+@irdl_op_definition
+class ReduceSumOp(ReduceOp):
+    name = "tg.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMeanOp(ReduceOp):
+    name = "tg.reduce_mean"
+
+
+@irdl_op_definition
+class ReduceMaxOp(ReduceOp):
+    """Max; over an empty axis the result is the lowest value of the type (ONNX)."""
+
+    name = "tg.reduce_max"
+
+
+def constant_value(op: ConstantOp) -> np.ndarray:
+    """The value of a tg.constant as a numpy array."""
+    value = op.value
+    dt = dtypes.to_numpy(value.get_element_type())
+    shape = value.get_shape()
+    raw = value.data.data
+    if dt == np.bool_:
+        return np.frombuffer(raw, np.int8).astype(np.bool_).reshape(shape)
+    return np.frombuffer(raw, dt).reshape(shape).copy()

@@ -1,0 +1,108 @@
+"""Reading and checking textual IR with source locations.
+
+xDSL's parser attaches a location to an op only when the text spells `loc(...)`, so a
+verifier error cannot say where the op was. `LocatingParser` records `file:line:col` of
+every op it parses, and `verify` reports the first failing op as a one-line
+`TesselError` at that position, as mlir-opt does.
+"""
+
+from __future__ import annotations
+
+import bisect
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+from tessel.ir.diagnostics import TesselError, from_parse_error, op_location
+
+
+def make_context() -> Context:
+    """A context with builtin, func, arith and every Tessel dialect loaded."""
+    from xdsl.dialects.arith import Arith
+    from xdsl.dialects.builtin import Builtin
+    from xdsl.dialects.func import Func
+
+    from tessel.dialects.tg import TG
+
+    ctx = Context()
+    for dialect in (Builtin, Func, Arith, TG):
+        ctx.load_dialect(dialect)
+    return ctx
+
+
+class LocatingParser(Parser):
+    """A Parser that gives every parsed op a FileLineColLoc and reports type-constraint
+    failures found while parsing as ParseErrors at the op."""
+
+    def __init__(self, ctx: Context, text: str | bytes, name: str = "<stdin>", line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._name = name
+        self._line_offset = line_offset
+        content = self._parser_state.lexer.input.content
+        newline = "\n" if isinstance(content, str) else b"\n"
+        self._line_starts = [0]
+        start = content.find(newline)
+        while start != -1:
+            self._line_starts.append(start + 1)
+            start = content.find(newline, start + 1)
+
+    def _location(self, pos: int) -> FileLineColLoc:
+        line = bisect.bisect_right(self._line_starts, pos)
+        col = pos - self._line_starts[line - 1] + 1
+        return FileLineColLoc(StringAttr(self._name), IntAttr(line + self._line_offset), IntAttr(col))
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        try:
+            op = super().parse_operation()
+        except VerifyException as err:
+            end = self._current_token.span
+            raise ParseError(Span(start.start, end.start, start.input, self._line_offset), str(err)) from err
+        if isinstance(op.location, UnknownLoc):
+            op.location = self._location(start.start)
+        return op
+
+
+def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
+    """Parse a module; a syntax error becomes a one-line TesselError at its position."""
+    try:
+        return LocatingParser(ctx, text, name, line_offset).parse_module()
+    except ParseError as err:
+        if err.span.line_offset == 0 and line_offset:
+            err.span = Span(err.span.start, err.span.end, err.span.input, line_offset)
+        raise from_parse_error(err) from err
+
+
+def verify(module: Operation) -> None:
+    """Verify every op; the first failure becomes a TesselError at the failing op."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except (VerifyException, DiagnosticException) as err:
+            message = " ".join(str(err).split())
+            raise TesselError(f"'{op.name}' op {message}", op_location(op)) from err
+
+
+def read_module(ctx: Context, path: str) -> ModuleOp:
+    """Parse and verify a file."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as err:
+        raise TesselError(f"cannot read {path}: {err.strerror}") from err
+    module = parse_module(ctx, text, path)
+    verify(module)
+    return module
+
+
+def print_module(module: Operation, generic: bool = False) -> str:
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic).print_op(module)
+    out.write("\n")
+    return out.getvalue()

@@ -1,0 +1,73 @@
+"""The arrays behind `tg.weight @name`: an `.npz` file named by the module's `tg.weights`
+attribute, relative to the IR file, or an in-memory dict straight from a frontend."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Mapping
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+
+from tessel.ir.diagnostics import TesselError
+
+WEIGHTS_ATTR = "tg.weights"
+
+
+class WeightStore(Mapping[str, np.ndarray]):
+    """Name -> array, loading lazily from an npz; a missing name is a TesselError."""
+
+    def __init__(self, arrays: Mapping[str, np.ndarray] | None = None, path: str | None = None):
+        self._arrays = dict(arrays or {})
+        self._path = path
+        self._npz: np.lib.npyio.NpzFile | None = None
+
+    @classmethod
+    def for_module(cls, module: ModuleOp, ir_path: str | None) -> WeightStore:
+        """The store a module's `tg.weights` attribute names (empty when it names none)."""
+        attr = module.attributes.get(WEIGHTS_ATTR)
+        if attr is None:
+            return cls()
+        if not isinstance(attr, StringAttr):
+            raise TesselError(f"module attribute {WEIGHTS_ATTR} must be a string path, got {attr}")
+        base = os.path.dirname(os.path.abspath(ir_path)) if ir_path else os.getcwd()
+        return cls(path=os.path.join(base, attr.data))
+
+    def _file(self) -> np.lib.npyio.NpzFile:
+        if self._npz is None:
+            assert self._path is not None
+            try:
+                self._npz = np.load(self._path, allow_pickle=False)
+            except (OSError, ValueError, zipfile.BadZipFile) as err:
+                raise TesselError(f"cannot load weights {self._path}: {err}") from err
+        return self._npz
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name in self._arrays:
+            return self._arrays[name]
+        if self._path is None:
+            raise TesselError(f"weight @{name} is not available: the module names no {WEIGHTS_ATTR} file")
+        npz = self._file()
+        if name not in npz.files:
+            raise TesselError(f"weight @{name} is missing from {self._path}")
+        self._arrays[name] = npz[name]
+        return self._arrays[name]
+
+    def __iter__(self):
+        names = set(self._arrays)
+        if self._path is not None:
+            names |= set(self._file().files)
+        return iter(sorted(names))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def save_weights(path: str, arrays: Mapping[str, np.ndarray]) -> None:
+    """Write arrays as an npz that `np.load` reads. Written member by member because
+    `np.savez(**arrays)` rejects names such as `file` that clash with its own arguments."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, array in arrays.items():
+            with zf.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asarray(array), allow_pickle=False)

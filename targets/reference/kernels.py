@@ -1,0 +1,319 @@
+"""Numpy reference kernels: the meaning of every `tg` op, independent of xDSL.
+
+Floating-point work is done in float64 and rounded once to the result type, so the
+reference is at least as accurate as any compiled kernel it judges. Integer arithmetic
+wraps modulo 2^n like the machine; integer division truncates toward zero.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from scipy import special
+
+
+def wide(x: np.ndarray) -> np.ndarray:
+    """Float inputs widened to float64; integers unchanged."""
+    return x.astype(np.float64) if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else x
+
+
+def is_floating(x: np.ndarray) -> bool:
+    return x.dtype.kind == "f" or x.dtype.name == "bfloat16"
+
+
+# --------------------------------------------------------------------------- element-wise
+
+
+def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if is_floating(a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return wide(a) / wide(b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.floor_divide(a, b)
+        if a.dtype.kind == "i":
+            r = np.remainder(a, b)
+            q = q + ((r != 0) & ((a < 0) != (b < 0)))
+    return np.where(b == 0, 0, q)
+
+
+def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
+    x = wide(x)
+    if approximate == "tanh":
+        return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+    return 0.5 * x * (1.0 + special.erf(x / math.sqrt(2.0)))
+
+
+def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    with np.errstate(invalid="ignore", over="ignore"):
+        return x.astype(dtype)
+
+
+# --------------------------------------------------------------------------- contractions
+
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.matmul(wide(a), wide(b))
+
+
+def gemm(
+    a: np.ndarray, b: np.ndarray, c: np.ndarray | None, alpha: float, beta: float, trans_a: bool, trans_b: bool
+) -> np.ndarray:
+    a = a.T if trans_a else a
+    b = b.T if trans_b else b
+    exact_int = not is_floating(a) and alpha == 1.0 and beta == 1.0
+    y = a @ b if exact_int else alpha * (wide(a).astype(np.float64) @ wide(b).astype(np.float64))
+    if c is not None:
+        y = y + (c if exact_int else beta * wide(c).astype(np.float64))
+    return y
+
+
+def _windows(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int]) -> np.ndarray:
+    """(N, C, *spatial) -> (N, C, *out, *kernel): the dilated, strided windows of x (a view)."""
+    sp = len(kernel)
+    extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilations)]
+    axes = tuple(range(2, 2 + sp))
+    view = sliding_window_view(x, extent, axis=axes)
+    index = (slice(None), slice(None)) + tuple(slice(None, None, s) for s in strides)
+    index += tuple(slice(None, None, d) for d in dilations)
+    return view[index]
+
+
+def conv2d(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    groups: int,
+) -> np.ndarray:
+    x, w = wide(x), wide(w)
+    n, c = x.shape[:2]
+    m, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    win = _windows(xp, (kh, kw), strides, dilations)  # N, C, OH, OW, kh, kw
+    oh, ow = win.shape[2:4]
+    win = win.reshape(n, groups, cg, oh, ow, kh, kw)
+    wg = w.reshape(groups, m // groups, cg, kh, kw)
+    # im2col per group and one BLAS matmul each: rows (n, oh, ow), cols (cg, kh, kw)
+    y = np.empty((n, groups, m // groups, oh, ow), dtype=x.dtype)
+    for g in range(groups):
+        cols = win[:, g].transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, cg * kh * kw)
+        out = cols @ wg[g].reshape(m // groups, -1).T  # (n*oh*ow, m/g)
+        y[:, g] = out.reshape(n, oh, ow, m // groups).transpose(0, 3, 1, 2)
+    y = y.reshape(n, m, oh, ow)
+    if b is not None:
+        y = y + wide(b).reshape(1, m, 1, 1)
+    return y
+
+
+def conv_transpose2d(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    output_padding: Sequence[int],
+    groups: int,
+) -> np.ndarray:
+    """Scatter each input pixel times the kernel into the full output, then crop the pads."""
+    x, w = wide(x), wide(w)
+    n, c, h, wd = x.shape
+    _, mg, kh, kw = w.shape
+    sh, sw = strides
+    dh, dw = dilations
+    full_h = (h - 1) * sh + dh * (kh - 1) + 1 + output_padding[0]
+    full_w = (wd - 1) * sw + dw * (kw - 1) + 1 + output_padding[1]
+    full = np.zeros((n, groups, mg, full_h, full_w), dtype=x.dtype)
+    xg = x.reshape(n, groups, c // groups, h, wd)
+    wg = w.reshape(groups, c // groups, mg, kh, kw)
+    for i in range(kh):
+        for j in range(kw):
+            contrib = np.einsum("ngchw,gcm->ngmhw", xg, wg[:, :, :, i, j])
+            full[:, :, :, i * dh : i * dh + (h - 1) * sh + 1 : sh, j * dw : j * dw + (wd - 1) * sw + 1 : sw] += contrib
+    full = full.reshape(n, groups * mg, full_h, full_w)
+    out_h = full_h - pads[0] - pads[2]
+    out_w = full_w - pads[1] - pads[3]
+    y = full[:, :, pads[0] : pads[0] + out_h, pads[1] : pads[1] + out_w]
+    if b is not None:
+        y = y + wide(b).reshape(1, -1, 1, 1)
+    return y
+
+
+# --------------------------------------------------------------------------- pooling
+
+
+def _window_positions(size: int, out: int, kernel: int, stride: int, pad: int, dilation: int) -> np.ndarray:
+    """positions[o, j] = o*stride - pad + j*dilation: the input index each window tap reads."""
+    return np.arange(out)[:, None] * stride - pad + np.arange(kernel)[None, :] * dilation
+
+
+def _gather_taps(x: np.ndarray, positions: list[np.ndarray], fill: float | int) -> tuple[np.ndarray, np.ndarray]:
+    """Every tap of every window: (N, C, *out, *kernel) values (fill where out of bounds)
+    and the matching in-bounds mask (broadcastable)."""
+    sp = len(positions)
+    shape = x.shape[2:]
+    lo = [max(0, -int(p.min())) for p in positions]
+    hi = [max(0, int(p.max()) - (n - 1)) for p, n in zip(positions, shape)]
+    xp = np.pad(x, ((0, 0), (0, 0), *zip(lo, hi)), constant_values=fill)
+    index: list[np.ndarray] = []
+    masks = []
+    for d, p in enumerate(positions):
+        # put (out_d, k_d) on their axes among (*out, *kernel)
+        view = [1] * (2 * sp)
+        view[d], view[sp + d] = p.shape
+        index.append((p + lo[d]).reshape(view))
+        masks.append(((p >= 0) & (p < shape[d])).reshape(view))
+    taps = xp[(slice(None), slice(None), *index)]
+    mask = np.logical_and.reduce(np.broadcast_arrays(*masks)) if masks else np.ones((), bool)
+    return taps, mask
+
+
+def max_pool(
+    x: np.ndarray,
+    out_shape: Sequence[int],
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    storage_order: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    sp = len(kernel)
+    positions = [
+        _window_positions(x.shape[2 + d], out_shape[d], kernel[d], strides[d], pads[d], dilations[d]) for d in range(sp)
+    ]
+    lowest = -np.inf if is_floating(x) else np.iinfo(x.dtype).min
+    taps, mask = _gather_taps(x, positions, lowest)
+    n, c = x.shape[:2]
+    flat_taps = np.where(mask, taps, lowest).reshape(n, c, *out_shape, -1)
+    values = flat_taps.max(axis=-1)  # NaN propagates
+    # the first maximal tap in row-major window order (ONNX's Indices)
+    first = np.argmax(flat_taps == values[..., None], axis=-1)
+    tap = np.unravel_index(first, kernel)  # per spatial dim: window offset index
+    coords = []
+    for d in range(sp):
+        o = np.arange(out_shape[d]).reshape([-1 if e == d else 1 for e in range(sp)])
+        coords.append(o * strides[d] - pads[d] + tap[d] * dilations[d])
+    spatial = x.shape[2:]
+    if storage_order == 1 and sp == 2:
+        inner = coords[0] + coords[1] * spatial[0]
+    else:
+        inner = np.ravel_multi_index(tuple(np.broadcast_arrays(*coords)), spatial) if sp else 0
+    base = (np.arange(n)[:, None] * c + np.arange(c)[None, :]) * math.prod(spatial)
+    indices = base.reshape(n, c, *([1] * sp)) + inner
+    return values, indices.astype(np.int64)
+
+
+def avg_pool(
+    x: np.ndarray,
+    out_shape: Sequence[int],
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    count_include_pad: bool,
+) -> np.ndarray:
+    sp = len(kernel)
+    x = wide(x)
+    positions = [
+        _window_positions(x.shape[2 + d], out_shape[d], kernel[d], strides[d], pads[d], dilations[d]) for d in range(sp)
+    ]
+    taps, mask = _gather_taps(x, positions, 0.0)
+    kernel_axes = tuple(range(2 + sp, 2 + 2 * sp))
+    total = np.where(mask, taps, 0.0).sum(axis=kernel_axes)
+    count = np.ones(tuple(out_shape))
+    for d, p in enumerate(positions):
+        lo, hi = (-pads[d], x.shape[2 + d] + pads[sp + d]) if count_include_pad else (0, x.shape[2 + d])
+        per_dim = ((p >= lo) & (p < hi)).sum(axis=1)
+        count = count * per_dim.reshape([-1 if e == d else 1 for e in range(sp)])
+    return total / count
+
+
+# --------------------------------------------------------------------------- normalization
+
+
+def batch_norm(x, scale, bias, mean, var, epsilon: float) -> np.ndarray:
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    x = wide(x)
+    inv = 1.0 / np.sqrt(wide(var).reshape(shape) + epsilon)
+    return (x - wide(mean).reshape(shape)) * inv * wide(scale).reshape(shape) + wide(bias).reshape(shape)
+
+
+def layer_norm(x, scale, bias, axis: int, epsilon: float) -> np.ndarray:
+    x = wide(x)
+    axes = tuple(range(axis, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    y = (x - mean) / np.sqrt(var + epsilon) * wide(scale)
+    return y + wide(bias) if bias is not None else y
+
+
+def softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    x = wide(x)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    x = wide(x)
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+# --------------------------------------------------------------------------- data movement
+
+
+def slice_(x: np.ndarray, starts: Sequence[int], steps: Sequence[int], out_shape: Sequence[int]) -> np.ndarray:
+    for d, (start, step, extent) in enumerate(zip(starts, steps, out_shape)):
+        x = np.take(x, start + step * np.arange(extent, dtype=np.int64), axis=d)
+    return x
+
+
+def pad(x: np.ndarray, pads: Sequence[int], mode: str, value: float | int | bool) -> np.ndarray:
+    """Positive amounts pad, negative ones crop (after padding the other side)."""
+    rank = x.ndim
+    grow = [(max(pads[d], 0), max(pads[d + rank], 0)) for d in range(rank)]
+    if mode == "constant":
+        y = np.pad(x, grow, mode="constant", constant_values=value)
+    else:
+        y = np.pad(x, grow, mode={"reflect": "reflect", "edge": "edge", "wrap": "wrap"}[mode])
+    crop = tuple(slice(max(-pads[d], 0), y.shape[d] - max(-pads[d + rank], 0)) for d in range(rank))
+    return y[crop]
+
+
+# --------------------------------------------------------------------------- reductions
+
+
+def reduce(kind: str, x: np.ndarray, axes: Sequence[int], keepdims: bool) -> np.ndarray:
+    axes = tuple(axes)
+    if kind == "max":
+        if any(x.shape[a] == 0 for a in axes):
+            lowest = -np.inf if is_floating(x) else np.iinfo(x.dtype).min
+            shape = [1 if d in axes else n for d, n in enumerate(x.shape) if keepdims or d not in axes]
+            return np.full(shape, lowest)
+        return np.max(x, axis=axes, keepdims=keepdims)
+    if kind == "sum":
+        return np.sum(wide(x), axis=axes, keepdims=keepdims)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.mean(wide(x), axis=axes, keepdims=keepdims)
+
+
+UNARY = {
+    "tg.neg": np.negative,
+    "tg.exp": np.exp,
+    "tg.sqrt": np.sqrt,
+    "tg.relu": lambda x: np.maximum(x, 0),
+    "tg.sigmoid": special.expit,
+    "tg.tanh": np.tanh,
+}
+
+BINARY = {
+    "tg.add": np.add,
+    "tg.sub": np.subtract,
+    "tg.mul": np.multiply,
+    "tg.div": div,
+}

@@ -1,0 +1,1 @@
+"""Frontends: from the formats users bring (ONNX) to Tessel's dialects."""

@@ -186,10 +186,10 @@ def max_pool(
     positions = [
         _window_positions(x.shape[2 + d], out_shape[d], kernel[d], strides[d], pads[d], dilations[d]) for d in range(sp)
     ]
-    lowest = -np.inf if is_floating(x) else np.iinfo(x.dtype).min
-    taps, mask = _gather_taps(x, positions, lowest)
+    fill = lowest(x.dtype)
+    taps, mask = _gather_taps(x, positions, fill)
     n, c = x.shape[:2]
-    flat_taps = np.where(mask, taps, lowest).reshape(n, c, *out_shape, -1)
+    flat_taps = np.where(mask, taps, fill).reshape(n, c, *out_shape, -1)
     values = flat_taps.max(axis=-1)  # NaN propagates
     # the first maximal tap in row-major window order (ONNX's Indices)
     first = np.argmax(flat_taps == values[..., None], axis=-1)
@@ -288,13 +288,19 @@ def pad(x: np.ndarray, pads: Sequence[int], mode: str, value: float | int | bool
 # --------------------------------------------------------------------------- reductions
 
 
+def lowest(dtype: np.dtype) -> float | int | bool:
+    """The identity of max: -inf, the smallest integer, or False."""
+    if dtype == np.bool_:
+        return False
+    return -np.inf if dtype.kind == "f" or dtype.name == "bfloat16" else np.iinfo(dtype).min
+
+
 def reduce(kind: str, x: np.ndarray, axes: Sequence[int], keepdims: bool) -> np.ndarray:
     axes = tuple(axes)
     if kind == "max":
         if any(x.shape[a] == 0 for a in axes):
-            lowest = -np.inf if is_floating(x) else np.iinfo(x.dtype).min
             shape = [1 if d in axes else n for d, n in enumerate(x.shape) if keepdims or d not in axes]
-            return np.full(shape, lowest)
+            return np.full(shape, lowest(x.dtype))
         return np.max(x, axis=axes, keepdims=keepdims)
     if kind == "sum":
         return np.sum(wide(x), axis=axes, keepdims=keepdims)

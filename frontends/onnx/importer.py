@@ -1,0 +1,268 @@
+"""ONNX -> tg: one func.func per model, one or a few tg ops per node, nothing dropped.
+
+    result = import_model(load_model("resnet18.onnx"))
+    result.module      # builtin.module { func.func @main(...) { tg.conv2d ... } }
+    result.weights     # initializer name -> numpy array, for tg.weight ops
+
+The importer needs static shapes: graph inputs with symbolic dimensions must be given
+concrete shapes (`input_shapes`), and inputs that feed shape-like operands (a Reshape's
+shape...) must be bound to values (`bind`). Unsupported operators, element types and
+attribute values are errors naming the node, op type and opset.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import onnx
+import onnx.version_converter
+from google.protobuf.message import DecodeError
+from onnx import numpy_helper
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from tessel.dialects import tg
+from tessel.frontends.onnx import ops_math, ops_nn, ops_tensor  # noqa: F401  (register converters)
+from tessel.frontends.onnx.context import CONVERTERS, GraphState, NodeContext, constant_value, value_name
+from tessel.ir import dtypes
+from tessel.ir.diagnostics import TesselError
+from tessel.ir.signature import NAME_ATTR
+from tessel.ir.weights import WEIGHTS_ATTR
+
+MIN_OPSET = 13
+# Results with at most this many elements are evaluated at import time when their operands
+# are known (shape arithmetic); larger ones are left to the graph passes.
+FOLD_LIMIT = 4096
+DEFAULT_DOMAINS = ("", "ai.onnx")
+
+
+@dataclass
+class ImportResult:
+    module: ModuleOp
+    weights: dict[str, np.ndarray]
+
+
+def load_model(path: str) -> onnx.ModelProto:
+    """Read and check an ONNX file; a missing, corrupt or invalid file is a TesselError."""
+    try:
+        model = onnx.load(path)
+    except FileNotFoundError as err:
+        raise TesselError(f"cannot read {path}: no such file") from err
+    except (DecodeError, ValueError, OSError, RuntimeError) as err:
+        raise TesselError(f"{path} is not a valid ONNX file ({type(err).__name__}: {err})".rstrip(": )") + ")") from err
+    if not model.graph.node and not model.graph.output:
+        raise TesselError(f"{path} is not a valid ONNX file (it holds no graph)")
+    try:
+        onnx.checker.check_model(model)
+    except onnx.checker.ValidationError as err:
+        first = str(err).strip().splitlines()[0]
+        raise TesselError(f"{path} is not a valid ONNX model: {first}") from err
+    return model
+
+
+def opset_of(model: onnx.ModelProto) -> int:
+    for entry in model.opset_import:
+        if entry.domain in DEFAULT_DOMAINS:
+            return entry.version
+    raise TesselError("the model imports no version of the default ONNX operator set")
+
+
+def supported_ops() -> list[str]:
+    return sorted(CONVERTERS)
+
+
+def static_inputs(model: onnx.ModelProto) -> list[str]:
+    """Graph inputs that feed operands which must be compile-time constants (bind them)."""
+    initializers = {t.name for t in model.graph.initializer}
+    graph_inputs = {i.name for i in model.graph.input} - initializers
+    wanted: list[str] = []
+    for node in model.graph.node:
+        info = CONVERTERS.get(node.op_type)
+        for i in info.static_inputs if info else ():
+            if i < len(node.input) and node.input[i] in graph_inputs and node.input[i] not in wanted:
+                wanted.append(node.input[i])
+    return wanted
+
+
+def _tensor_type(vi: onnx.ValueInfoProto, shape_override: Sequence[int] | None, where: str) -> TensorType:
+    tt = vi.type.tensor_type
+    if not vi.type.HasField("tensor_type"):
+        raise TesselError(f"{where} '{vi.name}' is not a tensor ({vi.type.WhichOneof('value')})")
+    try:
+        np_dtype = onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type)
+        element = dtypes.from_numpy(np_dtype)
+    except (KeyError, TypeError, ValueError) as err:
+        name = onnx.TensorProto.DataType.Name(tt.elem_type)
+        raise TesselError(f"{where} '{vi.name}' has element type {name}, which Tessel does not support") from err
+    if shape_override is not None:
+        return TensorType(element, list(shape_override))
+    if not tt.HasField("shape"):
+        raise TesselError(f"{where} '{vi.name}' has no shape; give one with --input-shape {vi.name}=D0,D1,...")
+    dims = []
+    for d in tt.shape.dim:
+        if not d.HasField("dim_value"):
+            sym = d.dim_param or "?"
+            raise TesselError(
+                f"{where} '{vi.name}' has a dynamic dimension '{sym}'; give a static shape with "
+                f"--input-shape {vi.name}=D0,D1,..."
+            )
+        dims.append(d.dim_value)
+    return TensorType(element, dims)
+
+
+def import_model(
+    model: onnx.ModelProto,
+    *,
+    source: str = "model.onnx",
+    bind: Mapping[str, np.ndarray] | None = None,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    weights_file: str | None = None,
+) -> ImportResult:
+    """Convert a checked ONNX model to a tg module with entry function @main."""
+    bind = dict(bind or {})
+    input_shapes = dict(input_shapes or {})
+    opset = opset_of(model)
+    if opset < MIN_OPSET:
+        model = _upgrade(model, opset, source)
+        opset = MIN_OPSET
+    graph = model.graph
+    initializers = {t.name: t for t in graph.initializer}
+    inputs = [vi for vi in graph.input if vi.name not in initializers]
+    for name in [*bind, *input_shapes]:
+        if name not in {vi.name for vi in inputs}:
+            raise TesselError(f"{source}: the model has no input '{name}' (inputs: {', '.join(vi.name for vi in inputs)})")
+
+    runtime_inputs = [vi for vi in inputs if vi.name not in bind]
+    arg_types = [_tensor_type(vi, input_shapes.get(vi.name), "input") for vi in runtime_inputs]
+    block = Block(arg_types=arg_types)
+    state = GraphState(block)
+    for vi, arg in zip(runtime_inputs, block.args):
+        arg.name_hint = value_name(vi.name)
+        state.values[vi.name] = arg
+
+    for name, tensor in initializers.items():
+        _define_constant(state, name, _to_array(tensor, f"{source}: initializer '{name}'"), source)
+    for vi in inputs:
+        if vi.name in bind:
+            declared = _tensor_type(vi, input_shapes.get(vi.name), "input")
+            array = np.asarray(bind[vi.name])
+            if array.shape != declared.get_shape() or dtypes.from_numpy(array.dtype) != declared.element_type:
+                raise TesselError(f"{source}: the value bound to '{vi.name}' is {array.dtype}{list(array.shape)}, the input is {declared}")
+            _define_constant(state, vi.name, array, source)
+
+    for index, node in enumerate(graph.node):
+        _convert_node(state, node, index, opset, source)
+
+    results: list[SSAValue] = []
+    for vi in graph.output:
+        if vi.name not in state.values:
+            raise TesselError(f"{source}: graph output '{vi.name}' is not produced by any node")
+        value = state.values[vi.name]
+        _check_declared(vi, value, source)
+        results.append(value)
+    block.add_op(func.ReturnOp(*results))
+
+    fn = func.FuncOp("main", ([a.type for a in block.args], [r.type for r in results]), Region(block))
+    region_dce(fn.body)  # shape computations folded into static operands leave dead ops
+    fn.arg_attrs = _names_attr(vi.name for vi in runtime_inputs)
+    fn.res_attrs = _names_attr(vi.name for vi in graph.output)
+    module = ModuleOp([fn])
+    used = {op.weight_name for op in fn.walk() if isinstance(op, tg.WeightOp)}
+    weights = {name: array for name, array in state.weights.items() if name in used}
+    if weights and weights_file is not None:
+        module.attributes[WEIGHTS_ATTR] = StringAttr(weights_file)
+    return ImportResult(module, weights)
+
+
+def _upgrade(model: onnx.ModelProto, opset: int, source: str) -> onnx.ModelProto:
+    """Older opsets are converted with ONNX's own version converter, which keeps semantics."""
+    try:
+        return onnx.version_converter.convert_version(model, MIN_OPSET)
+    except Exception as err:  # the converter raises bare RuntimeErrors and others
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise TesselError(
+            f"{source}: opset {opset} is older than {MIN_OPSET} and ONNX's version converter could not upgrade it: {first}"
+        ) from err
+
+
+def _names_attr(names: Iterable[str]) -> ArrayAttr[DictionaryAttr]:
+    return ArrayAttr([DictionaryAttr({NAME_ATTR: StringAttr(n)}) for n in names])
+
+
+def _to_array(tensor: onnx.TensorProto, where: str) -> np.ndarray:
+    if tensor.data_location == onnx.TensorProto.EXTERNAL:
+        raise TesselError(f"{where} uses external data; load the model with its data files beside it")
+    try:
+        return numpy_helper.to_array(tensor)
+    except Exception as err:  # onnx raises bare Exceptions for odd types
+        raise TesselError(f"{where} cannot be read: {err}") from err
+
+
+def _define_constant(state: GraphState, name: str, array: np.ndarray, where: str) -> None:
+    state.values[name] = constant_value(state, array, name, f"{where}: '{name}'")
+
+
+def _convert_node(state: GraphState, node: onnx.NodeProto, index: int, opset: int, source: str) -> None:
+    label = node.name or f"#{index}"
+    where = f"{source}: node '{label}' ({node.op_type}, opset {opset})"
+    if node.domain not in DEFAULT_DOMAINS:
+        raise TesselError(f"operator domain '{node.domain}' is not supported (only the default ONNX domain)", where)
+    info = CONVERTERS.get(node.op_type)
+    if info is None:
+        raise TesselError(
+            f"operator {node.op_type} is not supported; supported operators: {', '.join(supported_ops())}", where
+        )
+    for name in node.input:
+        if name and name not in state.values:
+            raise TesselError(f"input '{name}' is not defined before this node", where)
+    ctx = NodeContext(node, index, opset, state, where)
+    before = state.block.last_op
+    outputs = list(info.fn(ctx))
+    _fold_new_ops(state, before)
+    for i, name in enumerate(node.output):
+        if not name:
+            continue
+        if i >= len(outputs) or outputs[i] is None:
+            raise TesselError(f"output #{i} '{name}' is not supported", where)
+        state.values[name] = outputs[i]
+
+
+def _fold_new_ops(state: GraphState, before: Operation | None) -> None:
+    """Evaluate the node's new ops whose operands are all known, so that shape computations
+    inside the graph (Shape -> Slice -> Concat -> Reshape) yield the static operands later
+    nodes need. Only small results are folded; the ops stay in the IR until DCE."""
+    op = before.next_op if before is not None else state.block.first_op
+    while op is not None:
+        small = all(
+            isinstance(r.type, TensorType) and math.prod(r.type.get_shape()) <= FOLD_LIMIT for r in op.results
+        )
+        if small and op.results and op.results[0] not in state.known and all(o in state.known for o in op.operands):
+            values = state.folder().run_op(op, tuple(state.known[o] for o in op.operands))
+            state.known.update(zip(op.results, values))
+        op = op.next_op
+
+
+def _check_declared(vi: onnx.ValueInfoProto, value: SSAValue, source: str) -> None:
+    """A graph output's declared static type must match what the importer inferred."""
+    if not vi.type.HasField("tensor_type"):
+        return
+    t = value.type
+    assert isinstance(t, TensorType)
+    tt = vi.type.tensor_type
+    if tt.elem_type:
+        try:
+            declared = dtypes.from_numpy(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
+        except (KeyError, TypeError, ValueError):
+            declared = None
+        if declared is not None and declared != t.element_type:
+            raise TesselError(f"{source}: output '{vi.name}' is declared {declared} but computes {t.element_type}")
+    if tt.HasField("shape"):
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+        shape = t.get_shape()
+        if len(dims) != len(shape) or any(d is not None and d != s for d, s in zip(dims, shape)):
+            raise TesselError(f"{source}: output '{vi.name}' is declared with shape {dims} but computes {list(shape)}")

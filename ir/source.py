@@ -9,6 +9,7 @@ every op it parses, and `verify` reports the first failing op as a one-line
 from __future__ import annotations
 
 import bisect
+import re
 from io import StringIO
 
 from xdsl.context import Context
@@ -67,6 +68,23 @@ class LocatingParser(Parser):
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(start.start)
         return op
+
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """As upstream, but an undefined value is reported at its first use, not at the end."""
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as err:
+            if not err.msg.startswith("values used but not defined") or not self.forward_ssa_references:
+                raise
+            first = next(iter(self.forward_ssa_references))
+            content = self._parser_state.lexer.input.content
+            text = content if isinstance(content, str) else content.decode("utf-8", "replace")
+            use = re.search(rf"%{re.escape(first)}(?![\w$.-])", text)
+            if use is None:
+                raise
+            span = Span(use.start(), use.end(), self._parser_state.lexer.input, self._line_offset)
+            raise ParseError(span, f"use of undefined value '%{first}'") from None
 
 
 def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:

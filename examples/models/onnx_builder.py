@@ -1,0 +1,92 @@
+"""A small helper to write ONNX graphs by hand with random, seeded weights.
+
+Used by the model scripts in this folder, so that every example model is built here from
+code (no downloads) and is the same on every machine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+
+
+class GraphBuilder:
+    def __init__(self, name: str, seed: int):
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+        self.nodes: list[onnx.NodeProto] = []
+        self.initializers: list[onnx.TensorProto] = []
+        self.inputs: list[onnx.ValueInfoProto] = []
+        self.outputs: list[onnx.ValueInfoProto] = []
+        self._count: dict[str, int] = {}
+
+    def fresh(self, prefix: str) -> str:
+        n = self._count.get(prefix, 0)
+        self._count[prefix] = n + 1
+        return f"{prefix}_{n}" if n else prefix
+
+    def input(self, name: str, shape: list[int], dtype: int = TensorProto.FLOAT) -> str:
+        self.inputs.append(helper.make_tensor_value_info(name, dtype, shape))
+        return name
+
+    def output(self, name: str, dtype: int = TensorProto.FLOAT) -> None:
+        self.outputs.append(helper.make_tensor_value_info(name, dtype, None))
+
+    def weight(self, name: str, array: np.ndarray) -> str:
+        self.initializers.append(numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def node(self, op_type: str, inputs: list[str], name: str | None = None, **attrs) -> str:
+        name = self.fresh(name or op_type.lower())
+        self.nodes.append(helper.make_node(op_type, inputs, [name], name=name, **attrs))
+        return name
+
+    def parameters(self) -> int:
+        return sum(int(np.prod(t.dims)) for t in self.initializers)
+
+    # ------------------------------------------------------------------ layers
+
+    def conv(self, x: str, cin: int, cout: int, k: int, stride: int = 1, pad: int = 0, groups: int = 1,
+             bias: bool = False, name: str = "conv") -> str:  # fmt: skip
+        name = self.fresh(name)
+        fan_in = cin // groups * k * k
+        w = (self.rng.standard_normal((cout, cin // groups, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32)
+        inputs = [x, self.weight(f"{name}.weight", w)]
+        if bias:
+            inputs.append(self.weight(f"{name}.bias", self.rng.standard_normal(cout).astype(np.float32) * 0.1))
+        self.nodes.append(helper.make_node(
+            "Conv", inputs, [name], name=name, kernel_shape=[k, k], strides=[stride, stride],
+            pads=[pad] * 4, group=groups,
+        ))  # fmt: skip
+        return name
+
+    def batch_norm(self, x: str, channels: int, name: str = "bn") -> str:
+        name = self.fresh(name)
+        r = self.rng
+        params = [
+            self.weight(f"{name}.weight", r.uniform(0.5, 1.5, channels).astype(np.float32)),
+            self.weight(f"{name}.bias", (r.standard_normal(channels) * 0.1).astype(np.float32)),
+            self.weight(f"{name}.running_mean", (r.standard_normal(channels) * 0.1).astype(np.float32)),
+            self.weight(f"{name}.running_var", r.uniform(0.5, 1.5, channels).astype(np.float32)),
+        ]
+        self.nodes.append(helper.make_node("BatchNormalization", [x, *params], [name], name=name, epsilon=1e-5))
+        return name
+
+    def gemm(self, x: str, fin: int, fout: int, name: str = "fc", output: str | None = None) -> str:
+        name = self.fresh(name)
+        w = (self.rng.standard_normal((fout, fin)) * np.sqrt(1.0 / fin)).astype(np.float32)
+        b = (self.rng.standard_normal(fout) * 0.01).astype(np.float32)
+        inputs = [x, self.weight(f"{name}.weight", w), self.weight(f"{name}.bias", b)]
+        self.nodes.append(helper.make_node("Gemm", inputs, [output or name], name=name, transB=1))
+        return output or name
+
+    def model(self) -> onnx.ModelProto:
+        graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.initializers)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="tessel-examples")
+        model.ir_version = 8
+        model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+        onnx.checker.check_model(model, full_check=True)
+        return model

@@ -190,22 +190,24 @@ def max_pool(
     taps, mask = _gather_taps(x, positions, fill)
     n, c = x.shape[:2]
     flat_taps = np.where(mask, taps, fill).reshape(n, c, *out_shape, -1)
-    values = flat_taps.max(axis=-1)  # NaN propagates
-    # the first maximal tap in row-major window order (ONNX's Indices)
-    first = np.argmax(flat_taps == values[..., None], axis=-1)
+    flat_mask = np.broadcast_to(mask, (*out_shape, *kernel)).reshape(*out_shape, -1)
+    values = flat_taps.max(axis=-1)  # NaN propagates; a window with no input is `fill`
+    # the first maximal in-bounds tap in row-major window order (ONNX's Indices); -1 if none
+    first = np.argmax((flat_taps == values[..., None]) & flat_mask, axis=-1)
     tap = np.unravel_index(first, kernel)  # per spatial dim: window offset index
+    spatial = x.shape[2:]
     coords = []
     for d in range(sp):
         o = np.arange(out_shape[d]).reshape([-1 if e == d else 1 for e in range(sp)])
-        coords.append(o * strides[d] - pads[d] + tap[d] * dilations[d])
-    spatial = x.shape[2:]
+        coords.append(np.clip(o * strides[d] - pads[d] + tap[d] * dilations[d], 0, spatial[d] - 1))
+    coords = np.broadcast_arrays(*coords, np.zeros((n, c, *out_shape), dtype=np.int64))[:sp]
     if storage_order == 1 and sp == 2:
         inner = coords[0] + coords[1] * spatial[0]
     else:
-        inner = np.ravel_multi_index(tuple(np.broadcast_arrays(*coords)), spatial) if sp else 0
+        inner = np.ravel_multi_index(tuple(coords), spatial)
     base = (np.arange(n)[:, None] * c + np.arange(c)[None, :]) * math.prod(spatial)
     indices = base.reshape(n, c, *([1] * sp)) + inner
-    return values, indices.astype(np.int64)
+    return values, np.where(flat_mask.any(axis=-1), indices, -1).astype(np.int64)
 
 
 def avg_pool(
@@ -230,7 +232,8 @@ def avg_pool(
         lo, hi = (-pads[d], x.shape[2 + d] + pads[sp + d]) if count_include_pad else (0, x.shape[2 + d])
         per_dim = ((p >= lo) & (p < hi)).sum(axis=1)
         count = count * per_dim.reshape([-1 if e == d else 1 for e in range(sp)])
-    return total / count
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return total / count  # a window with no counted position is NaN, as ONNX's reference
 
 
 # --------------------------------------------------------------------------- normalization

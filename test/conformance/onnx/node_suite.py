@@ -1,0 +1,243 @@
+"""The ONNX backend node tests as a conformance suite for Tessel.
+
+The onnx wheel ships only the generators of its node tests, so the suite is generated at
+test time from the pinned onnx package (`collect_testcases()`) into
+`.cache/onnx-node-tests/onnx-<version>/`, in the layout of ONNX's own test data
+(`<test>/model.onnx`, `<test>/test_data_set_<i>/{input,output}_<j>.pb`). Each test is
+imported (inputs that feed shape-like operands are bound to their test values, as a
+static-shape compiler needs), run on a Tessel target and compared with the expected
+outputs at the test's own tolerance, exactly as ONNX's backend runner does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import warnings
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from tessel.frontends.onnx import import_model, static_inputs
+from tessel.ir.diagnostics import TesselError
+from tessel.ir.source import verify
+from tessel.targets.reference.interpreter import run as run_reference
+
+ROOT = Path(__file__).resolve().parents[3]
+CACHE = ROOT / ".cache" / "onnx-node-tests" / f"onnx-{onnx.__version__}"
+
+# The 15 operators of a classic CNN: every node test made only of these must pass.
+CNN_CORE = frozenset(
+    "Conv MatMul Gemm Relu Add Mul MaxPool AveragePool GlobalAveragePool BatchNormalization "
+    "Softmax Reshape Flatten Concat Transpose".split()
+)
+
+
+class Outcome(Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    UNSUPPORTED = "unsupported"
+
+
+@dataclass(frozen=True)
+class NodeTest:
+    name: str
+    path: Path
+    rtol: float
+    atol: float
+
+    def model(self) -> onnx.ModelProto:
+        return onnx.load(self.path / "model.onnx")
+
+    def data_sets(self, model: onnx.ModelProto) -> list[tuple[list[np.ndarray], list[np.ndarray]]]:
+        sets = []
+        for d in sorted(self.path.glob("test_data_set_*")):
+            ins = [_read_tensor(d / f"input_{j}.pb") for j in range(len(model.graph.input))]
+            outs = [_read_tensor(d / f"output_{j}.pb") for j in range(len(model.graph.output))]
+            sets.append((ins, outs))
+        return sets
+
+
+def _read_tensor(path: Path) -> np.ndarray:
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(path.read_bytes())
+    return numpy_helper.to_array(tensor)
+
+
+def op_types(model: onnx.ModelProto) -> set[str]:
+    return {node.op_type for node in model.graph.node}
+
+
+# --------------------------------------------------------------------------- generation
+
+
+def _write_value(path: Path, value: object, info: onnx.ValueInfoProto) -> None:
+    kind = info.type.WhichOneof("value")
+    if kind == "sequence_type":
+        proto = numpy_helper.from_list(value, info.name)
+    elif kind == "optional_type":
+        proto = numpy_helper.from_optional(value, info.name)
+    elif kind == "map_type":
+        proto = numpy_helper.from_dict(value, info.name)
+    elif isinstance(value, onnx.TensorProto):
+        proto = value
+    else:
+        proto = numpy_helper.from_array(np.asarray(value), info.name)
+    path.write_bytes(proto.SerializeToString())
+
+
+def generate(target: Path = CACHE) -> Path:
+    """Write every node test of the installed onnx package (once; a marker file says done)."""
+    marker = target / "COMPLETE"
+    if marker.exists():
+        return target
+    from onnx.backend.test.case.node import collect_testcases
+
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    index = {}
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        cases = collect_testcases()
+    for case in cases:
+        out = target / case.name
+        out.mkdir()
+        (out / "model.onnx").write_bytes(case.model.SerializeToString())
+        for i, (ins, outs) in enumerate(case.data_sets):
+            d = out / f"test_data_set_{i}"
+            d.mkdir()
+            for j, value in enumerate(ins):
+                _write_value(d / f"input_{j}.pb", value, case.model.graph.input[j])
+            for j, value in enumerate(outs):
+                _write_value(d / f"output_{j}.pb", value, case.model.graph.output[j])
+        index[case.name] = {"rtol": case.rtol, "atol": case.atol}
+    (target / "index.json").write_text(json.dumps(index, indent=0, sort_keys=True))
+    marker.write_text(onnx.__version__)
+    return target
+
+
+def load_cases() -> list[NodeTest]:
+    root = generate()
+    index = json.loads((root / "index.json").read_text())
+    return [NodeTest(name, root / name, v["rtol"], v["atol"]) for name, v in sorted(index.items())]
+
+
+# --------------------------------------------------------------------------- running
+
+Runner = Callable[..., list[np.ndarray]]
+
+
+def _tensor_io(model: onnx.ModelProto) -> bool:
+    return all(v.type.HasField("tensor_type") for v in [*model.graph.input, *model.graph.output])
+
+
+def run_case(case: NodeTest, runner: Runner = run_reference) -> tuple[Outcome, str]:
+    """Import, run and compare one node test; UNSUPPORTED carries the importer's message."""
+    model = case.model()
+    if not _tensor_io(model):
+        return Outcome.UNSUPPORTED, "inputs or outputs that are not tensors (sequences, optionals, maps)"
+    data_sets = case.data_sets(model)
+    names = [i.name for i in model.graph.input]
+    bound = static_inputs(model)
+    for k, (inputs, expected) in enumerate(data_sets):
+        feed = dict(zip(names, inputs))
+        try:
+            result = import_model(model, source=case.name, bind={n: feed[n] for n in bound})
+        except TesselError as err:
+            return Outcome.UNSUPPORTED, str(err)
+        verify(result.module)
+        got = runner(result.module, [feed[n] for n in names if n not in bound], result.weights)
+        problem = _mismatch(got, expected, case.rtol, case.atol)
+        if problem:
+            return Outcome.FAILED, f"data set {k}: {problem}"
+    return Outcome.PASSED, ""
+
+
+def _mismatch(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float) -> str | None:
+    for i, (g, e) in enumerate(zip(got, expected, strict=True)):
+        g, e = np.asarray(g), np.asarray(e)
+        if g.shape != e.shape or g.dtype != e.dtype:
+            return f"output {i} is {g.dtype}{list(g.shape)}, expected {e.dtype}{list(e.shape)}"
+        if e.dtype.kind in "fc" or e.dtype.name == "bfloat16":
+            try:
+                np.testing.assert_allclose(g.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol)
+            except AssertionError as err:
+                return f"output {i}: " + " ".join(str(err).split())[:300]
+        elif not np.array_equal(g, e):
+            return f"output {i} differs in {int((g != e).sum())} of {e.size} elements"
+    return None
+
+
+# --------------------------------------------------------------------------- coverage table
+
+
+def coverage_markdown(results: dict[str, tuple[Outcome, str, set[str]]], command: str) -> str:
+    """Per ONNX op: how many node tests using it passed, failed, or were not accepted."""
+    per_op: dict[str, Counter[Outcome]] = defaultdict(Counter)
+    reasons: Counter[str] = Counter()
+    blockers: Counter[str] = Counter()
+    totals: Counter[Outcome] = Counter()
+    for outcome, detail, ops in results.values():
+        totals[outcome] += 1
+        for op in ops:
+            per_op[op][outcome] += 1
+        if outcome is Outcome.UNSUPPORTED:
+            reasons[_reason_class(detail)] += 1
+            if (m := re.search(r"operator (\w+) is not supported", detail)) is not None:
+                blockers[m.group(1)] += 1
+    lines = [
+        "# ONNX node-test coverage",
+        "",
+        f"Generated by `{command}` from the node tests of onnx {onnx.__version__} "
+        f"({len(results)} tests, `_expanded` function variants included) on the reference target.",
+        "Do not edit by hand. A test counts toward every operator in its graph.",
+        "",
+        f"**Total: {totals[Outcome.PASSED]} passed, {totals[Outcome.FAILED]} failed, "
+        f"{totals[Outcome.UNSUPPORTED]} unsupported.**",
+        "",
+        "| operator | passed | failed | unsupported |",
+        "|---|---:|---:|---:|",
+    ]
+    for op in sorted(per_op, key=lambda o: (-per_op[o][Outcome.PASSED], o)):
+        c = per_op[op]
+        mark = " (CNN core)" if op in CNN_CORE else ""
+        lines.append(f"| {op}{mark} | {c[Outcome.PASSED]} | {c[Outcome.FAILED]} | {c[Outcome.UNSUPPORTED]} |")
+    lines += ["", "## Why tests are unsupported", "", "| reason | tests |", "|---|---:|"]
+    lines += [f"| {reason} | {n} |" for reason, n in reasons.most_common()]
+    lines += [
+        "",
+        "## Operators the importer rejects, by the tests they block",
+        "",
+        "(the first unsupported operator of each test)",
+        "",
+        "| operator | tests |",
+        "|---|---:|",
+    ]
+    lines += [f"| {op} | {n} |" for op, n in blockers.most_common()]
+    return "\n".join(lines) + "\n"
+
+
+def _reason_class(detail: str) -> str:
+    """Group importer messages: 'operator X is not supported' -> one row per cause kind."""
+    for key, label in (
+        ("is not supported; supported operators", "an operator the importer does not accept"),
+        ("element type", "an element type Tessel does not support (string, float8, int4, ...)"),
+        ("cast to", "a cast to an element type Tessel does not support"),
+        ("not tensors", "non-tensor inputs or outputs (sequences, optionals, maps)"),
+        ("operator domain", "an operator outside the default ONNX domain"),
+        ("no version of the default", "no default-domain opset (training domain tests)"),
+        ("version converter", "an old opset the ONNX version converter cannot upgrade"),
+        ("compile-time constant", "a shape-like operand computed at run time"),
+        ("training_mode", "training-mode Dropout (random)"),
+        ("-D ", "a spatial rank the op does not support"),
+    ):
+        if key in detail:
+            return label
+    return " ".join(detail.split())[:120]

@@ -1,0 +1,28 @@
+"""Every ONNX backend node test the importer accepts must pass on the reference target;
+every test made only of the 15 CNN-core operators must be accepted and pass."""
+
+from __future__ import annotations
+
+import pytest
+from node_suite import CNN_CORE, Outcome, load_cases, op_types, run_case
+
+CASES = load_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_node(case, record):
+    ops = op_types(case.model())
+    outcome, detail = run_case(case)
+    record(case, outcome, detail, ops)
+    if outcome is Outcome.FAILED:
+        pytest.fail(detail)
+    if outcome is Outcome.UNSUPPORTED:
+        if ops <= CNN_CORE:
+            pytest.fail(f"a CNN-core node test must be supported: {detail}")
+        pytest.skip(f"unsupported: {detail}")
+
+
+def test_cnn_core_suite_is_large():
+    """The core set is what the README promises; losing tests from it must be noticed."""
+    core = [c for c in CASES if op_types(c.model()) <= CNN_CORE]
+    assert len(core) >= 130, len(core)

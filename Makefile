@@ -1,0 +1,42 @@
+# `make test` and `make demo` work on a fresh machine with Python 3.11 and pip: each
+# creates .venv and installs the project with what it needs.
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check --progress-bar off
+DEMO := build/demo
+
+.PHONY: test unit conformance lit demo clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(PIP) install -q -e '.[$*]'
+	touch $@
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest test/unit test/conformance -q
+	$(BIN)/lit -sv test/lit
+
+unit: $(VENV)/.installed-test
+	$(BIN)/python -m pytest test/unit -q
+
+conformance: $(VENV)/.installed-test
+	$(BIN)/python -m pytest test/conformance -q
+
+lit: $(VENV)/.installed-test
+	$(BIN)/lit -sv test/lit
+
+demo: $(VENV)/.installed-demo
+	@mkdir -p $(DEMO)
+	$(BIN)/python examples/models/resnet18.py -o $(DEMO)/resnet18.onnx
+	$(BIN)/tessel-translate --import-onnx $(DEMO)/resnet18.onnx -o $(DEMO)/resnet18.mlir
+	@echo "--- $(DEMO)/resnet18.mlir (first ops of the tg IR) ---"
+	@grep -m 8 -E 'tg\.(conv2d|batch_norm|relu|max_pool2d|add)' $(DEMO)/resnet18.mlir | cut -c1-160
+	$(BIN)/tessel-run $(DEMO)/resnet18.mlir --target reference --seed 0 -o $(DEMO)/logits.npz
+	$(BIN)/tessel-run $(DEMO)/resnet18.onnx --target reference --seed 0 --check
+
+clean:
+	rm -rf $(VENV) build .cache *.egg-info

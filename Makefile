@@ -4,7 +4,7 @@
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-PIP := $(BIN)/python -m pip --disable-pip-version-check --progress-bar off
+PIP := $(BIN)/python -m pip
 DEMO := build/demo
 
 .PHONY: test unit conformance lit demo clean
@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
-	$(PIP) install -q -e '.[$*]'
+	$(PIP) install --disable-pip-version-check --progress-bar off -q -e '.[$*]'
 	touch $@
 
 test: $(VENV)/.installed-test

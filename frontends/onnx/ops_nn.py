@@ -65,8 +65,8 @@ def _window(ctx: NodeContext, kernel: Sequence[int], lifted: bool) -> dict[str, 
         ctx.fail(f"strides and dilations need {rank} entries, got {strides} and {dilations}")
     pads = _auto_pads(ctx, ctx.shape(0)[2:], kernel, strides, dilations)
     if lifted:
-        return {"strides": [1, *strides], "dilations": [1, *dilations], "pads": [0, pads[0], 0, pads[1]]}
-    return {"strides": strides, "dilations": dilations, "pads": pads}
+        return {"strides": [1, *strides], "pads": [0, pads[0], 0, pads[1]], "dilations": [1, *dilations]}
+    return {"strides": strides, "pads": pads, "dilations": dilations}
 
 
 def _ints_props(window: dict[str, list[int]]) -> dict:
@@ -158,8 +158,7 @@ def _pool(ctx: NodeContext, ops: dict[int, type[tg.TgOp]], extra: dict) -> tuple
         ctx.fail(f"kernel_shape {kernel} needs {rank} entries")
     lifted = rank == 1
     x = _lift_1d(ctx, ctx.input(0)) if lifted else ctx.input(0)
-    props = _ints_props(_window(ctx, kernel, lifted))
-    props["kernel"] = ints_attr([1, *kernel] if lifted else kernel)
+    props = {"kernel": ints_attr([1, *kernel] if lifted else kernel), **_ints_props(_window(ctx, kernel, lifted))}
     props["ceil_mode"] = bool_attr(ctx.attr("ceil_mode", 0))
     props.update(extra)
     op_type = ops[2 if lifted else rank]

@@ -9,13 +9,12 @@ every op it parses, and `verify` reports the first failing op as a one-line
 from __future__ import annotations
 
 import bisect
-import re
 from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.ir import AttributeInvT, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -45,6 +44,7 @@ class LocatingParser(Parser):
         super().__init__(ctx, text, name)
         self._name = name
         self._line_offset = line_offset
+        self._first_uses: dict[str, Span] = {}
         content = self._parser_state.lexer.input.content
         newline = "\n" if isinstance(content, str) else b"\n"
         self._line_starts = [0]
@@ -62,13 +62,21 @@ class LocatingParser(Parser):
         start = self._current_token.span
         try:
             op = super().parse_operation()
-        except VerifyException as err:
+        except (VerifyException, ValueError, OverflowError) as err:
+            # constraint failures and values that do not fit their type (dense<300> : tensor<2xui8>)
             end = self._current_token.span
             raise ParseError(Span(start.start, end.start, start.input, self._line_offset), str(err)) from err
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(start.start)
         return op
 
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
+        """Remember where each value is first used before its definition."""
+        name = operand.operand_name
+        if name not in self.ssa_values:
+            self._first_uses.setdefault(name, operand.span)
+        return super().resolve_operand(operand, type)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """As upstream, but an undefined value is reported at its first use, not at the end."""
@@ -77,14 +85,12 @@ class LocatingParser(Parser):
         except ParseError as err:
             if not err.msg.startswith("values used but not defined") or not self.forward_ssa_references:
                 raise
-            first = next(iter(self.forward_ssa_references))
-            content = self._parser_state.lexer.input.content
-            text = content if isinstance(content, str) else content.decode("utf-8", "replace")
-            use = re.search(rf"%{re.escape(first)}(?![\w$.-])", text)
-            if use is None:
+            name = next(iter(self.forward_ssa_references))
+            span = self._first_uses.get(name)
+            if span is None:
                 raise
-            span = Span(use.start(), use.end(), self._parser_state.lexer.input, self._line_offset)
-            raise ParseError(span, f"use of undefined value '%{first}'") from None
+            span = Span(span.start, span.end, span.input, self._line_offset)
+            raise ParseError(span, f"use of undefined value '%{name}'") from None
 
 
 def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:

@@ -158,7 +158,7 @@ def ints(props: Props, key: str, default: Sequence[int] | None = None) -> tuple[
         if default is None:
             raise VerifyException(f"missing property '{key}'")
         return tuple(default)
-    if not isinstance(attr, DenseArrayBase) or not isinstance(attr.elt_type, IntegerType):
+    if not isinstance(attr, DenseArrayBase) or attr.elt_type != i64:
         raise VerifyException(f"property '{key}' must be an array<i64: ...>, got {attr}")
     return tuple(int(v) for v in attr.get_values())
 
@@ -262,6 +262,13 @@ def require_float(t: TensorType, what: str) -> None:
 def require_rank(t: TensorType, rank: int | Sequence[int], what: str) -> None:
     ranks = (rank,) if isinstance(rank, int) else tuple(rank)
     require(t.get_num_dims() in ranks, f"{what} must have rank {' or '.join(map(str, ranks))}, got {t}")
+
+
+def broadcasts_to(shape: Sequence[int], target: Sequence[int]) -> bool:
+    """Unidirectional (ONNX) broadcasting: `shape` stretches to `target` without changing it."""
+    if len(shape) > len(target):
+        return False
+    return all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 
 def num_elements(shape: Sequence[int]) -> int:

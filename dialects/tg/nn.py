@@ -36,6 +36,7 @@ from .base import (
     Props,
     TgOp,
     broadcast_shapes,
+    broadcasts_to,
     flag,
     floating,
     integer,
@@ -116,10 +117,7 @@ class GemmOp(TgOp):
         require(k == k2, f"contraction sizes differ: {k} (a) and {k2} (b)")
         if len(operand_types) == 3:
             c = operand_types[2].get_shape()
-            require(
-                len(c) <= 2 and broadcast_shapes(c, (m, n)) == (m, n),
-                f"c of shape {c} does not broadcast to ({m}, {n})",
-            )
+            require(broadcasts_to(c, (m, n)), f"c of shape {c} does not broadcast to ({m}, {n})")
         return [TensorType(et, [m, n])]
 
 
@@ -147,11 +145,9 @@ def conv_output_size(size: int, kernel: int, stride: int, pad_begin: int, pad_en
     return (size + pad_begin + pad_end - window_extent(kernel, dilation)) // stride + 1
 
 
-@irdl_op_definition
-class Conv2dOp(TgOp):
-    """2-D convolution (cross-correlation) of NCHW input with (M, C/groups, kH, kW) weights."""
+class ConvOp(TgOp):
+    """What conv2d and conv_transpose2d share: NCHW input, 4-D weight, optional bias (M,)."""
 
-    name = "tg.conv2d"
     input = operand_def(TensorType)
     weight = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
@@ -164,73 +160,78 @@ class Conv2dOp(TgOp):
     assembly_format = FUNCTIONAL
 
     @classmethod
-    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
-        x, w = operand_types[:2]
-        et = same_element_type(list(operand_types))
+    def check_ranks(cls, operand_types: Sequence[TensorType]) -> None:
+        require_rank(operand_types[0], 4, "input")
+        require_rank(operand_types[1], 4, "weight")
+
+    @classmethod
+    def check_common(cls, operand_types: Sequence[TensorType], props: Props, out_channels: int) -> None:
+        x = operand_types[0]
+        same_element_type(list(operand_types))
         _numeric(x, "input")
-        require_rank(x, 4, "input")
-        require_rank(w, 4, "weight")
-        strides, pads, dilations = _check_window_props(props, 2, "conv2d")
+        c = x.get_shape()[1]
         groups = integer(props, "groups")
+        require(groups >= 1 and c % groups == 0, f"groups={groups} must divide the {c} input channels")
+        require(out_channels % groups == 0, f"groups={groups} must divide the {out_channels} output channels")
+        if len(operand_types) == 3:
+            bias = operand_types[2]
+            require(bias.get_shape() == (out_channels,), f"bias must have shape ({out_channels},), got {bias}")
+
+
+@irdl_op_definition
+class Conv2dOp(ConvOp):
+    """2-D convolution (cross-correlation) of NCHW input with (M, C/groups, kH, kW) weights."""
+
+    name = "tg.conv2d"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        cls.check_ranks(operand_types)
+        x, w = operand_types[:2]
         n, c, h, wd = x.get_shape()
         m, cg, kh, kw = w.get_shape()
-        require(groups >= 1 and c % groups == 0, f"groups={groups} must divide the {c} input channels")
-        require(m % groups == 0, f"groups={groups} must divide the {m} output channels")
+        cls.check_common(operand_types, props, m)
+        strides, pads, dilations = _check_window_props(props, 2, "conv2d")
+        groups = integer(props, "groups")
         require(cg == c // groups, f"weight has {cg} input channels per group, expected {c // groups}")
-        if len(operand_types) == 3:
-            require(operand_types[2].get_shape() == (m,), f"bias must have shape ({m},), got {operand_types[2]}")
         out = [
             conv_output_size(size, k, s, pads[i], pads[i + 2], d)
             for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
         ]
         require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
-        return [TensorType(et, [n, m, *out])]
+        return [TensorType(x.element_type, [n, m, *out])]
 
 
 @irdl_op_definition
-class ConvTranspose2dOp(TgOp):
+class ConvTranspose2dOp(ConvOp):
     """The gradient of conv2d w.r.t. its input: weights are (C, M/groups, kH, kW).
 
     Output size per spatial dim: stride*(in-1) + output_padding + dilation*(k-1) + 1 - pad_begin - pad_end.
     """
 
     name = "tg.conv_transpose2d"
-    input = operand_def(TensorType)
-    weight = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
-    result = result_def(TensorType)
-    strides = prop_def(DenseArrayBase)
-    pads = prop_def(DenseArrayBase)
-    dilations = prop_def(DenseArrayBase)
     output_padding = prop_def(DenseArrayBase)
-    groups = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
-    assembly_format = FUNCTIONAL
 
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        cls.check_ranks(operand_types)
         x, w = operand_types[:2]
-        et = same_element_type(list(operand_types))
-        _numeric(x, "input")
-        require_rank(x, 4, "input")
-        require_rank(w, 4, "weight")
-        strides, pads, dilations = _check_window_props(props, 2, "conv_transpose2d")
-        output_padding = ints(props, "output_padding")
-        require(len(output_padding) == 2, f"output_padding must have 2 entries, got {len(output_padding)}")
-        groups = integer(props, "groups")
         n, c, h, wd = x.get_shape()
         cw, mg, kh, kw = w.get_shape()
         require(cw == c, f"weight has {cw} input channels, the input has {c}")
-        require(groups >= 1 and c % groups == 0, f"groups={groups} must divide the {c} input channels")
-        m = mg * groups
-        if len(operand_types) == 3:
-            require(operand_types[2].get_shape() == (m,), f"bias must have shape ({m},), got {operand_types[2]}")
+        m = mg * integer(props, "groups")
+        cls.check_common(operand_types, props, m)
+        strides, pads, dilations = _check_window_props(props, 2, "conv_transpose2d")
+        output_padding = ints(props, "output_padding")
+        require(len(output_padding) == 2, f"output_padding must have 2 entries, got {len(output_padding)}")
+        for p, st, d in zip(output_padding, strides, dilations):
+            require(0 <= p < max(st, d), f"output_padding {list(output_padding)} must be in [0, max(stride, dilation))")
         out = [
             s * (size - 1) + op + window_extent(k, d) - pads[i] - pads[i + 2]
             for i, (size, k, s, d, op) in enumerate(zip((h, wd), (kh, kw), strides, dilations, output_padding))
         ]
         require(all(o >= 1 for o in out), f"output size {out} is empty")
-        return [TensorType(et, [n, m, *out])]
+        return [TensorType(x.element_type, [n, m, *out])]
 
 
 # --------------------------------------------------------------------------- pooling

@@ -30,10 +30,9 @@ from .base import (
     OPAQUE,
     Props,
     TgOp,
-    broadcast_shapes,
+    broadcasts_to,
     floating,
     integer,
-    normalize_axis,
     require,
     require_float,
     same_element_type,
@@ -95,9 +94,7 @@ class LayerNormOp(TgOp):
         require(0 <= axis < x.get_num_dims(), f"axis {axis} must be in [0, {x.get_num_dims()})")
         normalized = x.get_shape()[axis:]
         for what, t in zip(("scale", "bias"), operand_types[1:]):
-            ok = len(t.get_shape()) <= len(normalized)
-            require(ok and broadcast_shapes(t.get_shape(), normalized) == normalized,
-                    f"{what} {t} does not broadcast to the normalized shape {normalized}")
+            require(broadcasts_to(t.get_shape(), normalized), f"{what} {t} does not broadcast to the normalized shape {normalized}")
         return [x]
 
 
@@ -114,7 +111,7 @@ class SoftmaxLikeOp(TgOp):
         (x,) = operand_types
         require_float(x, "input")
         axis = integer(props, "axis")
-        require(normalize_axis(axis, x.get_num_dims()) == axis, f"axis {axis} must be in [0, {x.get_num_dims()})")
+        require(0 <= axis < x.get_num_dims(), f"axis {axis} must be in [0, {x.get_num_dims()})")
         return [x]
 
 

@@ -12,6 +12,7 @@ step per dim with the extent given by the result type, pads are [begin..., end..
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 import numpy as np
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -74,6 +75,9 @@ class WeightOp(TgOp):
     def check_result_types(
         cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
     ) -> None:
+        sym = props["sym"]
+        assert isinstance(sym, SymbolRefAttr)
+        require(not sym.nested_references.data, f"weight names are flat symbols, got {sym}")
         require(len(result_types) == 1, "expected one result")
 
 
@@ -283,6 +287,7 @@ class ReduceOp(TgOp):
     keepdims = prop_def(IntegerAttr)
     traits = traits_def(Pure(), REDUCTION)
     assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    ACCEPTS_BOOL: ClassVar[bool] = False
 
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
@@ -292,6 +297,7 @@ class ReduceOp(TgOp):
         shape = x.get_shape()
         require(list(axes) == sorted(set(axes)), f"axes {list(axes)} must be sorted and unique")
         require(all(0 <= a < len(shape) for a in axes), f"axes {list(axes)} out of range for rank {len(shape)}")
+        require(cls.ACCEPTS_BOOL or not dtypes.is_bool(x.element_type), f"{cls.name} does not take booleans")
         out = [1 if d in axes else n for d, n in enumerate(shape) if keep or d not in axes]
         return [TensorType(x.element_type, out)]
 
@@ -311,6 +317,7 @@ class ReduceMaxOp(ReduceOp):
     """Max; over an empty axis the result is the lowest value of the type (ONNX)."""
 
     name = "tg.reduce_max"
+    ACCEPTS_BOOL: ClassVar[bool] = True
 
 
 def constant_value(op: ConstantOp) -> np.ndarray:

@@ -144,11 +144,15 @@ func.func @slice(%x: tensor<4x6xf32>, %s: tensor<i32>) -> tensor<4x3xf32> {
 // CHECK: %{{.*}} = tg.pad %x {pads = array<i64: 1, 1, 1, 1>, mode = "constant", value = -1.000000e+00 : f32} : tensor<2x3xf32> -> tensor<4x5xf32>
 // CHECK: %{{.*}} = tg.pad %i {pads = array<i64: 2, 0>, mode = "constant", value = 7 : i32} : tensor<3xi32> -> tensor<5xi32>
 // CHECK: %{{.*}} = tg.pad %s {pads = array<i64>, mode = "constant"} : tensor<f32> -> tensor<f32>
-func.func @pad_constant(%x: tensor<2x3xf32>, %i: tensor<3xi32>, %s: tensor<f32>) -> tensor<3x5xf32> {
+// CHECK: %{{.*}} = tg.pad %x {pads = array<i64: 0, 1, 0, 1>, mode = "constant", value = 0xff800000 : f32} : tensor<2x3xf32> -> tensor<2x5xf32>
+// CHECK: %{{.*}} = tg.pad %p {pads = array<i64: 1, 1>, mode = "constant", value = true} : tensor<2xi1> -> tensor<4xi1>
+func.func @pad_constant(%x: tensor<2x3xf32>, %i: tensor<3xi32>, %s: tensor<f32>, %p: tensor<2xi1>) -> tensor<3x5xf32> {
   %a = tg.pad %x {pads = array<i64: 1, 0, 0, 2>, mode = "constant"} : tensor<2x3xf32> -> tensor<3x5xf32>
   %b = tg.pad %x {pads = array<i64: 1, 1, 1, 1>, mode = "constant", value = -1.0 : f32} : tensor<2x3xf32> -> tensor<4x5xf32>
   %c = tg.pad %i {pads = array<i64: 2, 0>, mode = "constant", value = 7 : i32} : tensor<3xi32> -> tensor<5xi32>
   %d = tg.pad %s {pads = array<i64>, mode = "constant"} : tensor<f32> -> tensor<f32>
+  %e = tg.pad %x {pads = array<i64: 0, 1, 0, 1>, mode = "constant", value = 0xFF800000 : f32} : tensor<2x3xf32> -> tensor<2x5xf32>
+  %f = tg.pad %p {pads = array<i64: 1, 1>, mode = "constant", value = true} : tensor<2xi1> -> tensor<4xi1>
   func.return %a : tensor<3x5xf32>
 }
 

@@ -9,6 +9,7 @@ every op it parses, and `verify` reports the first failing op as a one-line
 from __future__ import annotations
 
 import bisect
+import re
 from io import StringIO
 
 from xdsl.context import Context
@@ -94,7 +95,16 @@ class LocatingParser(Parser):
 
 
 def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
-    """Parse a module; a syntax error becomes a one-line TesselError at its position."""
+    """Parse a module; a syntax error becomes a one-line TesselError at its position.
+
+    A text with no operations (empty, or only comments) is an empty module, as in mlir-opt."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise TesselError(f"{name} is not UTF-8 text (byte {err.start}); is it a binary file such as an .onnx model?") from None
+    if not re.sub(r"//[^\n]*", "", text).strip():
+        return ModuleOp([])
     try:
         return LocatingParser(ctx, text, name, line_offset).parse_module()
     except ParseError as err:

@@ -38,9 +38,14 @@ class WeightStore(Mapping[str, np.ndarray]):
         if self._npz is None:
             assert self._path is not None
             try:
-                self._npz = np.load(self._path, allow_pickle=False)
-            except (OSError, ValueError, zipfile.BadZipFile) as err:
-                raise TesselError(f"cannot load weights {self._path}: {err}") from err
+                npz = np.load(self._path, allow_pickle=False)
+            except OSError as err:
+                raise TesselError(f"cannot read weights {self._path}: {err.strerror or err}") from None
+            except (ValueError, EOFError, zipfile.BadZipFile):
+                raise TesselError(f"weights {self._path} is not an .npz archive") from None
+            if not isinstance(npz, np.lib.npyio.NpzFile):
+                raise TesselError(f"weights {self._path} is not an .npz archive")
+            self._npz = npz
         return self._npz
 
     def __getitem__(self, name: str) -> np.ndarray:

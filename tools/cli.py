@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import zipfile
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -70,13 +71,20 @@ def parse_shapes(items: Sequence[str]) -> dict[str, list[int]]:
     return shapes
 
 
-def load_array(path: str, what: str) -> np.ndarray:
+def _load(path: str, what: str) -> np.ndarray | np.lib.npyio.NpzFile:
     try:
-        value = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as err:
-        raise TesselError(f"cannot load {what} from {path}: {err}") from err
+        return np.load(path, allow_pickle=False)
+    except OSError as err:
+        raise TesselError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile):
+        raise TesselError(f"{what} {path} is not a numpy .npy or .npz file") from None
+
+
+def load_array(path: str, what: str) -> np.ndarray:
+    value = _load(path, what)
     if isinstance(value, np.lib.npyio.NpzFile):
-        raise TesselError(f"{what}: {path} is an .npz archive; give one array as .npy")
+        value.close()
+        raise TesselError(f"{what} {path} is an .npz archive; give one array as .npy")
     return value
 
 
@@ -85,12 +93,17 @@ def parse_bindings(items: Sequence[str]) -> dict[str, np.ndarray]:
 
 
 def load_npz(path: str, what: str) -> dict[str, np.ndarray]:
-    if not os.path.exists(path):
-        raise TesselError(f"cannot read {what} {path}: no such file")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            if not isinstance(npz, np.lib.npyio.NpzFile):
-                raise TesselError(f"{what} {path} must be an .npz archive of named arrays")
-            return {name: npz[name] for name in npz.files}
-    except (OSError, ValueError) as err:
-        raise TesselError(f"cannot read {what} {path}: {err}") from err
+    value = _load(path, what)
+    if not isinstance(value, np.lib.npyio.NpzFile):
+        raise TesselError(f"{what} {path} must be an .npz archive of named arrays, not a single .npy array")
+    with value as npz:
+        return {name: npz[name] for name in npz.files}
+
+
+def check_output_path(path: str | None, flag: str = "-o") -> None:
+    """Fail before any work when an output cannot be written (its folder does not exist)."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise TesselError(f"cannot write {flag} {path}: folder {folder} does not exist")

@@ -78,7 +78,9 @@ class TesselOptMain(xDSLOptMain):
             lines = [line.strip() for line in str(err).splitlines() if line.strip()]
             raise TesselError(f"bad pass pipeline '{self.args.passes}': {lines[-1]}") from None
         except ValueError as err:
-            raise TesselError(self._unknown_pass_message(str(err))) from None
+            if str(err).startswith("Unrecognized passes"):
+                raise TesselError(self._unknown_pass_message(str(err))) from None
+            raise TesselError(f"bad pass pipeline '{self.args.passes}': {err}") from None
 
     def _unknown_pass_message(self, detail: str) -> str:
         names = re.findall(r"'([^']+)'", detail)
@@ -117,6 +119,14 @@ class TesselOptMain(xDSLOptMain):
         finally:
             if output is not sys.stdout:
                 output.close()
+
+    def prepare_output(self) -> IO[str]:
+        if self.args.output_file is None:
+            return sys.stdout
+        try:
+            return open(self.args.output_file, "w")
+        except OSError as err:
+            raise TesselError(f"cannot write {self.args.output_file}: {err.strerror}") from None
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """Any file is read as MLIR text; a missing one is a user error."""

@@ -24,7 +24,7 @@ from tessel.ir.signature import Port, inputs, outputs, random_inputs
 from tessel.ir.source import make_context, read_module, verify
 from tessel.ir.weights import WeightStore
 from tessel.targets.reference.interpreter import entry_function, run
-from tessel.tools.cli import guarded, load_npz, parse_bindings, parse_shapes
+from tessel.tools.cli import check_output_path, guarded, load_npz, parse_bindings, parse_shapes
 from tessel.tools.oracles import compare, onnx_oracles
 
 TARGETS = ("reference",)
@@ -74,6 +74,9 @@ def _describe(name: str, a: np.ndarray) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     is_onnx = args.model.endswith(".onnx")
+    if args.check and not is_onnx:
+        raise TesselError("--check compares with the ONNX oracles; give an .onnx model")
+    check_output_path(args.output)
     if is_onnx:
         model = load_model(args.model)
         bind = parse_bindings(args.bind)
@@ -102,8 +105,6 @@ def _run(args: argparse.Namespace) -> int:
 
     if not args.check:
         return 0
-    if not is_onnx:
-        raise TesselError("--check compares with the ONNX oracles; give an .onnx model")
     feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind)
     ok = True
     for oracle, expected in onnx_oracles(model, feed_by_name):

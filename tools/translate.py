@@ -21,7 +21,7 @@ from tessel.frontends.onnx import import_model, load_model, static_inputs, suppo
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import print_module, verify
 from tessel.ir.weights import save_weights
-from tessel.tools.cli import guarded, parse_bindings, parse_shapes
+from tessel.tools.cli import check_output_path, guarded, parse_bindings, parse_shapes
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,6 +59,8 @@ def _import_onnx(args: argparse.Namespace) -> int:
             + " ".join(f"--bind {m}=FILE.npy" for m in missing)
         )
     weights_path = _weights_path(args)
+    check_output_path(args.output)
+    check_output_path(weights_path, "--weights-file")
     ir_dir = os.path.dirname(os.path.abspath(args.output)) if args.output else os.getcwd()
     relative = os.path.relpath(os.path.abspath(weights_path), ir_dir)
     result = import_model(

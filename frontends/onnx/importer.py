@@ -52,7 +52,7 @@ def load_model(path: str) -> onnx.ModelProto:
     try:
         model = onnx.load(path)
     except FileNotFoundError as err:
-        raise TesselError(f"cannot read {path}: no such file") from err
+        raise TesselError(f"cannot read {path}: {err.strerror or 'no such file'}") from err
     except (DecodeError, ValueError, OSError, RuntimeError) as err:
         raise TesselError(f"{path} is not a valid ONNX file ({type(err).__name__}: {err})".rstrip(": )") + ")") from err
     if not model.graph.node and not model.graph.output:
@@ -90,6 +90,7 @@ def static_inputs(model: onnx.ModelProto) -> list[str]:
 
 
 def _tensor_type(vi: onnx.ValueInfoProto, shape_override: Sequence[int] | None, where: str) -> TensorType:
+    """The static tensor type of a graph value; `shape_override` may only fill symbolic dims."""
     tt = vi.type.tensor_type
     if not vi.type.HasField("tensor_type"):
         raise TesselError(f"{where} '{vi.name}' is not a tensor ({vi.type.WhichOneof('value')})")
@@ -100,7 +101,14 @@ def _tensor_type(vi: onnx.ValueInfoProto, shape_override: Sequence[int] | None, 
         name = onnx.TensorProto.DataType.Name(tt.elem_type)
         raise TesselError(f"{where} '{vi.name}' has element type {name}, which Tessel does not support") from err
     if shape_override is not None:
-        return TensorType(element, list(shape_override))
+        declared = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim] if tt.HasField("shape") else None
+        given = list(shape_override)
+        if declared is not None and (
+            len(declared) != len(given) or any(d is not None and d != g for d, g in zip(declared, given))
+        ):
+            shown = ["?" if d is None else d for d in declared]
+            raise TesselError(f"{where} '{vi.name}' is declared with shape {shown}; --input-shape gives {given}")
+        return TensorType(element, given)
     if not tt.HasField("shape"):
         raise TesselError(f"{where} '{vi.name}' has no shape; give one with --input-shape {vi.name}=D0,D1,...")
     dims = []
@@ -138,7 +146,7 @@ def import_model(
             raise TesselError(f"{source}: the model has no input '{name}' (inputs: {', '.join(vi.name for vi in inputs)})")
 
     runtime_inputs = [vi for vi in inputs if vi.name not in bind]
-    arg_types = [_tensor_type(vi, input_shapes.get(vi.name), "input") for vi in runtime_inputs]
+    arg_types = [_tensor_type(vi, input_shapes.get(vi.name), f"{source}: input") for vi in runtime_inputs]
     block = Block(arg_types=arg_types)
     state = GraphState(block)
     for vi, arg in zip(runtime_inputs, block.args):
@@ -149,7 +157,7 @@ def import_model(
         _define_constant(state, name, _to_array(tensor, f"{source}: initializer '{name}'"), source)
     for vi in inputs:
         if vi.name in bind:
-            declared = _tensor_type(vi, input_shapes.get(vi.name), "input")
+            declared = _tensor_type(vi, input_shapes.get(vi.name), f"{source}: input")
             array = np.asarray(bind[vi.name])
             if array.shape != declared.get_shape() or dtypes.from_numpy(array.dtype) != declared.element_type:
                 raise TesselError(f"{source}: the value bound to '{vi.name}' is {array.dtype}{list(array.shape)}, the input is {declared}")

@@ -4,7 +4,7 @@
 // RUN: not %tessel-run %s 2>&1 | %python %S/Inputs/count_lines.py | filecheck %s
 
 // CHECK:      lines: 1
-// CHECK-NEXT: {{^}}tessel-run: error: cannot load weights {{.*}}tools{{/|\\}}no-such-weights.npz: {{.*}}No such file or directory{{.*}}{{$}}
+// CHECK-NEXT: {{^}}tessel-run: error: cannot read weights {{.*}}tools{{/|\\}}no-such-weights.npz: No such file or directory{{$}}
 // CHECK-NOT:  Traceback
 
 builtin.module attributes {tg.weights = "no-such-weights.npz"} {

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import onnx
+import onnx.shape_inference
 import onnx.version_converter
 from google.protobuf.message import DecodeError
 from onnx import numpy_helper
@@ -139,6 +140,7 @@ def import_model(
         model = _upgrade(model, opset, source)
         opset = MIN_OPSET
     graph = model.graph
+    onnx_types = _onnx_inferred_types(model)
     initializers = {t.name: t for t in graph.initializer}
     inputs = [vi for vi in graph.input if vi.name not in initializers]
     for name in [*bind, *input_shapes]:
@@ -165,13 +167,16 @@ def import_model(
 
     for index, node in enumerate(graph.node):
         _convert_node(state, node, index, opset, source)
+        for name in node.output:
+            if name and name in onnx_types:
+                _check_declared(onnx_types[name], state.values[name], source, "ONNX shape inference gives")
 
     results: list[SSAValue] = []
     for vi in graph.output:
         if vi.name not in state.values:
             raise TesselError(f"{source}: graph output '{vi.name}' is not produced by any node")
         value = state.values[vi.name]
-        _check_declared(vi, value, source)
+        _check_declared(vi, value, source, "the model declares")
         results.append(value)
     block.add_op(func.ReturnOp(*results))
 
@@ -255,8 +260,18 @@ def _fold_new_ops(state: GraphState, before: Operation | None) -> None:
         op = op.next_op
 
 
-def _check_declared(vi: onnx.ValueInfoProto, value: SSAValue, source: str) -> None:
-    """A graph output's declared static type must match what the importer inferred."""
+def _onnx_inferred_types(model: onnx.ModelProto) -> dict[str, onnx.ValueInfoProto]:
+    """Types of intermediate values per ONNX's shape inference (with constant propagation),
+    used to cross-check every type the importer computes; empty if inference fails."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except Exception:  # inference is a cross-check only; tg's own verifiers decide
+        return {}
+    return {vi.name: vi for vi in inferred.graph.value_info}
+
+
+def _check_declared(vi: onnx.ValueInfoProto, value: SSAValue, source: str, who: str) -> None:
+    """A value's static type according to ONNX must be the type the importer computed."""
     if not vi.type.HasField("tensor_type"):
         return
     t = value.type
@@ -268,9 +283,9 @@ def _check_declared(vi: onnx.ValueInfoProto, value: SSAValue, source: str) -> No
         except (KeyError, TypeError, ValueError):
             declared = None
         if declared is not None and declared != t.element_type:
-            raise TesselError(f"{source}: output '{vi.name}' is declared {declared} but computes {t.element_type}")
+            raise TesselError(f"{source}: for '{vi.name}' {who} {declared} but Tessel computes {t.element_type}")
     if tt.HasField("shape"):
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
         shape = t.get_shape()
         if len(dims) != len(shape) or any(d is not None and d != s for d, s in zip(dims, shape)):
-            raise TesselError(f"{source}: output '{vi.name}' is declared with shape {dims} but computes {list(shape)}")
+            raise TesselError(f"{source}: for '{vi.name}' {who} shape {dims} but Tessel computes {list(shape)}")

@@ -114,5 +114,20 @@ def test_shape_arithmetic_is_folded_at_import():
 def test_declared_output_shape_mismatch_is_reported():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     model = _model([helper.make_node("Relu", ["x"], ["y"])], [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])])
-    with pytest.raises(TesselError, match="declared with shape \\[3, 2\\] but computes \\[2, 3\\]"):
+    with pytest.raises(TesselError, match="for .y. the model declares shape \\[3, 2\\] but Tessel computes \\[2, 3\\]"):
+        import_model(model)
+
+
+def test_every_computed_type_is_checked_against_onnx_shape_inference(monkeypatch):
+    """A converter that computes the wrong shape is caught at its node, not at the output."""
+    from tessel.frontends.onnx import context
+
+    def wrong_relu(ctx):
+        return [ctx.value(tg.TransposeOp, [ctx.input(0)], {"perm": tg.base.ints_attr([1, 0])})]
+
+    monkeypatch.setitem(context.CONVERTERS, "Relu", context.ConverterInfo(wrong_relu, ()))
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])]
+    model = _model(nodes, [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    with pytest.raises(TesselError, match="for 'r' ONNX shape inference gives shape \\[2, 3\\] but Tessel computes \\[3, 2\\]"):
         import_model(model)

@@ -1,0 +1,33 @@
+"""Every tg op declares its TVM fusion category next to its definition."""
+
+from __future__ import annotations
+
+from tessel.dialects import tg
+from tessel.dialects.tg import Fusion, FusionCategory, fusion_category
+
+EXPECTED = {
+    FusionCategory.COMPLEX_OUT_FUSABLE: {
+        "tg.matmul", "tg.gemm", "tg.conv2d", "tg.conv_transpose2d", "tg.max_pool2d", "tg.max_pool3d",
+        "tg.avg_pool2d", "tg.avg_pool3d", "tg.global_avg_pool2d",
+    },
+    FusionCategory.REDUCTION: {"tg.reduce_sum", "tg.reduce_mean", "tg.reduce_max"},
+    FusionCategory.OPAQUE: {"tg.weight", "tg.constant", "tg.layer_norm", "tg.softmax", "tg.log_softmax"},
+}  # fmt: skip
+
+
+def test_each_op_declares_one_category():
+    for op in tg.OPS:
+        traits = [t for t in op.traits if isinstance(t, Fusion)]
+        assert len(traits) == 1, op.name
+
+
+def test_categories():
+    for op in tg.OPS:
+        expected = next((c for c, names in EXPECTED.items() if op.name in names), FusionCategory.INJECTIVE)
+        assert op.get_trait(Fusion).category is expected, op.name
+
+
+def test_ops_outside_tg_are_opaque():
+    from xdsl.dialects.func import ReturnOp
+
+    assert fusion_category(ReturnOp()) is FusionCategory.OPAQUE

@@ -1,0 +1,23 @@
+"""Tessel's dialects, one module (or package) per dialect, registered here for the tools.
+
+Factories import lazily, so a tool pays only for the dialects it parses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def _tg() -> Dialect:
+    from tessel.dialects.tg import TG
+
+    return TG
+
+
+def all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Dialect name -> factory, for every Tessel dialect."""
+    return {
+        "tg": _tg,
+    }

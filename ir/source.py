@@ -24,16 +24,18 @@ from tessel.ir.diagnostics import TesselError, from_parse_error, op_location
 
 
 def make_context() -> Context:
-    """A context with builtin, func, arith and every Tessel dialect loaded."""
+    """A context with builtin, func and arith loaded and every Tessel dialect registered."""
     from xdsl.dialects.arith import Arith
     from xdsl.dialects.builtin import Builtin
     from xdsl.dialects.func import Func
 
-    from tessel.dialects.tg import TG
+    from tessel.dialects import all_dialects
 
     ctx = Context()
-    for dialect in (Builtin, Func, Arith, TG):
+    for dialect in (Builtin, Func, Arith):
         ctx.load_dialect(dialect)
+    for name, factory in all_dialects().items():
+        ctx.register_dialect(name, factory)
     return ctx
 
 

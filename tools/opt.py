@@ -25,7 +25,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from tessel.dialects.tg import TG
+from tessel.dialects import all_dialects
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import parse_module, verify
 from tessel.passes import all_passes
@@ -37,7 +37,8 @@ class TesselOptMain(xDSLOptMain):
 
     def register_all_dialects(self) -> None:
         super().register_all_dialects()
-        self.ctx.register_dialect(TG.name, lambda: TG)
+        for name, factory in all_dialects().items():
+            self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:
         super().register_all_passes()

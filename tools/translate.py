@@ -2,6 +2,7 @@
 
 Examples:
   tessel-translate --import-onnx model.onnx -o model.mlir       # weights -> model.weights.npz
+  tessel-translate program.mlir --target NAME -o out            # IR -> an artefact (see --list-targets)
   tessel-translate --import-onnx model.onnx --input-shape x=1,3,224,224 -o model.mlir
   tessel-translate --import-onnx reshape.onnx --bind shape=shape.npy -o reshape.mlir
   tessel-translate --list-onnx-ops                               # what the importer accepts
@@ -13,6 +14,7 @@ Large initializers are written to an .npz beside the output (named by the module
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -21,13 +23,22 @@ from tessel.frontends.onnx import import_model, load_model, static_inputs, suppo
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import print_module, verify
 from tessel.ir.weights import save_weights
-from tessel.tools.cli import check_output_path, guarded, parse_bindings, parse_shapes
+from tessel.tools.cli import check_output_path, guarded, parse_assignments, parse_bindings, parse_shapes
+
+
+# target name -> "module:function"; the function takes (input path, {option: value}) and
+# returns the artefact as text or bytes.
+TRANSLATIONS: dict[str, str] = {}
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tessel-translate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    p.add_argument("input", nargs="?", help="an IR file to translate with --target")
+    p.add_argument("--target", metavar="NAME", help="the artefact to produce from INPUT (see --list-targets)")
+    p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE", help="an option of the target")
+    p.add_argument("--list-targets", action="store_true", help="print the translation targets")
     p.add_argument("--import-onnx", metavar="MODEL", help="import an ONNX model as tg IR")
     p.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
     p.add_argument("--weights-file", metavar="NPZ", help="where large weights go (default: OUTPUT.weights.npz)")
@@ -78,6 +89,23 @@ def _import_onnx(args: argparse.Namespace) -> int:
     return 0
 
 
+def _translate(args: argparse.Namespace) -> int:
+    if args.target not in TRANSLATIONS:
+        known = ", ".join(sorted(TRANSLATIONS)) or "none yet"
+        raise TesselError(f"unknown translation target '{args.target}' (targets: {known})")
+    check_output_path(args.output)
+    module_name, function = TRANSLATIONS[args.target].split(":")
+    artefact = getattr(importlib.import_module(module_name), function)(args.input, parse_assignments(args.opt, "--opt"))
+    if args.output:
+        with open(args.output, "wb" if isinstance(artefact, bytes) else "w") as f:
+            f.write(artefact)
+    elif isinstance(artefact, bytes):
+        sys.stdout.buffer.write(artefact)
+    else:
+        sys.stdout.write(artefact)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
 
@@ -85,9 +113,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.list_onnx_ops:
             print("\n".join(supported_ops()))
             return 0
+        if args.list_targets:
+            print("\n".join(sorted(TRANSLATIONS)))
+            return 0
         if args.import_onnx:
+            if args.input or args.target:
+                raise TesselError("--import-onnx takes no INPUT or --target")
             return _import_onnx(args)
-        raise TesselError("nothing to translate: give --import-onnx MODEL (see --help)")
+        if args.input and args.target:
+            return _translate(args)
+        raise TesselError("nothing to translate: give --import-onnx MODEL, or INPUT --target NAME (see --help)")
 
     return guarded("tessel-translate", body, args.debug)
 

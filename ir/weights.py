@@ -8,6 +8,7 @@ import zipfile
 from collections.abc import Mapping
 
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from tessel.ir.diagnostics import TesselError
@@ -22,6 +23,7 @@ class WeightStore(Mapping[str, np.ndarray]):
         self._arrays = dict(arrays or {})
         self._path = path
         self._npz: np.lib.npyio.NpzFile | None = None
+        self.created: list[str] = []  # names added by passes, to be written out with the IR
 
     @classmethod
     def for_module(cls, module: ModuleOp, ir_path: str | None) -> WeightStore:
@@ -59,6 +61,21 @@ class WeightStore(Mapping[str, np.ndarray]):
         self._arrays[name] = npz[name]
         return self._arrays[name]
 
+    def add(self, name: str, array: np.ndarray) -> str:
+        """Store a new array (e.g. folded by a pass) under a fresh name derived from `name`."""
+        base, n = name, 0
+        while name in self:
+            n += 1
+            name = f"{base}.{n}"
+        self._arrays[name] = array
+        self.created.append(name)
+        return name
+
+    def __contains__(self, name: object) -> bool:
+        if name in self._arrays:
+            return True
+        return self._path is not None and isinstance(name, str) and name in self._file().files
+
     def __iter__(self):
         names = set(self._arrays)
         if self._path is not None:
@@ -67,6 +84,15 @@ class WeightStore(Mapping[str, np.ndarray]):
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+
+def attach(ctx: Context, store: WeightStore) -> None:
+    """Make `store` the weights that passes run with `ctx` read and extend."""
+    ctx.tessel_weights = store  # type: ignore[attr-defined]
+
+
+def attached(ctx: Context) -> WeightStore | None:
+    return getattr(ctx, "tessel_weights", None)
 
 
 def save_weights(path: str, arrays: Mapping[str, np.ndarray]) -> None:

@@ -13,4 +13,30 @@ from xdsl.passes import ModulePass
 
 def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Tessel's own passes (the upstream xDSL ones are registered by the opt driver)."""
-    return {}
+
+    def fuse() -> type[ModulePass]:
+        from tessel.passes.graph.fuse import TgFuse
+
+        return TgFuse
+
+    def fold_constants() -> type[ModulePass]:
+        from tessel.passes.graph.fold_constants import TgFoldConstants
+
+        return TgFoldConstants
+
+    def fold_batchnorm() -> type[ModulePass]:
+        from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
+
+        return TgFoldBatchnorm
+
+    def plan_memory() -> type[ModulePass]:
+        from tessel.passes.graph.plan_memory import TgPlanMemory
+
+        return TgPlanMemory
+
+    return {
+        "tg-plan-memory": plan_memory,
+        "tg-fold-constants": fold_constants,
+        "tg-fold-batchnorm": fold_batchnorm,
+        "tg-fuse": fuse,
+    }

@@ -14,20 +14,23 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import re
 import sys
 from collections.abc import Sequence
 from typing import IO
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tessel.dialects import all_dialects
+from tessel.dialects.tg import WeightOp
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import parse_module, verify
+from tessel.ir.weights import WEIGHTS_ATTR, WeightStore, attach, save_weights
 from tessel.passes import all_passes
 from tessel.tools.cli import guarded, wants_debug
 
@@ -108,7 +111,11 @@ class TesselOptMain(xDSLOptMain):
                 try:
                     module = self.parse_chunk(chunk, "mlir", offset)
                     assert module is not None
+                    store = WeightStore.for_module(module, self.args.input_file)
+                    attach(self.ctx, store)
                     self.apply_passes(module)
+                    if store.created:
+                        self._save_weights(module, store)
                     output.write(self.output_resulting_program(module))
                 except TesselError as err:
                     if not self.args.verify_diagnostics:
@@ -120,6 +127,18 @@ class TesselOptMain(xDSLOptMain):
         finally:
             if output is not sys.stdout:
                 output.close()
+
+    def _save_weights(self, module: ModuleOp, store: WeightStore) -> None:
+        """Passes made new weights (folded constants): write every weight the module uses
+        beside the output and point the module at them."""
+        if self.args.output_file is None:
+            raise TesselError("the pipeline created new weights; give -o FILE so they can be written beside it")
+        out = self.args.output_file
+        path = (out[: -len(".mlir")] if out.endswith(".mlir") else out) + ".weights.npz"
+        used = {op.weight_name for op in module.walk() if isinstance(op, WeightOp)}
+        save_weights(path, {name: store[name] for name in sorted(used)})
+        rel = os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.abspath(out)))
+        module.attributes[WEIGHTS_ATTR] = StringAttr(rel)
 
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:

@@ -24,6 +24,7 @@ from .elementwise import (
     SubOp,
     TanhOp,
 )
+from .fused import FusedOp, YieldOp
 from .nn import (
     AvgPool2dOp,
     AvgPool3dOp,
@@ -47,8 +48,12 @@ from .tensor import (
     ReshapeOp,
     SliceOp,
     TransposeOp,
+    INLINE_LIMIT,
     WeightOp,
+    constant_op,
     constant_value,
+    is_constant_like,
+    weight_op,
 )
 
 OPS: list[type[TgOp]] = [
@@ -91,7 +96,10 @@ OPS: list[type[TgOp]] = [
     PadOp,
 ]
 
-TG = Dialect("tg", OPS, [])
+# Structure, not computation: the result of `tg-fuse`.
+STRUCTURE = [FusedOp, YieldOp]
+
+TG = Dialect("tg", [*OPS, *STRUCTURE], [])
 
 # The attribute names a tg model uses on func.func arguments/results and on the module.
 NAME_ATTR = "tg.name"
@@ -100,6 +108,8 @@ WEIGHTS_ATTR = "tg.weights"
 __all__ = [
     "TG",
     "OPS",
+    "FusedOp",
+    "YieldOp",
     "NAME_ATTR",
     "WEIGHTS_ATTR",
     "Fusion",
@@ -107,5 +117,9 @@ __all__ = [
     "TgOp",
     "fusion_category",
     "constant_value",
+    "constant_op",
+    "weight_op",
+    "is_constant_like",
+    "INLINE_LIMIT",
     *[op.__name__ for op in OPS],
 ]

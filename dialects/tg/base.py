@@ -59,6 +59,13 @@ class Fusion(OpTrait):
     category: FusionCategory
 
 
+@dataclass(frozen=True)
+class Elementwise(OpTrait):
+    """An injective op that maps each output element from the same-index (or broadcast)
+    elements of its operands: the ops a complex-out-fusable op may absorb (TVM's
+    kElemWise/kBroadcast, as opposed to data movement such as transpose)."""
+
+
 INJECTIVE = Fusion(FusionCategory.INJECTIVE)
 REDUCTION = Fusion(FusionCategory.REDUCTION)
 COMPLEX_OUT_FUSABLE = Fusion(FusionCategory.COMPLEX_OUT_FUSABLE)

@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tessel.ir import dtypes
 
-from .base import INJECTIVE, Props, TgOp, broadcast_shapes, require, same_element_type, string
+from .base import INJECTIVE, Elementwise, Props, TgOp, broadcast_shapes, require, same_element_type, string
 
 # --------------------------------------------------------------------------- binary
 
@@ -36,7 +36,7 @@ class BinaryOp(TgOp):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure(), INJECTIVE)
+    traits = traits_def(Pure(), INJECTIVE, Elementwise())
     assembly_format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
 
     @classmethod
@@ -90,7 +90,7 @@ class UnaryOp(TgOp):
     T: ClassVar = VarConstraint("T", base(TensorType))
     input = operand_def(T)
     result = result_def(T)
-    traits = traits_def(Pure(), INJECTIVE)
+    traits = traits_def(Pure(), INJECTIVE, Elementwise())
     assembly_format = "$input attr-dict `:` type($input)"
     ACCEPTS: ClassVar[str] = FLOATS
 
@@ -181,7 +181,7 @@ class CastOp(TgOp):
     name = "tg.cast"
     input = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure(), INJECTIVE)
+    traits = traits_def(Pure(), INJECTIVE, Elementwise())
     assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
 
     @classmethod

@@ -27,6 +27,7 @@ from xdsl.traits import Pure
 
 from .base import (
     INJECTIVE,
+    Elementwise,
     OPAQUE,
     Props,
     TgOp,
@@ -51,7 +52,7 @@ class BatchNormOp(TgOp):
     var = operand_def(TensorType)
     result = result_def(TensorType)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), INJECTIVE)
+    traits = traits_def(Pure(), INJECTIVE, Elementwise())
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
 
     @classmethod

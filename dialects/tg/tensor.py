@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 import numpy as np
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
@@ -22,7 +23,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -318,6 +319,29 @@ class ReduceMaxOp(ReduceOp):
 
     name = "tg.reduce_max"
     ACCEPTS_BOOL: ClassVar[bool] = True
+
+
+# Arrays with at most this many elements are written inline as tg.constant; larger ones
+# live in the weights file as tg.weight.
+INLINE_LIMIT = 16
+
+
+def constant_op(array: np.ndarray) -> ConstantOp:
+    """A tg.constant holding `array` bit for bit."""
+    array = np.asarray(array)
+    t = TensorType(dtypes.from_numpy(array.dtype), list(array.shape))
+    raw = array.astype(array.dtype.newbyteorder("<")).tobytes()
+    value = DenseIntOrFPElementsAttr(t, BytesAttr(raw))
+    return ConstantOp.create(result_types=[t], properties={"value": value})
+
+
+def weight_op(name: str, t: TensorType) -> WeightOp:
+    return WeightOp.create(result_types=[t], properties={"sym": SymbolRefAttr(name)})
+
+
+def is_constant_like(value: SSAValue) -> bool:
+    """Defined by tg.constant or tg.weight: known at compile time."""
+    return isinstance(value.owner, ConstantOp | WeightOp)
 
 
 def constant_value(op: ConstantOp) -> np.ndarray:

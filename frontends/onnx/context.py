@@ -16,16 +16,7 @@ from typing import Any, NoReturn
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
-from xdsl.dialects.builtin import (
-    BytesAttr,
-    DenseIntOrFPElementsAttr,
-    ModuleOp,
-    NameLoc,
-    NoneAttr,
-    StringAttr,
-    SymbolRefAttr,
-    TensorType,
-)
+from xdsl.dialects.builtin import ModuleOp, NameLoc, NoneAttr, StringAttr, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -35,10 +26,6 @@ from tessel.dialects.tg.base import TgOp
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 from tessel.targets.reference.interpreter import TgFunctions
-
-# Arrays with at most this many elements are written inline as tg.constant, larger ones
-# go to the weights file as tg.weight.
-INLINE_LIMIT = 16
 
 Converter = Callable[["NodeContext"], Sequence[SSAValue | None]]
 
@@ -228,13 +215,10 @@ def constant_value(state: GraphState, array: np.ndarray, hint: str, where: str) 
         t = TensorType(dtypes.from_numpy(array.dtype), list(array.shape))
     except TypeError as err:
         raise TesselError(str(err), where) from err
-    if array.size <= INLINE_LIMIT:
-        raw = array.astype(array.dtype.newbyteorder("<")).tobytes()
-        value = DenseIntOrFPElementsAttr(t, BytesAttr(raw))
-        op: TgOp = tg.ConstantOp.create(result_types=[t], properties={"value": value})
+    if array.size <= tg.INLINE_LIMIT:
+        op: TgOp = tg.constant_op(array)
     else:
-        name = state.add_weight(hint, array)
-        op = tg.WeightOp.create(result_types=[t], properties={"sym": SymbolRefAttr(name)})
+        op = tg.weight_op(state.add_weight(hint, array), t)
     op.results[0].name_hint = value_name(hint)
     state.block.add_op(op)
     state.known[op.results[0]] = array

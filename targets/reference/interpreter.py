@@ -13,7 +13,15 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Attribute, Operation
 
@@ -52,6 +60,16 @@ class TgFunctions(InterpreterFunctions):
 
     def __init__(self, weights: Mapping[str, np.ndarray]):
         self.weights = weights
+
+    # ------------------------------------------------------------------ structure
+
+    @impl(tg.FusedOp)
+    def run_fused(self, interp: Interpreter, op: tg.FusedOp, args: PythonValues) -> PythonValues:
+        return interp.run_ssacfg_region(op.body, args, "tg.fused")
+
+    @impl_terminator(tg.YieldOp)
+    def run_yield(self, interp: Interpreter, op: tg.YieldOp, args: PythonValues):
+        return ReturnedValues(args), ()
 
     # ------------------------------------------------------------------ data
 

@@ -1,0 +1,71 @@
+"""tg-fold-constants: evaluate ops whose operands are all compile-time constants.
+
+The value is computed with the reference semantics (the same numpy kernels that define
+the ops), so folding cannot change a result. Small results become inline `tg.constant`s;
+large ones become new `tg.weight`s in the weight store attached to the context (see
+`tessel.ir.weights.attach`). Operands that are `tg.weight`s can only be read when a store
+is attached: without one, such ops are left alone. Ops that lost their last use are erased.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from tessel.dialects import tg
+from tessel.ir.weights import WeightStore, attached
+from tessel.targets.reference.interpreter import TgFunctions
+
+
+@dataclass
+class FoldConstantOperands(RewritePattern):
+    store: WeightStore | None
+    interpreter: Interpreter
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, tg.TgOp) or isinstance(op, tg.WeightOp | tg.ConstantOp):
+            return
+        if not op.operands or not all(tg.is_constant_like(v) for v in op.operands):
+            return
+        if self.store is None and any(isinstance(v.owner, tg.WeightOp) for v in op.operands):
+            return
+        values = self.interpreter.run_op(op, tuple(self._value(v.owner) for v in op.operands))
+        replacements = []
+        for result, value in zip(op.results, values):
+            array = np.asarray(value)
+            if array.size <= tg.INLINE_LIMIT:
+                new = tg.constant_op(array)
+            elif self.store is not None:
+                new = tg.weight_op(self.store.add(result.name_hint or "folded", array), result.type)
+            else:
+                return  # nowhere to put a large result
+            new.results[0].name_hint = result.name_hint
+            replacements.append(new)
+        rewriter.replace_op(op, replacements, [r.results[0] for r in replacements])
+
+    def _value(self, op: Operation) -> np.ndarray:
+        if isinstance(op, tg.ConstantOp):
+            return tg.constant_value(op)
+        assert isinstance(op, tg.WeightOp) and self.store is not None
+        return np.asarray(self.store[op.weight_name])
+
+
+@dataclass(frozen=True)
+class TgFoldConstants(ModulePass):
+    name = "tg-fold-constants"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        store = attached(ctx)
+        interpreter = Interpreter(builtin.ModuleOp([]))
+        interpreter.register_implementations(TgFunctions(store if store is not None else {}))
+        PatternRewriteWalker(FoldConstantOperands(store, interpreter)).rewrite_module(op)
+        for region in op.regions:
+            region_dce(region)

@@ -16,8 +16,16 @@ def _tg() -> Dialect:
     return TG
 
 
+def _kernel() -> Dialect:
+    from tessel.dialects.kernel import KERNEL
+
+    return KERNEL
+
+
 def all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Dialect name -> factory, for every Tessel dialect."""
     return {
         "tg": _tg,
+        "kernel": _kernel,
+        "coll": lambda: __import__("tessel.dialects.coll", fromlist=["COLL"]).COLL,
     }

@@ -34,7 +34,13 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TgPlanMemory
 
+    def tg_to_kernel() -> type[ModulePass]:
+        from tessel.passes.kernel.tg_to_kernel import TgToKernel
+
+        return TgToKernel
+
     return {
+        "tg-to-kernel": tg_to_kernel,
         "tg-plan-memory": plan_memory,
         "tg-fold-constants": fold_constants,
         "tg-fold-batchnorm": fold_batchnorm,

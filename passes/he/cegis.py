@@ -1,0 +1,243 @@
+"""Counterexample-guided inductive synthesis over the sketch, with cost tightening.
+
+For each length L from a lower bound up: find a program that is right on the concrete
+examples (z3, bit-vector holes), verify it symbolically for all inputs (z3 at the sketch's
+slot width, which yields a counterexample when it fails), then exactly at the real plaintext
+modulus (polynomial identity, `polynomial.py`). The first length with a program is the
+shortest; its cost is then tightened (`cost <= best - 1`) until z3 proves no cheaper program
+of that length exists, and `extra_length` longer sketches are searched under the same bound
+(a longer program of cheap additions can beat a shorter one with a rotation). Everything runs
+under one wall-clock budget; when it runs out the best program so far is returned and the
+result says what was proven.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from tessel.passes.he.polynomial import PolyDomain
+from tessel.passes.he.program import Program
+from tessel.passes.he.sketch import COST_BITS, Sketch, SketchShape
+from tessel.passes.he.spec import Spec
+
+SAT, UNSAT, TIMEOUT = "sat", "unsat", "timeout"
+
+
+@dataclass
+class Outcome:
+    status: str
+    program: Program | None = None
+    cost: int = 0
+
+
+@dataclass
+class SearchResult:
+    program: Program | None
+    cost: int
+    depth_bound: int
+    optimal: bool  # no cheaper program of length <= proven_length exists
+    proven_length: int  # lengths 1..proven_length fully decided (0: none)
+    shortest: int  # the length of the shortest program (0 if none found)
+    seconds: float
+    rounds: int  # synthesis queries answered
+    examples: int
+    timed_out: bool
+    log: list[str] = field(default_factory=list)
+
+
+class Z3Domain:
+    """Slot values as z3 bit-vectors; one variable per (input, slot), made on first use."""
+
+    def __init__(self, width: int):
+        self.width = width
+        self.vars: dict[tuple[int, int], z3.BitVecRef] = {}
+
+    def var(self, input: int, slot: int) -> z3.BitVecRef:
+        if (input, slot) not in self.vars:
+            self.vars[(input, slot)] = z3.BitVec(f"x{input}_{slot}", self.width)
+        return self.vars[(input, slot)]
+
+    def const(self, value: int) -> z3.BitVecRef:
+        return z3.BitVecVal(value % (1 << self.width), self.width)
+
+    def add(self, a, b):
+        return a + b
+
+    def sub(self, a, b):
+        return a - b
+
+    def mul(self, a, b):
+        return a * b
+
+    def neg(self, a):
+        return -a
+
+
+def exact_equal(spec: Spec, program: Program, slots: Sequence[int]) -> bool:
+    """Program == spec at these slots as polynomials over Z_t (exact, for all inputs)."""
+    domain = PolyDomain(spec.plain_modulus, spec.boolean_inputs)
+    want, got = spec.evaluator(domain), program.evaluator(domain)
+    return all(want(p) == got(p) for p in slots)
+
+
+class Search:
+    def __init__(
+        self,
+        spec: Spec,
+        shape: SketchShape,
+        costs_for_depth: Callable[[int], dict[str, int]],
+        *,
+        budget_s: float,
+        seed: int = 0,
+        progress: Callable[[str], None] | None = None,
+    ):
+        self.spec, self.shape, self.costs_for_depth = spec, shape, costs_for_depth
+        self.deadline = time.monotonic() + budget_s
+        self.start = time.monotonic()
+        self.rng = random.Random(seed)
+        self.progress = progress or (lambda _msg: None)
+        self.examples: list[list[list[int]]] = [self._random_example(), self._random_example()]
+        self.rounds = 0
+        self.log: list[str] = []
+
+    # ------------------------------------------------------------------ helpers
+
+    def say(self, msg: str) -> None:
+        line = f"@{self.spec.name} [{time.monotonic() - self.start:6.1f}s] {msg}"
+        self.log.append(line)
+        self.progress(line)
+
+    def remaining_ms(self) -> int:
+        return int((self.deadline - time.monotonic()) * 1000)
+
+    def _random_example(self) -> list[list[int]]:
+        top = (1 << self.shape.width) - 1
+        return [
+            [self.rng.randint(0, 1 if inp.boolean else top) for _ in range(self.spec.slots)]
+            for inp in self.spec.inputs
+        ]
+
+    def counterexample(self, program: Program) -> list[list[int]] | None:
+        """An input on which the program and the spec differ at the slot width, or None."""
+        domain = Z3Domain(self.shape.width)
+        want, got = self.spec.evaluator(domain), program.evaluator(domain)
+        solver = z3.SolverFor("QF_BV")
+        solver.set("timeout", max(1, self.remaining_ms()))
+        solver.add(z3.Or([want(p) != got(p) for p in self.spec.check_slots()]))
+        for (i, _), v in domain.vars.items():
+            if self.spec.inputs[i].boolean:
+                solver.add(z3.ULE(v, 1))
+        result = solver.check()
+        if result == z3.unsat:
+            return None
+        if result != z3.sat:
+            raise TimeoutError
+        model = solver.model()
+        example = self._random_example()
+        for (i, slot), v in domain.vars.items():
+            example[i][slot] = model.eval(v, model_completion=True).as_long()
+        return example
+
+    # ------------------------------------------------------------------ one sketch
+
+    def solve(self, sketch: Sketch, solver: z3.Solver, added: list[int], bound: int | None) -> Outcome:
+        """CEGIS on one sketch under an optional cost bound."""
+        cost = sketch.cost()
+        assumption = []
+        if bound is not None:
+            lit = z3.Bool(f"bound_{bound}")
+            solver.add(z3.Implies(lit, z3.ULE(cost, z3.BitVecVal(bound, COST_BITS))))
+            assumption = [lit]
+        while True:
+            while added[0] < len(self.examples):
+                solver.add(sketch.example(self.examples[added[0]]))
+                added[0] += 1
+            if self.remaining_ms() <= 0:
+                return Outcome(TIMEOUT)
+            solver.set("timeout", self.remaining_ms())
+            result = solver.check(*assumption)
+            self.rounds += 1
+            if result == z3.unsat:
+                return Outcome(UNSAT)
+            if result != z3.sat:
+                return Outcome(TIMEOUT)
+            model = solver.model()
+            program = sketch.decode(model)
+            try:
+                cex = self.counterexample(program)
+            except TimeoutError:
+                return Outcome(TIMEOUT)
+            if cex is not None:
+                self.examples.append(cex)
+                continue
+            if not exact_equal(self.spec, program, self.spec.check_slots()):
+                # equal at the slot width but not mod t: exclude this program only
+                solver.add(sketch.block(model))
+                continue
+            return Outcome(SAT, program, model.eval(cost, model_completion=True).as_long())
+
+    # ------------------------------------------------------------------ the search
+
+    def run(self, min_length: int, max_length: int, depth: int, extra_length: int) -> SearchResult:
+        costs = self.costs_for_depth(depth)
+        best: Outcome | None = None
+        shortest = 0
+        proven = 0  # every length <= proven is decided under the final bound
+        timed_out = False
+        sketches: dict[int, tuple[Sketch, z3.Solver, list[int]]] = {}
+
+        def sketch_for(length: int) -> tuple[Sketch, z3.Solver, list[int]]:
+            if length not in sketches:
+                sk = Sketch(self.spec, self.shape, length, depth, costs)
+                solver = z3.SolverFor("QF_BV")
+                solver.add(sk.constraints())
+                sketches[length] = (sk, solver, [0])
+            return sketches[length]
+
+        length = min_length
+        stop = max_length
+        self.say(f"depth <= {depth}, lengths {min_length}..{max_length}, {len(self.shape.ops)} ops "
+                 f"({', '.join(self.shape.ops)}), rotations {list(self.shape.rotations[1:])}")
+        while length <= stop:
+            sk, solver, added = sketch_for(length)
+            bound = None if best is None else best.cost - 1
+            what = "searching" if bound is None else f"searching for cost <= {bound}"
+            self.say(f"length {length}: {what}")
+            outcome = self.solve(sk, solver, added, bound)
+            if outcome.status == TIMEOUT:
+                self.say(f"length {length}: budget exhausted")
+                timed_out = True
+                break
+            if outcome.status == UNSAT:
+                self.say(f"length {length}: no program" + ("" if bound is None else f" with cost <= {bound}"))
+                if proven == length - 1:
+                    proven = length
+                length += 1
+                continue
+            assert outcome.program is not None
+            best = outcome
+            if not shortest:
+                shortest = length
+                stop = min(max_length, length + extra_length)
+            counts = outcome.program.counts()
+            self.say(f"length {length}: found cost {outcome.cost} ({counts['rotate']} rot, "
+                     f"{counts['multiply']} mul, {counts['multiply_plain']} mul_plain); tightening")
+            # stay at this length: the next query asks for something cheaper
+        return SearchResult(
+            program=None if best is None else best.program,
+            cost=0 if best is None else best.cost,
+            depth_bound=depth,
+            optimal=best is not None and not timed_out and proven >= stop,
+            proven_length=proven,
+            shortest=shortest,
+            seconds=time.monotonic() - self.start,
+            rounds=self.rounds,
+            examples=len(self.examples),
+            timed_out=timed_out,
+            log=self.log,
+        )

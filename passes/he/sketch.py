@@ -1,0 +1,241 @@
+"""The component sketch as a z3 query (Porcupine's local-rotate sketch, QF_BV).
+
+A sketch of length L has, per component i, holes for its operation, its ciphertext
+operands (source and rotation, each rotation an index into the allowed amounts), its
+plaintext operand and whether its result is relinearized. The constraints say what a
+well-formed, canonical program is:
+
+- *restriction*: only the operations and rotation amounts the spec implies;
+- *symmetry breaking*: commutative operands ordered, unused holes pinned to 0, no dead
+  components, adjacent independent components in a canonical order;
+- *relinearization*: a size-3 ciphertext (a product, or anything computed from an
+  unrelinearized product) must be relinearized before a rotation, a multiplication or the
+  output, and only size-3 values are relinearized;
+- *depth*: the ct-ct multiplicative depth of the output is at most D;
+- *cost*: the measured latency of the operations, each distinct rotation counted once.
+
+`example(values)` adds a concrete input: the output slots to check must equal the spec's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import z3
+
+from tessel.passes.he.program import (
+    ADD,
+    ADD_PLAIN,
+    COMMUTATIVE,
+    CT_CT,
+    MUL,
+    MUL_PLAIN,
+    NEGATE,
+    PLAIN,
+    SUB,
+    SUB_PLAIN,
+    Component,
+    Operand,
+    PlainSource,
+    Program,
+)
+from tessel.passes.he.spec import IntDomain, Spec
+
+COST_BITS = 32
+
+
+@dataclass(frozen=True)
+class SketchShape:
+    """Everything that fixes the search space apart from the length."""
+
+    ops: tuple[str, ...]
+    rotations: tuple[int, ...]  # allowed amounts; index 0 is 0 (no rotation)
+    plain_sources: tuple[PlainSource, ...]
+    width: int = 8  # bits per slot in the z3 queries
+
+
+def _bits(count: int) -> int:
+    """Bits for a hole compared against `count` (the bound itself must be representable)."""
+    return max(1, count.bit_length())
+
+
+class Sketch:
+    def __init__(self, spec: Spec, shape: SketchShape, length: int, max_depth: int, costs: dict[str, int]):
+        self.spec, self.shape, self.length, self.max_depth, self.costs = spec, shape, length, max_depth, costs
+        self.first = len(spec.secret_inputs)
+        self.n = spec.slots
+        sb, rb = _bits(self.first + length), _bits(len(shape.rotations))
+        ob, pb = _bits(len(shape.ops)), _bits(len(shape.plain_sources))
+        L = range(length)
+        self.op = [z3.BitVec(f"op{i}", ob) for i in L]
+        self.a = [z3.BitVec(f"a{i}", sb) for i in L]
+        self.ra = [z3.BitVec(f"ra{i}", rb) for i in L]
+        self.b = [z3.BitVec(f"b{i}", sb) for i in L]
+        self.rb = [z3.BitVec(f"rb{i}", rb) for i in L]
+        self.p = [z3.BitVec(f"p{i}", pb) for i in L]
+        self.relin = [z3.Bool(f"relin{i}") for i in L]
+
+    # ------------------------------------------------------------------ helpers
+
+    def is_op(self, i: int, names: Sequence[str]) -> z3.BoolRef:
+        idx = [k for k, o in enumerate(self.shape.ops) if o in names]
+        return z3.Or([self.op[i] == k for k in idx]) if idx else z3.BoolVal(False)
+
+    def uses_b(self, i: int) -> z3.BoolRef:
+        return self.is_op(i, CT_CT)
+
+    def holes(self) -> list[z3.ExprRef]:
+        return [*self.op, *self.a, *self.ra, *self.b, *self.rb, *self.p, *self.relin]
+
+    def _src_flag(self, src: z3.BitVecRef, flags: Sequence[z3.BoolRef], upto: int) -> z3.BoolRef:
+        """flags[source] for a source hole (inputs have flag False)."""
+        return z3.Or([z3.And(src == self.first + j, flags[j]) for j in range(upto)] or [z3.BoolVal(False)])
+
+    def _src_depth(self, src: z3.BitVecRef, depths: Sequence[z3.BitVecRef], upto: int) -> z3.BitVecRef:
+        out: z3.BitVecRef = z3.BitVecVal(0, 4)
+        for j in range(upto):
+            out = z3.If(src == self.first + j, depths[j], out)
+        return out
+
+    # ------------------------------------------------------------------ structure
+
+    def constraints(self) -> list[z3.BoolRef]:
+        s, L = self.shape, self.length
+        cs: list[z3.BoolRef] = []
+        size3: list[z3.BoolRef] = []  # effective: size 3 after the optional relinearization
+        depths: list[z3.BitVecRef] = []
+        for i in range(L):
+            cs.append(z3.ULT(self.op[i], len(s.ops)))
+            cs.append(z3.ULT(self.a[i], self.first + i))
+            cs.append(z3.ULT(self.ra[i], len(s.rotations)))
+            cs.append(z3.Implies(self.uses_b(i), z3.ULT(self.b[i], self.first + i)))
+            cs.append(z3.Implies(self.uses_b(i), z3.ULT(self.rb[i], len(s.rotations))))
+            cs.append(z3.Implies(z3.Not(self.uses_b(i)), z3.And(self.b[i] == 0, self.rb[i] == 0)))
+            plain = self.is_op(i, PLAIN)
+            cs.append(z3.Implies(plain, z3.ULT(self.p[i], len(s.plain_sources))))
+            cs.append(z3.Implies(z3.Not(plain), self.p[i] == 0))
+            # commutative operands in order: (a, ra) <= (b, rb)
+            comm = self.is_op(i, COMMUTATIVE)
+            cs.append(z3.Implies(comm, z3.Or(z3.ULT(self.a[i], self.b[i]),
+                                             z3.And(self.a[i] == self.b[i], z3.ULE(self.ra[i], self.rb[i])))))
+            # relinearization
+            a3 = self._src_flag(self.a[i], size3, i)
+            b3 = z3.And(self.uses_b(i), self._src_flag(self.b[i], size3, i))
+            raw = z3.Or(self.is_op(i, (MUL,)), a3, b3)
+            cs.append(z3.Implies(self.relin[i], raw))
+            cs.append(z3.Implies(self.is_op(i, (MUL,)), z3.And(z3.Not(a3), z3.Not(b3))))
+            cs.append(z3.Implies(self.ra[i] != 0, z3.Not(a3)))
+            cs.append(z3.Implies(z3.And(self.uses_b(i), self.rb[i] != 0), z3.Not(b3)))
+            size3.append(z3.And(raw, z3.Not(self.relin[i])))
+            # depth
+            da = self._src_depth(self.a[i], depths, i)
+            db = z3.If(self.uses_b(i), self._src_depth(self.b[i], depths, i), z3.BitVecVal(0, 4))
+            d = z3.If(z3.UGE(da, db), da, db) + z3.If(self.is_op(i, (MUL,)), z3.BitVecVal(1, 4), z3.BitVecVal(0, 4))
+            depths.append(d)
+        cs.append(z3.Not(size3[-1]))
+        cs.append(z3.ULE(depths[-1], self.max_depth))
+        # no dead components
+        for i in range(L - 1):
+            src = self.first + i
+            cs.append(z3.Or([z3.Or(self.a[j] == src, z3.And(self.uses_b(j), self.b[j] == src)) for j in range(i + 1, L)]))
+        # adjacent independent components in canonical order
+        for i in range(L - 1):
+            j, src = i + 1, self.first + i
+            independent = z3.And(self.a[j] != src, z3.Or(z3.Not(self.uses_b(j)), self.b[j] != src))
+            key = lambda k: z3.Concat(self.op[k], self.a[k], self.ra[k], self.b[k], self.rb[k], self.p[k])  # noqa: E731
+            cs.append(z3.Implies(independent, z3.ULE(key(i), key(j))))
+        return cs
+
+    def cost(self) -> z3.BitVecRef:
+        """Latency in the cost table's unit; a rotation of the same value by the same amount
+        is computed once, however many components read it."""
+        c = self.costs
+        total: z3.BitVecRef = z3.BitVecVal(0, COST_BITS)
+        slots: list[tuple[z3.BoolRef, z3.BitVecRef, z3.BitVecRef]] = []
+        for i in range(self.length):
+            op_cost: z3.BitVecRef = z3.BitVecVal(0, COST_BITS)
+            for k, name in enumerate(self.shape.ops):
+                op_cost = z3.If(self.op[i] == k, z3.BitVecVal(c[name], COST_BITS), op_cost)
+            total = total + op_cost + z3.If(self.relin[i], z3.BitVecVal(c["relinearize"], COST_BITS), z3.BitVecVal(0, COST_BITS))
+            slots.append((z3.BoolVal(True), self.a[i], self.ra[i]))
+            slots.append((self.uses_b(i), self.b[i], self.rb[i]))
+        for k, (used, src, rot) in enumerate(slots):
+            repeat = z3.Or([z3.And(u, s == src, r == rot) for u, s, r in slots[:k]] or [z3.BoolVal(False)])
+            new = z3.And(used, rot != 0, z3.Not(repeat))
+            total = total + z3.If(new, z3.BitVecVal(c["rotate"], COST_BITS), z3.BitVecVal(0, COST_BITS))
+        return total
+
+    # ------------------------------------------------------------------ examples
+
+    def example(self, values: Sequence[Sequence[int]]) -> z3.BoolRef:
+        """The output equals the spec at the check slots on this concrete input."""
+        w, mask = self.shape.width, (1 << self.shape.width) - 1
+        spec_at = self.spec.evaluator(IntDomain(1 << w, values))
+        memo: dict[tuple[int, int], z3.BitVecRef] = {}
+        rot = self.shape.rotations
+        spec_inputs = self.spec.secret_inputs
+
+        def plain_at(k: int, slot: int) -> z3.BitVecRef:
+            src = self.shape.plain_sources[k]
+            v = values[src.value][slot] if src.kind == "input" else src.value
+            return z3.BitVecVal(int(v) & mask, w)
+
+        def operand(src_hole: z3.BitVecRef, rot_hole: z3.BitVecRef, upto: int, slot: int) -> z3.BitVecRef:
+            out = None
+            for s in reversed(range(upto)):
+                inner = value(s, slot)
+                for r in range(1, len(rot)):
+                    inner = z3.If(rot_hole == r, value(s, (slot + rot[r]) % self.n), inner)
+                out = inner if out is None else z3.If(src_hole == s, inner, out)
+            assert out is not None
+            return out
+
+        def value(src: int, slot: int) -> z3.BitVecRef:
+            key = (src, slot)
+            if key in memo:
+                return memo[key]
+            if src < self.first:
+                v = z3.BitVecVal(int(values[spec_inputs[src]][slot]) & mask, w)
+            else:
+                i = src - self.first
+                upto = self.first + i
+                A = operand(self.a[i], self.ra[i], upto, slot)
+                B = operand(self.b[i], self.rb[i], upto, slot)
+                P = None
+                if self.shape.plain_sources:
+                    P = plain_at(0, slot)
+                    for k in range(1, len(self.shape.plain_sources)):
+                        P = z3.If(self.p[i] == k, plain_at(k, slot), P)
+                results = {ADD: A + B, SUB: A - B, MUL: A * B, NEGATE: -A}
+                if P is not None:
+                    results |= {ADD_PLAIN: A + P, SUB_PLAIN: A - P, MUL_PLAIN: A * P}
+                v = None
+                for k, name in enumerate(self.shape.ops):
+                    v = results[name] if v is None else z3.If(self.op[i] == k, results[name], v)
+                assert v is not None
+            memo[key] = v
+            return v
+
+        out = self.first + self.length - 1
+        return z3.And([value(out, p % self.n) == z3.BitVecVal(spec_at(p), w) for p in self.spec.check_slots()])
+
+    # ------------------------------------------------------------------ models
+
+    def decode(self, model: z3.ModelRef) -> Program:
+        def get(x: z3.ExprRef) -> int:
+            return model.eval(x, model_completion=True).as_long()
+
+        comps = []
+        for i in range(self.length):
+            op = self.shape.ops[get(self.op[i])]
+            a = Operand(get(self.a[i]), self.shape.rotations[get(self.ra[i])])
+            b = Operand(get(self.b[i]), self.shape.rotations[get(self.rb[i])]) if op in CT_CT else None
+            plain = get(self.p[i]) if op in PLAIN else None
+            comps.append(Component(op, a, b, plain))
+        relin = [z3.is_true(model.eval(r, model_completion=True)) for r in self.relin]
+        return Program(self.n, list(self.spec.secret_inputs), list(self.shape.plain_sources), comps, relin)
+
+    def block(self, model: z3.ModelRef) -> z3.BoolRef:
+        """Exclude exactly this assignment of the holes."""
+        return z3.Or([h != model.eval(h, model_completion=True) for h in self.holes()])

@@ -1,0 +1,190 @@
+"""A kernel spec as the synthesizer sees it: a DAG of slot-vector operations, the inputs'
+layout, and which output slots matter.
+
+The spec is read from a `hev.spec` function (see `tessel.dialects.hev`). Everything here is
+*equivariant*: element-wise arithmetic, splat constants, cyclic shifts and full-vector sums
+commute with rotating all inputs, and so does every program the sketch can express. Hence
+checking one output slot for all inputs checks every slot (`check_slots`), which keeps the
+z3 queries small even at 4096 slots: only the slots that output slot reads are ever built.
+
+Evaluation is generic over a *domain* (concrete integers mod m, z3 bit-vectors, exact
+polynomials) and lazy per slot, memoized by (node, slot).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+# Node kinds.
+INPUT, CONST, SHIFT, ADD, SUB, MUL, NEG, SUM = "input", "const", "shift", "add", "sub", "mul", "neg", "sum"
+
+
+class Domain(Protocol):
+    """How slot values are computed: ints mod m, z3 terms, or polynomials."""
+
+    def var(self, input: int, slot: int) -> Any: ...
+    def const(self, value: int) -> Any: ...
+    def add(self, a: Any, b: Any) -> Any: ...
+    def sub(self, a: Any, b: Any) -> Any: ...
+    def mul(self, a: Any, b: Any) -> Any: ...
+    def neg(self, a: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Node:
+    kind: str
+    args: tuple[int, ...] = ()
+    value: int = 0  # the input index, constant, or shift offset
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    secret: bool = True  # encrypted (a ciphertext) or public (a plaintext the server holds)
+    boolean: bool = False  # every slot is 0 or 1 (hev.domain = "bits")
+    image: tuple[int, int] | None = None  # (height, width), row-major in the slots
+
+
+@dataclass
+class Spec:
+    name: str
+    slots: int
+    plain_modulus: int
+    inputs: list[Input]
+    nodes: list[Node]
+    output: int
+    output_slots: tuple[int, ...] | None = None  # None: every slot matters
+    location: str | None = None
+    _public_cache: dict[int, bool] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ structure
+
+    @property
+    def secret_inputs(self) -> list[int]:
+        return [i for i, inp in enumerate(self.inputs) if inp.secret]
+
+    @property
+    def public_inputs(self) -> list[int]:
+        return [i for i, inp in enumerate(self.inputs) if not inp.secret]
+
+    @property
+    def boolean_inputs(self) -> list[int]:
+        return [i for i, inp in enumerate(self.inputs) if inp.boolean]
+
+    def is_public(self, node: int) -> bool:
+        """True when a node depends on no secret input (constants and public inputs only)."""
+        if node not in self._public_cache:
+            n = self.nodes[node]
+            if n.kind == INPUT:
+                result = not self.inputs[n.value].secret
+            elif n.kind == CONST:
+                result = True
+            else:
+                result = all(self.is_public(a) for a in n.args)
+            self._public_cache[node] = result
+        return self._public_cache[node]
+
+    def check_slots(self) -> tuple[int, ...]:
+        """The output slots a correctness check must cover: the listed ones, or slot 0 when
+        every slot matters (the program and the spec are both rotation-equivariant)."""
+        return self.output_slots if self.output_slots is not None else (0,)
+
+    def all_output_slots(self) -> tuple[int, ...]:
+        return self.output_slots if self.output_slots is not None else tuple(range(self.slots))
+
+    def constants(self) -> list[int]:
+        """Splat constants the spec uses as operands, reduced mod t (sketch plaintexts)."""
+        seen: list[int] = []
+        for n in self.nodes:
+            if n.kind == CONST and n.value % self.plain_modulus not in seen:
+                seen.append(n.value % self.plain_modulus)
+        return seen
+
+    def shift_offsets(self) -> list[int]:
+        """The offsets of every slot an output slot reads, relative to it (composed shifts)."""
+        offsets: dict[int, set[int]] = {}
+
+        def visit(i: int) -> set[int]:
+            if i in offsets:
+                return offsets[i]
+            n = self.nodes[i]
+            if n.kind in (INPUT, CONST):
+                out = {0}
+            elif n.kind == SHIFT:
+                out = {o + n.value for o in visit(n.args[0])}
+            elif n.kind == SUM:
+                out = {0}  # reductions get power-of-two rotations instead
+            else:
+                out = set().union(*(visit(a) for a in n.args))
+            offsets[i] = out
+            return out
+
+        return sorted(visit(self.output))
+
+    def has_sum(self) -> bool:
+        return any(n.kind == SUM for n in self.nodes)
+
+    # ------------------------------------------------------------------ evaluation
+
+    def evaluator(self, domain: Domain) -> Callable[[int], Any]:
+        """slot -> value of the output at that slot, lazily and memoized."""
+        memo: dict[tuple[int, int], Any] = {}
+        n_slots = self.slots
+
+        def at(node: int, slot: int) -> Any:
+            key = (node, slot)
+            if key in memo:
+                return memo[key]
+            n = self.nodes[node]
+            if n.kind == INPUT:
+                v = domain.var(n.value, slot)
+            elif n.kind == CONST:
+                v = domain.const(n.value)
+            elif n.kind == SHIFT:
+                v = at(n.args[0], (slot + n.value) % n_slots)
+            elif n.kind == NEG:
+                v = domain.neg(at(n.args[0], slot))
+            elif n.kind == SUM:
+                v = at(n.args[0], 0)
+                for j in range(1, n_slots):
+                    v = domain.add(v, at(n.args[0], j))
+            else:
+                a, b = at(n.args[0], slot), at(n.args[1], slot)
+                v = {ADD: domain.add, SUB: domain.sub, MUL: domain.mul}[n.kind](a, b)
+            memo[key] = v
+            return v
+
+        return lambda slot: at(self.output, slot % n_slots)
+
+
+class IntDomain:
+    """Concrete slot values mod `modulus` for given input vectors (one example)."""
+
+    def __init__(self, modulus: int, inputs: Sequence[Sequence[int]]):
+        self.modulus = modulus
+        self.inputs = inputs
+
+    def var(self, input: int, slot: int) -> int:
+        return int(self.inputs[input][slot]) % self.modulus
+
+    def const(self, value: int) -> int:
+        return value % self.modulus
+
+    def add(self, a: int, b: int) -> int:
+        return (a + b) % self.modulus
+
+    def sub(self, a: int, b: int) -> int:
+        return (a - b) % self.modulus
+
+    def mul(self, a: int, b: int) -> int:
+        return (a * b) % self.modulus
+
+    def neg(self, a: int) -> int:
+        return (-a) % self.modulus
+
+
+def ceil_log2(x: int) -> int:
+    return max(0, math.ceil(math.log2(x))) if x > 0 else 0

@@ -1,0 +1,1 @@
+"""From tg to kernels: the algorithm of each fused group as kernel.compute stages."""

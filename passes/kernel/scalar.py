@@ -1,0 +1,528 @@
+"""Scalar code for one element of a tg value, written into a kernel.compute region.
+
+`ElementBuilder.value(v, idx)` emits the arith/math ops that compute element `idx` of the
+tg tensor `v` (an affine index over the region's axes), inlining every injective tg op of
+the fused group down to loads of the group's inputs. This is TVM's compute_inline of
+injective stages: broadcasts drop or zero indices, transposes permute them, reshapes
+delinearize them (floordiv/mod), slices scale and shift them, pads guard them.
+
+Values are carried in a *compute type*: f16 and bf16 are widened to f32 (the reference
+computes in wide precision and rounds once), integers are signless (their signedness,
+which MLIR's arith ops do not carry, picks the op: divsi or divui, extsi or extui).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import affine, arith, math as mathd
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    f32,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from tessel.dialects import kernel, tg
+from tessel.dialects.tg.base import flag, floating, integer, ints, string
+from tessel.ir import dtypes
+
+IndexElem = AffineExpr | SSAValue
+Index = list[IndexElem]
+
+
+# --------------------------------------------------------------------------- types
+
+
+def storage_type(element: Attribute) -> Attribute:
+    """The element type of a kernel memref: integers become signless."""
+    if isinstance(element, IntegerType) and element.signedness.data != Signedness.SIGNLESS:
+        return IntegerType(element.width.data)
+    return element
+
+
+def compute_type(element: Attribute) -> Attribute:
+    if isinstance(element, Float16Type | BFloat16Type):
+        return f32
+    return storage_type(element)
+
+
+def is_unsigned(element: Attribute) -> bool:
+    return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+
+
+def typed_attr(value: float | int | bool, t: Attribute) -> Attribute:
+    """A scalar attribute of compute/storage type `t` (NaN/inf allowed for floats)."""
+    if dtypes.is_float(t):
+        return FloatAttr(float(value), t)  # type: ignore[arg-type]
+    assert isinstance(t, IntegerType)
+    width = t.width.data
+    v = int(value)
+    if width == 1:
+        return IntegerAttr(1 if v else 0, t)
+    v &= (1 << width) - 1
+    if v >= 1 << (width - 1):
+        v -= 1 << width  # signless attrs hold the two's-complement value
+    return IntegerAttr(v, t)
+
+
+def lowest(element: Attribute) -> float | int:
+    """The identity of max for a tg element type: -inf, the smallest integer, or False."""
+    if dtypes.is_float(element):
+        return -math.inf
+    if dtypes.is_bool(element):
+        return 0
+    return 0 if is_unsigned(element) else -(1 << (element.width.data - 1))  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------- builder
+
+
+class ElementBuilder:
+    """Emits scalar ops at the end of `block`, whose first arguments are the axes.
+
+    An index element is an AffineExpr over the axes, or an SSA index value where the
+    mapping is not affine (clamps and reflections of non-constant pads)."""
+
+    def __init__(self, block: Block, num_axes: int, buffers: dict[SSAValue, SSAValue]):
+        self.block = block
+        self.axes = list(block.args[:num_axes])
+        self.buffers = buffers  # tg value -> memref holding it
+        self.bound: dict[SSAValue, tuple[tuple, SSAValue]] = {}
+        self.guarded = 0  # > 0: reads may be out of bounds and must not fault
+        self._cache: dict[tuple, SSAValue] = {}
+
+    # ------------------------------------------------------------------ emission
+
+    def emit(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0]
+
+    def const(self, value: float | int | bool, t: Attribute) -> SSAValue:
+        key = ("const", repr(value), t)
+        if key not in self._cache:
+            self._cache[key] = self.emit(arith.ConstantOp(typed_attr(value, t)))
+        return self._cache[key]
+
+    def index_map(self, idx: Sequence[AffineExpr]) -> AffineMap:
+        return AffineMap(len(self.axes), 0, tuple(idx))
+
+    def ssa(self, e: IndexElem) -> SSAValue:
+        """An index element as an SSA index value."""
+        if isinstance(e, SSAValue):
+            return e
+        key = ("apply", e)
+        if key not in self._cache:
+            self._cache[key] = self.emit(affine.ApplyOp(self.axes, AffineMapAttr(self.index_map([e]))))
+        return self._cache[key]
+
+    def load(
+        self, memref: SSAValue, idx: Index, element: Attribute, pad: float | int | None = None, when: SSAValue | None = None
+    ) -> SSAValue:
+        """Element `idx` of a buffer, widened to the compute type; `pad` outside it or where
+        `when` is false (0 when the builder is guarded and no pad is given)."""
+        if pad is None and (self.guarded or when is not None):
+            pad = 0
+        key = ("load", memref, _key(idx), pad, id(when))
+        if key in self._cache:
+            return self._cache[key]
+        st = storage_type(element)
+        if any(isinstance(e, SSAValue) for e in idx):
+            indices = [self.ssa(e) for e in idx]
+            if pad is None:
+                raw = self.emit(memref_load(memref, indices))
+            else:
+                identity = AffineMap(len(indices), 0, tuple(AffineExpr.dimension(i) for i in range(len(indices))))
+                raw = self.emit(kernel.LoadOp.build(
+                    operands=[memref, indices, [when] if when else []], result_types=[st],
+                    properties={"map": AffineMapAttr(identity), "pad": typed_attr(pad, st)},
+                ))  # fmt: skip
+        elif pad is None:
+            raw = self.emit(affine.LoadOp(memref, self.axes, AffineMapAttr(self.index_map(idx)), st))  # type: ignore[arg-type]
+        else:
+            raw = self.emit(kernel.LoadOp.build(
+                operands=[memref, self.axes, [when] if when else []], result_types=[st],
+                properties={"map": AffineMapAttr(self.index_map(idx)), "pad": typed_attr(pad, st)},  # type: ignore[arg-type]
+            ))  # fmt: skip
+        value = self.widen(raw, element)
+        self._cache[key] = value
+        return value
+
+    def widen(self, raw: SSAValue, element: Attribute) -> SSAValue:
+        if compute_type(element) != storage_type(element):
+            return self.emit(arith.ExtFOp(raw, compute_type(element)))
+        return raw
+
+    def narrow(self, value: SSAValue, storage: Attribute) -> SSAValue:
+        """From a compute type to a memref's element type (f32 carried for f16 or bf16)."""
+        if value.type != storage:
+            return self.emit(arith.TruncFOp(value, storage))
+        return value
+
+    def bind(self, v: SSAValue, idx: Index, scalar: SSAValue) -> None:
+        """Element `idx` of `v` is `scalar` (the accumulator in a then region)."""
+        self.bound[v] = (_key(idx), scalar)
+
+    def in_bounds(self, idx: Index, shape: Sequence[int]) -> SSAValue | None:
+        """An i1 that is true where 0 <= idx < shape (None when always true)."""
+        cond: SSAValue | None = None
+        for e, n in zip(idx, shape):
+            i = self.ssa(e)
+            for check in (arith.CmpiOp(i, self.const(0, IndexType()), "sge"), arith.CmpiOp(i, self.const(n, IndexType()), "slt")):
+                c = self.emit(check)
+                cond = c if cond is None else self.emit(arith.AndIOp(cond, c))
+        return cond
+
+    # ------------------------------------------------------------------ values
+
+    def value(self, v: SSAValue, idx: Index) -> SSAValue:
+        """Element `idx` of tg value `v`, in its compute type."""
+        if v in self.bound and self.bound[v][0] == _key(idx):
+            return self.bound[v][1]
+        if v in self.buffers:
+            t = v.type
+            assert isinstance(t, TensorType)
+            return self.load(self.buffers[v], idx, t.element_type)
+        op = v.owner
+        assert isinstance(op, Operation)
+        key = ("value", v, _key(idx), self.guarded > 0)
+        if key not in self._cache:
+            inline = INLINE.get(type(op))
+            if inline is None:
+                raise NotImplementedError(f"{op.name} cannot be computed element-wise")
+            self._cache[key] = inline(self, op, idx)
+        return self._cache[key]
+
+
+def _key(idx: Index) -> tuple:
+    return tuple(("ssa", id(e)) if isinstance(e, SSAValue) else e for e in idx)
+
+
+def memref_load(memref: SSAValue, indices: list[SSAValue]) -> Operation:
+    from xdsl.dialects import memref as memref_dialect
+
+    return memref_dialect.LoadOp.get(memref, indices)
+
+
+# --------------------------------------------------------------------------- index maps
+
+
+def broadcast_index(idx: Index, operand_shape: Sequence[int], result_shape: Sequence[int]) -> Index:
+    """numpy broadcasting: leading dims dropped, size-1 dims read at 0."""
+    offset = len(result_shape) - len(operand_shape)
+    return [AffineExpr.constant(0) if n == 1 and result_shape[offset + i] != 1 else idx[offset + i] for i, n in enumerate(operand_shape)]
+
+
+def affine_op(b: ElementBuilder, e: IndexElem, fn: Callable[[AffineExpr], AffineExpr]) -> IndexElem:
+    """Apply an affine function to an index element, through affine.apply if it is SSA."""
+    if isinstance(e, SSAValue):
+        m = AffineMap(1, 0, (fn(AffineExpr.dimension(0)),))
+        return b.emit(affine.ApplyOp([e], AffineMapAttr(m)))
+    return fn(e)
+
+
+def linear(b: ElementBuilder, idx: Index, shape: Sequence[int]) -> IndexElem:
+    if any(isinstance(e, SSAValue) for e in idx):
+        idx = [b.ssa(e) for e in idx]
+        dims = [AffineExpr.dimension(i) for i in range(len(idx))]
+        expr = _linear_expr(dims, shape)
+        return b.emit(affine.ApplyOp(idx, AffineMapAttr(AffineMap(len(idx), 0, (expr,)))))
+    return _linear_expr(idx, shape)  # type: ignore[arg-type]
+
+
+def _linear_expr(idx: Sequence[AffineExpr], shape: Sequence[int]) -> AffineExpr:
+    expr = AffineExpr.constant(0)
+    stride = 1
+    for i in reversed(range(len(shape))):
+        expr = expr + idx[i] * stride
+        stride *= shape[i]
+    return expr
+
+
+def delinear(b: ElementBuilder, flat: IndexElem, shape: Sequence[int]) -> Index:
+    out: Index = []
+    stride = math.prod(shape)
+    for n in shape:
+        stride //= n
+        out.append(affine_op(b, flat, lambda e, s=stride, n=n: (e // s) % n) if n > 1 else AffineExpr.constant(0))
+    return out
+
+
+def shape_of(v: SSAValue) -> tuple[int, ...]:
+    assert isinstance(v.type, TensorType)
+    return v.type.get_shape()
+
+
+def element_of(v: SSAValue) -> Attribute:
+    assert isinstance(v.type, TensorType)
+    return v.type.element_type
+
+
+# --------------------------------------------------------------------------- rules
+
+Rule = Callable[[ElementBuilder, Operation, Index], SSAValue]
+INLINE: dict[type[Operation], Rule] = {}
+
+
+def rule(*op_types: type[Operation]) -> Callable[[Rule], Rule]:
+    def register(fn: Rule) -> Rule:
+        for t in op_types:
+            INLINE[t] = fn
+        return fn
+
+    return register
+
+
+def _operands(b: ElementBuilder, op: Operation, idx: Index) -> list[SSAValue]:
+    result = shape_of(op.results[0])
+    return [b.value(v, broadcast_index(idx, shape_of(v), result)) for v in op.operands]
+
+
+@rule(tg.AddOp, tg.SubOp, tg.MulOp)
+def _arith(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    x, y = _operands(b, op, idx)
+    floating_ = dtypes.is_float(element_of(op.results[0]))
+    kind = {tg.AddOp: ("AddfOp", "AddiOp"), tg.SubOp: ("SubfOp", "SubiOp"), tg.MulOp: ("MulfOp", "MuliOp")}[type(op)]
+    return b.emit(getattr(arith, kind[0] if floating_ else kind[1])(x, y))
+
+
+@rule(tg.DivOp)
+def _div(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    x, y = _operands(b, op, idx)
+    et = element_of(op.results[0])
+    if dtypes.is_float(et):
+        return b.emit(arith.DivfOp(x, y))
+    t = compute_type(et)
+    zero, one = b.const(0, t), b.const(1, t)
+    is_zero = b.emit(arith.CmpiOp(y, zero, "eq"))
+    safe = b.emit(arith.SelectOp(is_zero, one, y))  # x / 0 is 0 (the reference), never UB
+    if is_unsigned(et):
+        return b.emit(arith.SelectOp(is_zero, zero, b.emit(arith.DivUIOp(x, safe))))
+    # MIN / -1 overflows: it wraps to MIN, like numpy
+    minus_one = b.const(-1, t)
+    wraps = b.emit(arith.AndIOp(b.emit(arith.CmpiOp(safe, minus_one, "eq")), b.emit(arith.CmpiOp(x, b.const(lowest(et), t), "eq"))))
+    quotient = b.emit(arith.DivSIOp(x, b.emit(arith.SelectOp(wraps, one, safe))))
+    quotient = b.emit(arith.SelectOp(wraps, x, quotient))
+    return b.emit(arith.SelectOp(is_zero, zero, quotient))
+
+
+@rule(tg.NegOp)
+def _neg(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    if dtypes.is_float(element_of(op.results[0])):
+        return b.emit(arith.NegfOp(x))
+    return b.emit(arith.SubiOp(b.const(0, x.type), x))
+
+
+def _max(b: ElementBuilder, x: SSAValue, y: SSAValue, et: Attribute) -> SSAValue:
+    if dtypes.is_float(et):
+        return b.emit(arith.MaximumfOp(x, y))
+    return b.emit(arith.MaxUIOp(x, y) if is_unsigned(et) else arith.MaxSIOp(x, y))
+
+
+def _min(b: ElementBuilder, x: SSAValue, y: SSAValue, et: Attribute) -> SSAValue:
+    if dtypes.is_float(et):
+        return b.emit(arith.MinimumfOp(x, y))
+    return b.emit(arith.MinUIOp(x, y) if is_unsigned(et) else arith.MinSIOp(x, y))
+
+
+@rule(tg.ReluOp)
+def _relu(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    return _max(b, x, b.const(0, x.type), element_of(op.results[0]))
+
+
+@rule(tg.ExpOp, tg.SqrtOp, tg.TanhOp)
+def _math(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    cls = {tg.ExpOp: mathd.ExpOp, tg.SqrtOp: mathd.SqrtOp, tg.TanhOp: mathd.TanhOp}[type(op)]
+    return b.emit(cls(x))
+
+
+@rule(tg.SigmoidOp)
+def _sigmoid(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    one = b.const(1.0, x.type)
+    e = b.emit(mathd.ExpOp(b.emit(arith.NegfOp(x))))
+    return b.emit(arith.DivfOp(one, b.emit(arith.AddfOp(one, e))))
+
+
+@rule(tg.GeluOp)
+def _gelu(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    t = x.type
+    half = b.const(0.5, t)
+    one = b.const(1.0, t)
+    if string(op.properties, "approximate", ("none", "tanh"), default="none") == "tanh":
+        cube = b.emit(arith.MulfOp(x, b.emit(arith.MulfOp(x, x))))
+        inner = b.emit(arith.AddfOp(x, b.emit(arith.MulfOp(b.const(0.044715, t), cube))))
+        phi = b.emit(mathd.TanhOp(b.emit(arith.MulfOp(b.const(math.sqrt(2.0 / math.pi), t), inner))))
+    else:
+        phi = b.emit(mathd.ErfOp(b.emit(arith.MulfOp(x, b.const(1.0 / math.sqrt(2.0), t)))))
+    return b.emit(arith.MulfOp(b.emit(arith.MulfOp(half, x)), b.emit(arith.AddfOp(one, phi))))
+
+
+@rule(tg.ClipOp)
+def _clip(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    et = element_of(op.results[0])
+    for key, combine in (("min", _max), ("max", _min)):
+        bound = op.properties.get(key)
+        if bound is not None:
+            x = combine(b, x, b.const(bound.value.data, x.type), et)  # type: ignore[attr-defined]
+    return x
+
+
+@rule(tg.CastOp)
+def _cast(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    return convert(b, x, element_of(op.operands[0]), element_of(op.results[0]))
+
+
+def convert(b: ElementBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
+    """numpy astype between compute types (floats to integers truncate toward zero)."""
+    st, dt = compute_type(src), compute_type(dst)
+    if dtypes.is_bool(dst):
+        zero = b.const(0, st)
+        if dtypes.is_float(src):
+            return b.emit(arith.CmpfOp(x, zero, "une"))
+        return b.emit(arith.CmpiOp(x, zero, "ne"))
+    if dtypes.is_float(src) and dtypes.is_float(dst):
+        if st == dt:
+            if isinstance(dst, Float16Type | BFloat16Type) and not isinstance(src, Float16Type | BFloat16Type):
+                # f32 -> f16 is carried as f32 but must round like f16
+                narrow = b.emit(arith.TruncFOp(x, storage_type(dst)))
+                return b.emit(arith.ExtFOp(narrow, dt))
+            if isinstance(src, Float16Type | BFloat16Type) and isinstance(dst, Float16Type | BFloat16Type) and type(src) is not type(dst):
+                return b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(x, storage_type(dst))), dt))
+            return x
+        width = {Float32Type: 32}.get(type(st), 64)
+        dwidth = {Float32Type: 32}.get(type(dt), 64)
+        if isinstance(dst, Float16Type | BFloat16Type):
+            return b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(x, storage_type(dst))), dt))
+        return b.emit(arith.ExtFOp(x, dt) if dwidth > width else arith.TruncFOp(x, dt))
+    if dtypes.is_float(src):
+        result = b.emit(arith.FPToUIOp(x, dt) if is_unsigned(dst) else arith.FPToSIOp(x, dt))
+        return result
+    if dtypes.is_float(dst):
+        value = b.emit(arith.UIToFPOp(x, dt) if is_unsigned(src) or dtypes.is_bool(src) else arith.SIToFPOp(x, dt))
+        if isinstance(dst, Float16Type | BFloat16Type):
+            value = b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(value, storage_type(dst))), dt))
+        return value
+    sw, dw = st.width.data, dt.width.data  # type: ignore[attr-defined]
+    if sw == dw:
+        return x
+    if dw < sw:
+        return b.emit(arith.TruncIOp(x, dt))
+    return b.emit(arith.ExtUIOp(x, dt) if is_unsigned(src) or dtypes.is_bool(src) else arith.ExtSIOp(x, dt))
+
+
+@rule(tg.BatchNormOp)
+def _batch_norm(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    c = [idx[1]]
+    x = b.value(op.operands[0], idx)
+    scale, bias, mean, var = (b.value(v, c) for v in op.operands[1:])
+    eps = b.const(floating(op.properties, "epsilon"), x.type)
+    inv = b.emit(arith.DivfOp(b.const(1.0, x.type), b.emit(mathd.SqrtOp(b.emit(arith.AddfOp(var, eps))))))
+    centered = b.emit(arith.SubfOp(x, mean))
+    return b.emit(arith.AddfOp(b.emit(arith.MulfOp(b.emit(arith.MulfOp(centered, inv)), scale)), bias))
+
+
+@rule(tg.ReshapeOp, tg.FlattenOp)
+def _reshape(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    src = op.operands[0]
+    return b.value(src, delinear(b, linear(b, idx, shape_of(op.results[0])), shape_of(src)))
+
+
+@rule(tg.TransposeOp)
+def _transpose(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    perm = ints(op.properties, "perm")
+    src_idx: Index = [AffineExpr.constant(0)] * len(perm)
+    for out_dim, in_dim in enumerate(perm):
+        src_idx[in_dim] = idx[out_dim]
+    return b.value(op.operands[0], src_idx)
+
+
+@rule(tg.SliceOp)
+def _slice(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    starts, steps = ints(op.properties, "starts"), ints(op.properties, "steps")
+    return b.value(op.operands[0], [affine_op(b, i, lambda e, a=start, k=step: e * k + a) for i, start, step in zip(idx, starts, steps)])
+
+
+@rule(tg.ConcatOp)
+def _concat(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    """A select chain over the pieces, each evaluated guarded (its reads may fall outside
+    it, where they read zero and are not selected)."""
+    axis = integer(op.properties, "axis")
+    position = b.ssa(idx[axis])
+    result: SSAValue | None = None
+    start = sum(shape_of(v)[axis] for v in op.operands)
+    for v in reversed(list(op.operands)):
+        n = shape_of(v)[axis]
+        start -= n
+        if n == 0:
+            continue
+        local = list(idx)
+        local[axis] = affine_op(b, idx[axis], lambda e, s=start: e - s)
+        b.guarded += 1
+        value = b.value(v, local)
+        b.guarded -= 1
+        if result is None:
+            result = value
+            continue
+        inside = b.emit(arith.CmpiOp(position, b.const(start + n, IndexType()), "slt"))
+        result = b.emit(arith.SelectOp(inside, value, result))
+    assert result is not None, "concat of empty pieces has no elements"
+    return result
+
+
+@rule(tg.PadOp)
+def _pad(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    pads = ints(op.properties, "pads")
+    mode = op.properties["mode"].data  # type: ignore[attr-defined]
+    src = op.operands[0]
+    shape = shape_of(src)
+    shifted = [affine_op(b, idx[d], lambda e, p=pads[d]: e - p) for d in range(len(idx))]
+    if mode == "constant":
+        value = op.properties.get("value")
+        pad = value.value.data if value is not None else 0  # type: ignore[attr-defined]
+        if src in b.buffers:
+            return b.load(b.buffers[src], shifted, element_of(src), pad=pad)
+        b.guarded += 1
+        inner = b.value(src, shifted)
+        b.guarded -= 1
+        inside = b.in_bounds(shifted, shape)
+        if inside is None:
+            return inner
+        return b.emit(arith.SelectOp(inside, inner, b.const(pad, inner.type)))
+    source = [_source_index(b, e, n, mode) if pads[d] or pads[d + len(idx)] else e for d, (e, n) in enumerate(zip(shifted, shape))]
+    return b.value(src, source)
+
+
+def _source_index(b: ElementBuilder, e: IndexElem, n: int, mode: str) -> IndexElem:
+    """Where a reflect/edge/wrap pad reads dim position e (which may lie outside [0, n))."""
+    if mode == "wrap":
+        return affine_op(b, e, lambda x: x % n)
+    i = b.ssa(e)
+    zero, last = b.const(0, IndexType()), b.const(n - 1, IndexType())
+    if mode == "edge":
+        return b.emit(arith.MinSIOp(b.emit(arith.MaxSIOp(i, zero)), last))
+    # reflect: period 2(n-1); fold the position into [0, n-1] without repeating the edge
+    if n == 1:
+        return zero
+    period = b.const(2 * (n - 1), IndexType())
+    m = b.emit(arith.RemSIOp(i, period))
+    m = b.emit(arith.SelectOp(b.emit(arith.CmpiOp(m, zero, "slt")), b.emit(arith.AddiOp(m, period)), m))
+    d = b.emit(arith.SubiOp(m, last))
+    absd = b.emit(arith.MaxSIOp(d, b.emit(arith.SubiOp(zero, d))))
+    return b.emit(arith.SubiOp(last, absd))

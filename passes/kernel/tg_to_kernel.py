@@ -1,0 +1,191 @@
+"""tg-to-kernel: one kernel function per tg.fused, and the graph as calls over memrefs.
+
+After tg-fuse (and optionally tg-plan-memory), every computation of `@main` is a
+`tg.fused`. This pass turns each into a `func.func @k<i>_<kind>` over memrefs (inputs,
+then outputs) holding its kernel.compute stages, and rewrites `@main` in
+destination-passing style: it takes its inputs and its outputs as memrefs, reads weights
+and constants from `memref.global`s (weights have no initial value: the runtime binds
+them by name), places intermediates at their planned offsets in one arena (`memref.view`
+of an i8 `memref.alloc`) or in their own allocations when unplanned, and calls the
+kernels in order. Structurally identical groups share one kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, memref
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i8,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+
+from tessel.dialects import tg
+from tessel.ir.diagnostics import TesselError, op_location
+from tessel.passes.graph.plan_memory import MEMORY_ATTR, OFFSET_ATTR
+from tessel.passes.kernel.scalar import storage_type
+from tessel.passes.kernel.stages import KernelBuilder, lower_group
+
+KERNEL_ATTR = "kernel.kernel"
+OUTPUT_ATTR = "tg.output"
+ELEMENT_ATTR = "tg.element"  # the tensor element type (memrefs hold signless integers)
+
+
+def memref_of(t: TensorType) -> MemRefType:
+    return MemRefType(storage_type(t.element_type), t.get_shape())
+
+
+def kernel_function(name: str, fused: tg.FusedOp) -> func.FuncOp:
+    """The kernel of one group: fn(inputs..., outputs...) with its stages."""
+    in_types = [memref_of(v.type) for v in fused.inputs]  # type: ignore[arg-type]
+    out_types = [memref_of(r.type) for r in fused.results]  # type: ignore[arg-type]
+    block = Block(arg_types=[*in_types, *out_types])
+    kb = KernelBuilder(block, {})
+    try:
+        lower_group(kb, fused, list(block.args[len(in_types):]))
+    except NotImplementedError as err:
+        raise TesselError(f"cannot lower '{fused.kind.data}' to a kernel: {err}", op_location(fused)) from err
+    kb.finish()
+    block.add_op(func.ReturnOp())
+    fn = func.FuncOp(name, ([*in_types, *out_types], []), Region(block))
+    fn.attributes[KERNEL_ATTR] = UnitAttr()
+    return fn
+
+
+def _structure_key(fn: func.FuncOp) -> str:
+    out = StringIO()
+    Printer(stream=out).print_region(fn.body)
+    return str(fn.function_type) + out.getvalue()
+
+
+@dataclass
+class GraphLowering:
+    module: builtin.ModuleOp
+    main: func.FuncOp
+
+    def run(self) -> None:
+        kernels: dict[str, str] = {}  # structure -> kernel name
+        new_funcs: list[func.FuncOp] = []
+        globals_: list[Operation] = []
+        old = self.main.body.block
+        inputs = list(old.args)
+        returned = list(old.last_op.operands)  # type: ignore[union-attr]
+        out_types = [memref_of(v.type) for v in returned]  # type: ignore[arg-type]
+        block = Block(arg_types=[*(memref_of(a.type) for a in inputs), *out_types])  # type: ignore[arg-type]
+        value_of: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
+        outputs = list(block.args[len(inputs):])
+        for arg, src in zip(block.args, inputs):
+            arg.name_hint = src.name_hint
+        dest_of: dict[SSAValue, SSAValue] = {}
+        for v, out in zip(returned, outputs):
+            if isinstance(v.owner, tg.FusedOp) and v not in dest_of:
+                dest_of[v] = out
+
+        arena = self._arena(block)
+        constants = 0
+        for op in old.ops:
+            if isinstance(op, tg.WeightOp):
+                value_of[op.result] = self._global(block, globals_, op.weight_name, op.result.type, None)
+            elif isinstance(op, tg.ConstantOp):
+                name = f"__constant_{constants}"
+                constants += 1
+                value_of[op.result] = self._global(block, globals_, name, op.result.type, op.value)
+            elif isinstance(op, tg.FusedOp):
+                dests = [dest_of.get(r) or self._buffer(block, arena, op, r) for r in op.results]
+                for r, d in zip(op.results, dests):
+                    value_of[r] = d
+                fn = kernel_function(f"k{len(new_funcs)}_{op.kind.data}"[:64], op)
+                key = _structure_key(fn)
+                if key not in kernels:
+                    kernels[key] = fn.sym_name.data
+                    new_funcs.append(fn)
+                call = func.CallOp(kernels[key], [*(value_of[v] for v in op.inputs), *dests], [])
+                call.location = op.location
+                block.add_op(call)
+            elif isinstance(op, func.ReturnOp):
+                break
+            else:
+                raise TesselError(f"tg-to-kernel expects fused groups (run tg-fuse first), found {op.name}", op_location(op))
+        for v, out in zip(returned, outputs):
+            if dest_of.get(v) is not out:
+                block.add_op(memref.CopyOp(value_of[v], out))
+        block.add_op(func.ReturnOp())
+
+        new_main = func.FuncOp(self.main.sym_name.data, ([a.type for a in block.args], []), Region(block))
+        names = [*(self.main.arg_attrs or ArrayAttr([DictionaryAttr({})] * len(inputs))).data]
+        names = [DictionaryAttr({**a.data, ELEMENT_ATTR: v.type.element_type}) for a, v in zip(names, inputs)]  # type: ignore[attr-defined]
+        res = [*(self.main.res_attrs or ArrayAttr([DictionaryAttr({})] * len(returned))).data]
+        res = [
+            DictionaryAttr({**r.data, OUTPUT_ATTR: UnitAttr(), ELEMENT_ATTR: v.type.element_type})  # type: ignore[attr-defined]
+            for r, v in zip(res, returned)
+        ]
+        new_main.arg_attrs = ArrayAttr([*names, *res])
+        if MEMORY_ATTR in self.main.attributes:
+            new_main.attributes[MEMORY_ATTR] = self.main.attributes[MEMORY_ATTR]
+        self.module.body.block.insert_op_before(new_main, self.main)
+        self.main.detach()
+        self.main.erase()
+        for g in globals_:
+            self.module.body.block.insert_op_before(g, new_main)
+        for fn in new_funcs:
+            self.module.body.block.insert_op_before(fn, new_main)
+
+    def _arena(self, block: Block) -> SSAValue | None:
+        memory = self.main.attributes.get(MEMORY_ATTR)
+        if not isinstance(memory, DictionaryAttr):
+            return None
+        size = memory.data["arena"].value.data  # type: ignore[attr-defined]
+        alloc = memref.AllocOp.get(i8, shape=[max(size, 1)], alignment=64)
+        alloc.results[0].name_hint = "arena"
+        block.add_op(alloc)
+        return alloc.results[0]
+
+    def _buffer(self, block: Block, arena: SSAValue | None, op: tg.FusedOp, r: SSAValue) -> SSAValue:
+        t = memref_of(r.type)  # type: ignore[arg-type]
+        offset = op.attributes.get(OFFSET_ATTR)
+        if arena is not None and isinstance(offset, IntegerAttr) and len(op.results) == 1:
+            shift = arith.ConstantOp(IntegerAttr(offset.value.data, IndexType()))
+            block.add_op(shift)
+            view = memref.ViewOp(arena, shift, [], t)
+            block.add_op(view)
+            value = view.results[0]
+        else:
+            alloc = memref.AllocOp.get(t.get_element_type(), shape=t.get_shape(), alignment=64)
+            block.add_op(alloc)
+            value = alloc.results[0]
+        value.name_hint = r.name_hint
+        return value
+
+    def _global(self, block: Block, globals_: list[Operation], name: str, t, value: DenseIntOrFPElementsAttr | None) -> SSAValue:
+        mt = memref_of(t)
+        if value is not None and value.type.element_type != mt.get_element_type():
+            value = DenseIntOrFPElementsAttr(TensorType(mt.get_element_type(), mt.get_shape()), value.data)
+        if not any(g.sym_name.data == name for g in globals_):  # type: ignore[attr-defined]
+            globals_.append(memref.GlobalOp.get(StringAttr(name), mt, value if value is not None else UnitAttr(), constant=UnitAttr()))
+        get = memref.GetGlobalOp(name, mt)
+        get.results[0].name_hint = name.strip("_") or "global"
+        block.add_op(get)
+        return get.results[0]
+
+
+@dataclass(frozen=True)
+class TgToKernel(ModulePass):
+    name = "tg-to-kernel"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        mains = [f for f in op.ops if isinstance(f, func.FuncOp) and KERNEL_ATTR not in f.attributes]
+        for fn in mains:
+            GraphLowering(op, fn).run()

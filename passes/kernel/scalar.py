@@ -65,6 +65,8 @@ def typed_attr(value: float | int | bool, t: Attribute) -> Attribute:
     """A scalar attribute of compute/storage type `t` (NaN/inf allowed for floats)."""
     if dtypes.is_float(t):
         return FloatAttr(float(value), t)  # type: ignore[arg-type]
+    if isinstance(t, IndexType):
+        return IntegerAttr(int(value), t)
     assert isinstance(t, IntegerType)
     width = t.width.data
     v = int(value)
@@ -250,6 +252,8 @@ def _linear_expr(idx: Sequence[AffineExpr], shape: Sequence[int]) -> AffineExpr:
 
 
 def delinear(b: ElementBuilder, flat: IndexElem, shape: Sequence[int]) -> Index:
+    if 0 in shape:
+        return [AffineExpr.constant(0)] * len(shape)  # no elements: never read
     out: Index = []
     stride = math.prod(shape)
     for n in shape:

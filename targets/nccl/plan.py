@@ -254,6 +254,8 @@ def _local_steps(coll: Collective, flows: list[Flow], loc: Locations, r: int) ->
     if coll.kind == CollKind.ALLGATHER:
         for k in range(coll.chunkup):
             steps.append(Step("copy", ("i", k), ("o", r * coll.chunkup + k), 1))
+    elif coll.kind == CollKind.ALLTOALL:
+        steps.append(Step("copy", ("i", r * coll.chunkup), ("o", r * coll.chunkup), coll.chunkup))
     elif coll.kind == CollKind.BROADCAST and r == coll.root:
         steps.append(Step("copy", ("i", 0), ("o", 0), coll.chunkup))
     elif coll.kind in (CollKind.REDUCE_SCATTER, CollKind.ALLREDUCE, CollKind.REDUCE):

@@ -1,0 +1,326 @@
+"""Run kernel-level modules (after tg-to-kernel) with numpy, for differential testing.
+
+Each kernel.compute is evaluated whole: its axes become broadcast index grids, the body's
+ops become numpy operations on those grids, the terms are reduced over the reduction axes
+and the then region maps the result. Integers are signless, as in the IR: each arith op
+reads the bits as signed or unsigned the way the op says (divui, extui, cmpi ult...), as
+the machine code will. This checks the lowering from tg independently of any code
+generator, and is fast enough for the ONNX node tests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects import affine, arith, func, memref
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
+from scipy import special
+
+from tessel.dialects import kernel
+from tessel.ir.diagnostics import TesselError
+
+
+def np_type(t: Attribute) -> np.dtype:
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        return np.dtype(np.bool_) if w == 1 else np.dtype(f"int{w}")
+    return np.dtype({Float16Type: np.float16, BFloat16Type: ml_dtypes.bfloat16, Float32Type: np.float32, Float64Type: np.float64}[type(t)])
+
+
+def unsigned(x: np.ndarray) -> np.ndarray:
+    return x if x.dtype == np.bool_ else x.view(f"uint{x.dtype.itemsize * 8}")
+
+
+def affine_eval(e: AffineExpr, dims: Sequence[np.ndarray], syms: Sequence[np.ndarray] = ()) -> np.ndarray:
+    if isinstance(e, AffineDimExpr):
+        return dims[e.position]
+    if isinstance(e, AffineSymExpr):
+        return syms[e.position]
+    if isinstance(e, AffineConstantExpr):
+        return np.int64(e.value)
+    assert isinstance(e, AffineBinaryOpExpr)
+    a, b = affine_eval(e.lhs, dims, syms), affine_eval(e.rhs, dims, syms)
+    match e.kind:
+        case AffineBinaryOpKind.Add:
+            return a + b
+        case AffineBinaryOpKind.Mul:
+            return a * b
+        case AffineBinaryOpKind.FloorDiv:
+            return np.floor_divide(a, b)
+        case AffineBinaryOpKind.CeilDiv:
+            return -np.floor_divide(-a, b)
+        case AffineBinaryOpKind.Mod:
+            return np.mod(a, b)
+    raise NotImplementedError(e)
+
+
+def _cmp(pred: int, a: np.ndarray, b: np.ndarray, is_float: bool) -> np.ndarray:
+    if is_float:
+        names = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+        name = names[pred]
+        if name in ("false", "true"):
+            return np.full(np.broadcast(a, b).shape, name == "true")
+        unordered = np.isnan(a) | np.isnan(b)
+        if name == "ord":
+            return ~unordered
+        if name == "uno":
+            return unordered
+        base = {"eq": np.equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal, "ne": np.not_equal}[name[1:]]
+        with np.errstate(invalid="ignore"):
+            r = base(a, b)
+        return (r & ~unordered) if name[0] == "o" else (r | unordered)
+    names = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+    name = names[pred]
+    if name[0] == "u":
+        a, b = unsigned(np.asarray(a)), unsigned(np.asarray(b))
+        name = name[1:]
+    elif name[0] == "s":
+        name = name[1:]
+    return {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}[name](a, b)
+
+
+class KernelEvaluator:
+    def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray]):
+        self.module = module
+        self.weights = weights
+        self.funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+        self.globals = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
+
+    # ------------------------------------------------------------------ graph level
+
+    def run(self, inputs: Sequence[np.ndarray], entry: str = "main") -> list[np.ndarray]:
+        fn = self.funcs[entry]
+        args = list(fn.body.block.args)
+        n_in = len(inputs)
+        env: dict[SSAValue, object] = {}
+        for arg, value in zip(args, inputs):
+            env[arg] = np.ascontiguousarray(value).view(np_type(arg.type.element_type)) if np.asarray(value).dtype.kind in "iu" else np.ascontiguousarray(value)  # type: ignore[attr-defined]
+        outputs = []
+        for arg in args[n_in:]:
+            t = arg.type
+            assert isinstance(t, MemRefType)
+            out = np.zeros(t.get_shape(), np_type(t.element_type))
+            env[arg] = out
+            outputs.append(out)
+        self._run_block(fn.body.block, env)
+        return outputs
+
+    def _run_block(self, block: Block, env: dict[SSAValue, object]) -> None:
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                return
+            if isinstance(op, kernel.ComputeOp):
+                self._compute(op, env)
+            elif isinstance(op, func.CallOp):
+                callee = self.funcs[op.callee.root_reference.data]
+                inner = dict(zip(callee.body.block.args, (env[v] for v in op.operands)))
+                self._run_block(callee.body.block, inner)
+            elif isinstance(op, memref.AllocOp):
+                t = op.memref.type
+                env[op.memref] = np.zeros(t.get_shape(), np_type(t.element_type))  # type: ignore[attr-defined]
+            elif isinstance(op, memref.DeallocOp):
+                pass
+            elif isinstance(op, memref.ViewOp):
+                t = op.result.type
+                arena = env[op.source]
+                start = int(env[op.byte_shift])  # type: ignore[arg-type]
+                dt = np_type(t.element_type)  # type: ignore[attr-defined]
+                size = math.prod(t.get_shape()) * dt.itemsize  # type: ignore[attr-defined]
+                env[op.result] = arena[start : start + size].view(dt).reshape(t.get_shape())  # type: ignore[index, attr-defined]
+            elif isinstance(op, memref.GetGlobalOp):
+                env[op.memref] = self._global(op.name_.root_reference.data, op.memref.type)
+            elif isinstance(op, memref.CopyOp):
+                np.copyto(env[op.destination], env[op.source])  # type: ignore[arg-type]
+            elif isinstance(op, arith.ConstantOp):
+                env[op.result] = op.value.value.data  # type: ignore[attr-defined]
+            else:
+                raise NotImplementedError(f"kernel evaluator: {op.name}")
+
+    def _global(self, name: str, t: MemRefType) -> np.ndarray:
+        g = self.globals[name]
+        dt = np_type(t.element_type)
+        if isinstance(g.initial_value, DenseIntOrFPElementsAttr):
+            raw = g.initial_value.data.data
+            if dt == np.bool_:
+                return np.frombuffer(raw, np.int8).astype(np.bool_).reshape(t.get_shape())
+            return np.frombuffer(raw, dt).reshape(t.get_shape()).copy()
+        if name not in self.weights:
+            raise TesselError(f"no data for weight @{name}")
+        value = np.asarray(self.weights[name])
+        return value.view(dt) if value.dtype.kind in "iu" and value.dtype != dt else value
+
+    # ------------------------------------------------------------------ stages
+
+    def _compute(self, op: kernel.ComputeOp, env: dict[SSAValue, object]) -> None:
+        extents = op.domain
+        n = len(extents)
+        k = op.spatial_count
+        if 0 in extents[:k]:
+            return  # an empty output
+        if 0 in extents[k:]:
+            self._empty_reduction(op, env)
+            return
+        grids = [np.arange(e, dtype=np.int64).reshape([-1 if i == d else 1 for i in range(n)]) for d, e in enumerate(extents)]
+        local = dict(env)
+        local.update(zip(op.body.block.args, grids))
+        term = np.broadcast_to(self._scalar_block(op.body.block, local), extents)
+        out = env[op.out]
+        if op.reduce_count == 0:
+            out[...] = term  # type: ignore[index]
+            return
+        init = op.init.value.data  # type: ignore[union-attr]
+        ufunc = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[op.combiner]  # type: ignore[index]
+        axes = tuple(range(k, n))
+        dtype = term.dtype
+        with np.errstate(all="ignore"):
+            acc = ufunc.reduce(term, axis=axes, initial=np.asarray(init).astype(dtype)) if term.size else np.full(extents[:k], init, dtype)
+        acc = acc.astype(dtype)
+        if op.then.blocks:
+            local = dict(env)
+            local.update(zip(op.then.block.args, [*grids_for(extents[:k]), acc]))
+            acc = np.broadcast_to(self._scalar_block(op.then.block, local), extents[:k])
+        out[...] = acc  # type: ignore[index]
+
+    def _empty_reduction(self, op: kernel.ComputeOp, env: dict[SSAValue, object]) -> None:
+        """Nothing to combine: every element is init, mapped by the then region."""
+        k = op.spatial_count
+        spatial = op.domain[:k]
+        acc = np.full(spatial, op.init.value.data, np_type(op.init.type))  # type: ignore[union-attr]
+        if op.then.blocks:
+            local = dict(env)
+            local.update(zip(op.then.block.args, [*grids_for(spatial), acc]))
+            acc = np.broadcast_to(self._scalar_block(op.then.block, local), spatial)
+        env[op.out][...] = acc  # type: ignore[index]
+
+    def _scalar_block(self, block: Block, env: dict[SSAValue, object]) -> np.ndarray:
+        for op in block.ops:
+            if isinstance(op, kernel.YieldOp):
+                return np.asarray(env[op.values[0]])
+            with np.errstate(all="ignore"):
+                env[op.results[0]] = self._scalar(op, env)
+        raise AssertionError("block without kernel.yield")
+
+    def _scalar(self, op: Operation, env: dict[SSAValue, object]):  # noqa: C901 - one case per op
+        v = [env[o] for o in op.operands]
+        rt = op.results[0].type if op.results else None
+        if isinstance(op, arith.ConstantOp):
+            return np.asarray(op.value.value.data, dtype=np_type(rt))  # type: ignore[attr-defined]
+        if isinstance(op, affine.ApplyOp):
+            return affine_eval(op.map.data.results[0], v)
+        if isinstance(op, affine.LoadOp):
+            buf = env[op.memref]
+            idx = [affine_eval(e, v[1:]) for e in op.map.data.results]
+            return buf[tuple(np.broadcast_arrays(*idx))] if idx else buf[()]  # type: ignore[index]
+        if isinstance(op, memref.LoadOp):
+            buf = env[op.memref]
+            return buf[tuple(np.broadcast_arrays(*v[1:]))] if len(v) > 1 else buf[()]  # type: ignore[index]
+        if isinstance(op, kernel.LoadOp):
+            return self._padded_load(op, env)
+        name = op.name
+        if name in _FLOAT_BINARY:
+            return _FLOAT_BINARY[name](v[0], v[1])
+        if name in _INT_BINARY:
+            return _INT_BINARY[name](np.asarray(v[0]), np.asarray(v[1]))
+        if name in _UNARY:
+            return _UNARY[name](v[0])
+        if isinstance(op, arith.CmpfOp | arith.CmpiOp):
+            return _cmp(op.predicate.value.data, np.asarray(v[0]), np.asarray(v[1]), isinstance(op, arith.CmpfOp))
+        if isinstance(op, arith.SelectOp):
+            return np.where(v[0], v[1], v[2])
+        if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp):
+            return np.asarray(v[0]).astype(np_type(rt))
+        if isinstance(op, arith.UIToFPOp):
+            return unsigned(np.asarray(v[0])).astype(np_type(rt))
+        if isinstance(op, arith.FPToSIOp):
+            return np.asarray(v[0]).astype(np_type(rt))
+        if isinstance(op, arith.FPToUIOp):
+            return np.asarray(v[0]).astype(f"uint{np_type(rt).itemsize * 8}").view(np_type(rt))
+        if isinstance(op, arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
+            x = np.asarray(v[0])
+            return x.astype(np_type(rt)) if x.dtype != np.bool_ else x.astype(np_type(rt))
+        if isinstance(op, arith.ExtUIOp):
+            return unsigned(np.asarray(v[0])).astype(np_type(rt))
+        raise NotImplementedError(f"kernel evaluator: {name}")
+
+    def _padded_load(self, op: kernel.LoadOp, env: dict[SSAValue, object]) -> np.ndarray:
+        buf = env[op.memref]
+        dims = [env[i] for i in op.indices]
+        idx = [np.asarray(affine_eval(e, dims)) for e in op.map.data.results]
+        idx = list(np.broadcast_arrays(*idx)) if idx else []
+        shape = buf.shape  # type: ignore[attr-defined]
+        ok = np.ones(idx[0].shape if idx else (), bool)
+        for i, size in zip(idx, shape):
+            ok &= (i >= 0) & (i < size)
+        if op.cond is not None:
+            ok = ok & np.asarray(env[op.cond])
+            ok = np.broadcast_to(ok, np.broadcast(ok, *idx).shape) if idx else ok
+        clamped = tuple(np.clip(i, 0, max(s - 1, 0)) for i, s in zip(idx, shape))
+        pad = np.asarray(op.pad.value.data, dtype=buf.dtype)  # type: ignore[attr-defined]
+        if buf.size == 0:  # type: ignore[attr-defined]
+            return np.broadcast_to(pad, ok.shape)
+        return np.where(ok, buf[clamped] if clamped else buf[()], pad)  # type: ignore[index]
+
+
+def grids_for(extents: Sequence[int]) -> list[np.ndarray]:
+    n = len(extents)
+    return [np.arange(e, dtype=np.int64).reshape([-1 if i == d else 1 for i in range(n)]) for d, e in enumerate(extents)]
+
+
+def _divsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    q = np.floor_divide(a, np.where(b == 0, 1, b))
+    fix = (np.remainder(a, np.where(b == 0, 1, b)) != 0) & ((a < 0) != (b < 0))
+    return (q + fix).astype(a.dtype)
+
+
+def _unsigned_op(fn):
+    def apply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        ua, ub = unsigned(a), unsigned(b)
+        return fn(ua, ub).astype(ua.dtype).view(a.dtype)
+
+    return apply
+
+
+_FLOAT_BINARY = {
+    "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
+    "arith.maximumf": np.maximum, "arith.minimumf": np.minimum,
+}  # fmt: skip
+
+_INT_BINARY = {
+    "arith.addi": np.add, "arith.subi": np.subtract, "arith.muli": np.multiply,
+    "arith.divsi": _divsi,
+    "arith.divui": _unsigned_op(lambda a, b: np.floor_divide(a, np.where(b == 0, 1, b))),
+    "arith.remsi": lambda a, b: np.fmod(a, np.where(b == 0, 1, b)),
+    "arith.floordivsi": lambda a, b: np.floor_divide(a, b),
+    "arith.ceildivsi": lambda a, b: -np.floor_divide(-a, b),
+    "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
+    "arith.maxui": _unsigned_op(np.maximum), "arith.minui": _unsigned_op(np.minimum),
+    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
+}  # fmt: skip
+
+_UNARY = {
+    "arith.negf": np.negative, "math.exp": np.exp, "math.sqrt": np.sqrt, "math.tanh": np.tanh,
+    "math.log": np.log, "math.erf": lambda x: special.erf(x).astype(np.asarray(x).dtype),
+    "math.absf": np.abs,
+}  # fmt: skip
+
+
+def run_kernel_module(module: ModuleOp, inputs: Sequence[np.ndarray], weights: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    return KernelEvaluator(module, weights).run(inputs)
+

@@ -26,7 +26,6 @@ def all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Dialect name -> factory, for every Tessel dialect."""
     return {
         "tg": _tg,
-        "coll": lambda: __import__("tessel.dialects.coll", fromlist=["COLL"]).COLL,
         "kernel": _kernel,
         "coll": lambda: __import__("tessel.dialects.coll", fromlist=["COLL"]).COLL,
     }

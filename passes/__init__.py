@@ -40,6 +40,8 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return TgToKernel
 
     return {
+        "coll-synthesize": lambda: __import__("tessel.passes.coll.coll_synthesize", fromlist=["CollSynthesize"]).CollSynthesize,
+        "coll-verify": lambda: __import__("tessel.passes.coll.coll_verify", fromlist=["CollVerify"]).CollVerify,
         "tg-to-kernel": tg_to_kernel,
         "tg-plan-memory": plan_memory,
         "tg-fold-constants": fold_constants,

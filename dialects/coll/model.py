@@ -226,7 +226,9 @@ class Collective:
     def chunk_bytes(self, size: int) -> float:
         return size / max(self.input_chunks, self.output_chunks)
 
-    def flows(self) -> list[Flow]:
+    def flows(self, reduce_roots: dict[int, int] | None = None) -> list[Flow]:
+        """The chunks to move. `reduce_roots` (allreduce only) reduces chunk j at that rank
+        instead of its owner j // chunkup, then broadcasts it from there."""
         n, c, kind = self.ranks, self.chunkup, self.kind
         everyone = tuple(range(n))
         flows: list[Flow] = []
@@ -237,7 +239,9 @@ class Collective:
         elif kind in (CollKind.REDUCE_SCATTER, CollKind.ALLREDUCE):
             for r in range(n):
                 for k in range(c):
-                    flows.append(Flow(len(flows), "reduce", r, everyone, r * c + k))
+                    j = r * c + k
+                    root = reduce_roots[j] if reduce_roots and kind == CollKind.ALLREDUCE else r
+                    flows.append(Flow(len(flows), "reduce", root, everyone, j))
             if kind == CollKind.ALLREDUCE:
                 for f in list(flows):
                     flows.append(Flow(len(flows), "bcast", f.root, tuple(x for x in everyone if x != f.root), f.chunk, f.id))
@@ -300,6 +304,14 @@ class Sketch:
     switch_policy: str | None = None
     chunkup: int = 1
     enforce_ordering: bool = False
+    reduce_roots: str = "owner"  # allreduce: "owner" (RS + AG) or "leaders" (reduce at node leaders)
+
+    def roots(self, topo: Topology, coll: Collective) -> dict[int, int] | None:
+        """Chunk -> reduction root for allreduce under `reduce_roots`."""
+        if self.reduce_roots != "leaders" or coll.kind != CollKind.ALLREDUCE:
+            return None
+        total = coll.ranks * coll.chunkup
+        return {j: (j * topo.nodes // total) * topo.gpus_per_node for j in range(total)}
 
     def ib_pairs(self, per_node: int) -> set[tuple[int, int]]:
         if self.conn == "fully-connected":
@@ -311,7 +323,8 @@ class Sketch:
     def describe(self) -> str:
         conn = self.conn if isinstance(self.conn, str) else ",".join(f"{a}->{b}" for a, b in self.conn)
         policy = f" {self.switch_policy}" if self.switch_policy else ""
-        return f"ib {conn}, chunkup {self.chunkup}{policy}"
+        roots = ", reduce at node leaders" if self.reduce_roots == "leaders" else ""
+        return f"ib {conn}, chunkup {self.chunkup}{policy}{roots}"
 
 
 def rotate(rank: int, offset: int, group: int) -> int:

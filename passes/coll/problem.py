@@ -72,14 +72,22 @@ def allowed_links(topo: Topology, sketch: Sketch | None) -> set[Key]:
     return out
 
 
-def _flow_key(f: Flow, c: int) -> tuple:
-    return (f.kind, f.root, f.members[0] if f.kind == "unicast" else -1, f.chunk % c, f.after is None)
+def _flow_keys(flows: list[Flow]) -> dict[tuple, int]:
+    """Flow identity up to renaming ranks: kind, root, destination, phase and its index among
+    the flows sharing those (so a rotation maps the i-th chunk of rank r to the i-th of r')."""
+    seen: dict[tuple, int] = {}
+    out = {}
+    for f in sorted(flows, key=lambda f: f.chunk):
+        base = (f.kind, f.root, f.members[0] if f.kind == "unicast" else -1, f.after is None)
+        out[base + (seen.get(base, 0),)] = f.id
+        seen[base] = seen.get(base, 0) + 1
+    return out
 
 
 def build_problem(topo: Topology, coll: Collective, size: int, sketch: Sketch | None = None, slack: float = 0.0) -> Problem:
     if coll.ranks != topo.gpus:
         raise TesselError(f"the collective has {coll.ranks} ranks, topology {topo.name} has {topo.gpus} GPUs")
-    flows = coll.flows()
+    flows = coll.flows(sketch.roots(topo, coll) if sketch else None)
     chunk = coll.chunk_bytes(size)
     links = allowed_links(topo, sketch)
     cost = {k: topo.links[k].cost(chunk) for k in links}
@@ -150,7 +158,8 @@ def _symmetries(p: Problem, links: set[Key]) -> list[tuple[list[int], dict[int, 
     wanted: list[tuple[int, int]] = list(p.sketch.symmetry) if p.sketch else []
     if topo.nodes > 1 and (topo.gpus_per_node, topo.gpus) not in wanted:
         wanted.append((topo.gpus_per_node, topo.gpus))
-    keys = {_flow_key(f, coll.chunkup): f.id for f in p.flows}
+    keys = _flow_keys(p.flows)
+    index = {fid: key for key, fid in keys.items()}
     out = []
     for off, group in wanted:
         if topo.gpus % group or automorphism_problem(topo, off, group):
@@ -163,8 +172,8 @@ def _symmetries(p: Problem, links: set[Key]) -> list[tuple[list[int], dict[int, 
         fmap = {}
         ok = True
         for f in p.flows:
-            img = Flow(0, f.kind, sigma[f.root], tuple(sigma[m] for m in f.members), f.chunk, f.after)
-            g = keys.get(_flow_key(img, coll.chunkup))
+            key = index[f.id]
+            g = keys.get((key[0], sigma[key[1]], sigma[key[2]] if key[2] >= 0 else -1, key[3], key[4]))
             if g is None or {(sigma[u], sigma[v]) for u, v in p.edges[f.id]} != set(p.edges[g]):
                 ok = False
                 break

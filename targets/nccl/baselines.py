@@ -96,13 +96,19 @@ def _heap_tree(nodes: int, mirror: bool) -> dict[int, int]:
     return {idx(k): idx((k - 1) // 2) for k in range(1, nodes)}
 
 
-def tree_plan(topo: Topology, size: int, pieces: int) -> Plan:
+def tree_plan(topo: Topology, size: int, messages: int) -> Plan:
+    """Double binary tree; each tree carries half the buffer in `messages` pipelined messages."""
     n, per, nodes = topo.gpus, topo.gpus_per_node, topo.nodes
     chain = node_ring(topo)
-    coll = Collective(CollKind.ALLREDUCE, n, pieces)
-    base = coll.flows()
+    ntrees = 2 if nodes > 1 else 1
+    c = max(1, -(-ntrees * messages // n))  # chunkup so that every message holds whole chunks
+    while (n * c) % (ntrees * messages):
+        c += 1
+    coll = Collective(CollKind.ALLREDUCE, n, c)
+    half = n * c // ntrees
+    per_msg = half // messages
     trees = []
-    for mirror in (False, True) if nodes > 1 else (False,):
+    for mirror in (False, True)[:ntrees]:
         parent: dict[int, int] = {}
         for k in range(nodes):
             g = [k * per + x for x in chain]
@@ -111,9 +117,6 @@ def tree_plan(topo: Topology, size: int, pieces: int) -> Plan:
         for child, par in _heap_tree(nodes, mirror).items():
             parent[child * per + chain[0]] = par * per + chain[0]
         root = next(g for g in range(n) if g not in parent)
-        trees.append((parent, root))
-    height: list[dict[int, int]] = []
-    for parent, root in trees:
         h = {g: 0 for g in range(n)}
         for g in range(n):
             d, x = 0, g
@@ -121,28 +124,31 @@ def tree_plan(topo: Topology, size: int, pieces: int) -> Plan:
                 d += 1
                 x = parent[x]
                 h[x] = max(h[x], d)
-        height.append(h)
+        trees.append((parent, root, h))
     flows: list[Flow] = []
     sends = []
     reduce_ids = {}
-    for f in base:
-        t = f.chunk % len(trees)
-        parent, root = trees[t]
+    for f in coll.flows():
+        t = f.chunk // half
+        msg = (f.chunk % half) // per_msg
+        parent, root, h = trees[t]
+        top = h[root]
+        group = (t * messages + msg) * 2
         if f.kind == "reduce":
             nf = Flow(f.id, "reduce", root, f.members, f.chunk)
             reduce_ids[f.chunk] = f.id
-            depth_top = height[t][root]
             for g, p in parent.items():
-                sends.append(Send(f.id, g, p, f.chunk + (depth_top - height[t][g]), 0))
+                sends.append(Send(f.id, g, p, msg + (top - h[g]), 0, group))
         else:
             nf = Flow(f.id, "bcast", root, tuple(x for x in range(n) if x != root), f.chunk, reduce_ids[f.chunk])
-            depth_top = height[t][root]
             for g, p in parent.items():
-                sends.append(Send(f.id, p, g, f.chunk + 2 * depth_top - height[t][g], 0))
+                sends.append(Send(f.id, p, g, msg + 2 * top - h[g], 0, group + 1))
         flows.append(nf)
     for s in sends:
         s.end = s.start + 1
-    return Plan(coll, flows, sends, coll.chunk_bytes(size), topo, f"NCCL tree x{pieces}")
+    plan = Plan(coll, flows, sends, coll.chunk_bytes(size), topo, f"NCCL tree x{messages}")
+    plan.groups = 2 * ntrees * messages
+    return plan
 
 
 def p2p_plan(topo: Topology, size: int) -> Plan:
@@ -168,8 +174,8 @@ def candidates(topo: Topology, kind: CollKind, size: int) -> list[Plan]:
         for nch in itertools.takewhile(lambda c: c <= max_ch, (1, 2, 4, 8)):
             plans.append(ring_plan(topo, kind, size, nch))
     if kind == CollKind.ALLREDUCE:
-        for pieces in (1, 2, 4, 8):
-            plans.append(tree_plan(topo, size, pieces))
+        for messages in (1, 2, 4, 8, 16, 32):
+            plans.append(tree_plan(topo, size, messages))
     if not plans:
         raise TesselError(f"no NCCL baseline for {kind}")
     return plans

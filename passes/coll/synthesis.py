@@ -1,0 +1,193 @@
+"""Synthesis driver: sketch search, decomposition, exact scheduling, merging, size buckets.
+
+    synthesize(topo, kind, size)             # no sketch: search candidate sketches
+    synthesize(topo, kind, size, sketch)     # TACCL's mode: the user's sketch
+
+For each sketch: the decomposition (CP-SAT routing relaxation -> greedy list scheduling ->
+CP-SAT polish of the order on the fixed routes; ALLTOALL routes come from the HiGHS LP),
+then chunk merging ranked by the simulator. The best sketch by simulated time then gets the
+exact CP-SAT model (routing and scheduling together, warm-started from the decomposition)
+when the machine has at most `exact_max_gpus` GPUs; it is kept only if the simulator agrees
+it is faster. REDUCE_SCATTER is synthesized directly (in-trees to each chunk's owner);
+ALLREDUCE is REDUCE_SCATTER's flows followed, chunk by chunk, by ALLGATHER's.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from tessel.dialects.coll.model import Algorithm, CollKind, Collective, Sketch, Topology
+from tessel.ir.diagnostics import TesselError
+from tessel.targets.nccl.plan import Plan
+
+from . import alltoall, cpsat
+from .merge import best_merge
+from .order import list_schedule
+from .problem import Problem, build_problem
+
+
+@dataclass
+class Options:
+    time_limit: float = 60.0  # seconds for the whole synthesis (solver limits share it)
+    exact: bool | None = None  # None: when the topology has at most exact_max_gpus GPUs
+    exact_max_gpus: int = 32
+    workers: int = 2
+    seed: int = 0
+    symmetry: bool = True
+
+
+@dataclass
+class Candidate:
+    sketch: Sketch
+    plan: Plan  # unmerged schedule
+    algorithm: Algorithm
+    time: float  # simulated, us
+    stages: dict[str, float] = field(default_factory=dict)
+    merges: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    algorithm: Algorithm
+    plan: Plan
+    time: float
+    sketch: Sketch
+    size: int
+    wall: float
+    stages: dict[str, float]
+    candidates: list[Candidate]
+    log: list[str]
+
+    @property
+    def chunk_bytes(self) -> float:
+        return self.plan.chunk_bytes
+
+
+def candidate_sketches(topo: Topology, kind: CollKind, size: int) -> list[Sketch]:
+    """Sketches worth trying when the user gives none (TACCL's examples, generalised)."""
+    chunkups = (1, 2)
+    if kind == CollKind.ALLTOALL:
+        chunkups = (1,)
+    if topo.nodes == 1:
+        out = [Sketch(name=f"auto-c{c}", chunkup=c) for c in chunkups]
+        if kind == CollKind.ALLREDUCE:
+            out.append(Sketch(name="auto-leaders", chunkup=1, reduce_roots="leaders"))
+        return out
+    per = topo.gpus_per_node
+    nics = max(1, len(topo.nics) // topo.nodes)
+    conns: list[tuple[str, object]] = []
+    if per > 1:
+        conns.append(("relay", [(0, 1)]))
+    if nics > 1:
+        size_of = per // nics
+        if size_of > 1:
+            conns.append(("per-nic", [(k * size_of + 1, k * size_of) for k in range(nics)]))
+    conns.append(("direct", "direct-map"))
+    if kind == CollKind.ALLTOALL:
+        conns.append(("full", "fully-connected"))
+    out = []
+    for label, conn in conns:
+        for c in chunkups:
+            out.append(Sketch(name=f"auto-{label}-c{c}", conn=conn, chunkup=c))  # type: ignore[arg-type]
+        if kind == CollKind.ALLREDUCE:
+            out.append(Sketch(name=f"auto-{label}-leaders", conn=conn, chunkup=1, reduce_roots="leaders"))  # type: ignore[arg-type]
+    return out
+
+
+def decompose(p: Problem, opts: Options, limit: float) -> tuple[Plan, dict[str, float]]:
+    """relaxation -> greedy order -> polish (or LP -> greedy -> polish for ALLTOALL)."""
+    stages: dict[str, float] = {}
+    if p.coll.kind == CollKind.ALLTOALL:
+        routes, bound = alltoall.route(p)
+        stages["lp_bound"] = bound
+    else:
+        relax = cpsat.solve(p, "relax", time_limit=limit / 2, workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
+        if not relax.ok:
+            raise TesselError(f"infeasible: the routing relaxation found no solution ({relax.status}) for {p.coll.kind} on {p.topo.name}")
+        routes = relax.routes
+        stages["relax_bound"] = relax.bound
+    greedy = list_schedule(p, routes)
+    stages["greedy"] = greedy.makespan
+    polish = cpsat.solve(p, "polish", routes=routes, hint=greedy, time_limit=limit / 2, workers=opts.workers,
+                         seed=opts.seed, symmetry=opts.symmetry)
+    plan = greedy
+    if polish.ok and polish.plan is not None and polish.objective < greedy.makespan:
+        plan = polish.plan
+        stages["polish"] = polish.objective
+    plan.note = "decomposition"
+    return plan, stages
+
+
+def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None = None,
+               opts: Options | None = None, name: str | None = None, root: int = 0) -> Result:
+    opts = opts or Options()
+    start = time.perf_counter()
+    deadline = start + opts.time_limit
+    sketches = [sketch] if sketch is not None else candidate_sketches(topo, kind, size)
+    name = name or f"{kind}_{topo.name}"
+    log: list[str] = []
+    candidates: list[Candidate] = []
+    exact_on = opts.exact if opts.exact is not None else (topo.gpus <= opts.exact_max_gpus and kind != CollKind.ALLTOALL)
+    share = 0.5 if exact_on else 1.0
+    for i, sk in enumerate(sketches):
+        left = deadline - time.perf_counter()
+        limit = max(0.5, left * share / (len(sketches) - i))
+        coll = Collective(kind, topo.gpus, sk.chunkup, root)
+        try:
+            p = build_problem(topo, coll, size, sk)
+        except TesselError as err:
+            if sketch is not None:
+                raise
+            log.append(f"sketch {sk.name}: {err}")
+            continue
+        log.extend(f"sketch {sk.name}: {n}" for n in p.notes)
+        plan, stages = decompose(p, opts, limit)
+        alg, merged, t, merges = best_merge(plan, name)
+        stages["decomposition"] = t
+        candidates.append(Candidate(sk, plan, alg, t, stages, merges))
+        log.append(f"sketch {sk.name} ({sk.describe()}): decomposition {t:.2f} us")
+    if not candidates:
+        raise TesselError(f"infeasible: no sketch gives a {kind} on {topo.name}: " + "; ".join(log))
+    best = min(candidates, key=lambda c: c.time)
+    stages = dict(best.stages)
+    plan, alg, t = best.plan, best.algorithm, best.time
+    if exact_on:
+        coll = Collective(kind, topo.gpus, best.sketch.chunkup, root)
+        p = build_problem(topo, coll, size, best.sketch)
+        left = max(1.0, deadline - time.perf_counter())
+        exact = cpsat.solve(p, "exact", hint=best.plan, time_limit=left, workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
+        if exact.ok and exact.plan is not None:
+            ealg, eplan, et, _ = best_merge(exact.plan, name)
+            stages["exact"] = et
+            stages["exact_model"] = exact.objective
+            stages["exact_bound"] = exact.bound
+            stages["exact_optimal"] = float(exact.status == "OPTIMAL")
+            log.append(f"exact ({exact.status}, {exact.wall:.1f} s): {et:.2f} us, model {exact.objective:.2f}, bound {exact.bound:.2f}")
+            if et < t - 1e-9:
+                plan, alg, t = exact.plan, ealg, et
+                plan.note = "exact"
+        else:
+            log.append(f"exact: {exact.status} after {exact.wall:.1f} s; keeping the decomposition")
+    alg.name = name
+    return Result(alg, plan, t, best.sketch, size, time.perf_counter() - start, stages, candidates, log)
+
+
+def buckets(sizes: list[int]) -> list[tuple[int, int | None]]:
+    """Size windows [min, max) around each synthesis size, split at geometric midpoints."""
+    sizes = sorted(sizes)
+    edges = [int((a * b) ** 0.5) for a, b in zip(sizes, sizes[1:])]
+    lows = [0] + edges
+    highs: list[int | None] = [*edges, None]
+    return list(zip(lows, highs))
+
+
+def synthesize_buckets(topo: Topology, kind: CollKind, sizes: list[int], sketch: Sketch | None = None,
+                       opts: Options | None = None) -> list[Result]:
+    """One algorithm per size bucket, each valid for its [min_bytes, max_bytes) window."""
+    results = []
+    for size, (lo, hi) in zip(sorted(sizes), buckets(sizes)):
+        r = synthesize(topo, kind, size, sketch, opts, name=f"{kind}_{topo.name}_{size}")
+        r.algorithm.min_bytes, r.algorithm.max_bytes = lo, hi
+        results.append(r)
+    return results

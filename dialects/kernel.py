@@ -39,12 +39,14 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     StringAttr,
+    SymbolRefAttr,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue, TypedAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -61,6 +63,13 @@ from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 COMBINERS = ("add", "mul", "max", "min")
+
+# Attributes the lowering leaves on functions and their arguments, read by the runtime.
+KERNEL_ATTR = "kernel.kernel"  # a kernel function (one fused group)
+STAGE_ATTR = "kernel.stage"  # a stage function (the loops of one kernel.compute)
+SCHEDULE_ATTR = "kernel.schedule"  # the stage's schedule, one line, for readers
+OUTPUT_ATTR = "tg.output"  # a graph argument that is an output buffer
+ELEMENT_ATTR = "tg.element"  # the tensor element type of a graph argument (memrefs are signless)
 
 
 @irdl_op_definition
@@ -312,4 +321,17 @@ class YieldOp(IRDLOperation):
     assembly_format = "$values attr-dict `:` type($values)"
 
 
-KERNEL = Dialect("kernel", [ComputeOp, LoadOp, YieldOp], [])
+@irdl_op_definition
+class LaunchOp(IRDLOperation):
+    """Run a stage function (from `kernel-to-loops`) over [0, extent) of its parallel loop;
+    the runtime splits that range across threads."""
+
+    name = "kernel.launch"
+    callee = prop_def(SymbolRefAttr)
+    args = var_operand_def(MemRefType)
+    extent = prop_def(IntegerAttr)
+    assembly_format = "$callee `(` $args `)` `over` $extent attr-dict `:` type($args)"
+    irdl_options = (ParsePropInAttrDict(),)
+
+
+KERNEL = Dialect("kernel", [ComputeOp, LoadOp, YieldOp, LaunchOp], [])

@@ -23,20 +23,38 @@ from xdsl.utils.lexer import Span
 from tessel.ir.diagnostics import TesselError, from_parse_error, op_location
 
 
+UPSTREAM = {
+    "func": "xdsl.dialects.func:Func",
+    "arith": "xdsl.dialects.arith:Arith",
+    "affine": "xdsl.dialects.affine:Affine",
+    "memref": "xdsl.dialects.memref:MemRef",
+    "scf": "xdsl.dialects.scf:Scf",
+    "math": "xdsl.dialects.math:Math",
+    "vector": "xdsl.dialects.vector:Vector",
+}
+
+
 def make_context() -> Context:
-    """A context with builtin, func and arith loaded and every Tessel dialect registered."""
-    from xdsl.dialects.arith import Arith
+    """A context with builtin loaded, the upstream dialects Tessel lowers to and every
+    Tessel dialect registered (lazily: a dialect is imported when first parsed)."""
     from xdsl.dialects.builtin import Builtin
-    from xdsl.dialects.func import Func
 
     from tessel.dialects import all_dialects
 
     ctx = Context()
-    for dialect in (Builtin, Func, Arith):
-        ctx.load_dialect(dialect)
+    ctx.load_dialect(Builtin)
+    for name, where in UPSTREAM.items():
+        ctx.register_dialect(name, lambda where=where: _load(where))
     for name, factory in all_dialects().items():
         ctx.register_dialect(name, factory)
     return ctx
+
+
+def _load(where: str):
+    import importlib
+
+    module, attr = where.split(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 class LocatingParser(Parser):

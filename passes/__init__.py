@@ -39,9 +39,15 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TgToKernel
 
+    def kernel_to_loops() -> type[ModulePass]:
+        from tessel.passes.schedule.kernel_to_loops import KernelToLoops
+
+        return KernelToLoops
+
     return {
         "coll-synthesize": lambda: __import__("tessel.passes.coll.coll_synthesize", fromlist=["CollSynthesize"]).CollSynthesize,
         "coll-verify": lambda: __import__("tessel.passes.coll.coll_verify", fromlist=["CollVerify"]).CollVerify,
+        "kernel-to-loops": kernel_to_loops,
         "tg-to-kernel": tg_to_kernel,
         "tg-plan-memory": plan_memory,
         "tg-fold-constants": fold_constants,

@@ -20,12 +20,16 @@ from dataclasses import dataclass, field
 
 import z3
 
-from tessel.passes.he.polynomial import PolyDomain
+from tessel.passes.he.polynomial import Poly, PolyDomain
 from tessel.passes.he.program import Program
-from tessel.passes.he.sketch import COST_BITS, Sketch, SketchShape
+from tessel.passes.he.sketch import COST_BITS, Example, Sketch, SketchShape
 from tessel.passes.he.spec import Spec
 
 SAT, UNSAT, TIMEOUT = "sat", "unsat", "timeout"
+
+
+class BlockProgram(Exception):
+    """A candidate differs from the spec mod t but not at the slot width."""
 
 
 @dataclass
@@ -51,13 +55,17 @@ class SearchResult:
 
 
 class Z3Domain:
-    """Slot values as z3 bit-vectors; one variable per (input, slot), made on first use."""
+    """Slot values as z3 bit-vectors: a variable for each (input, slot) in `support`, 0
+    elsewhere (a counterexample is searched for on a few slots at a time)."""
 
-    def __init__(self, width: int):
+    def __init__(self, width: int, support: set[tuple[int, int]]):
         self.width = width
+        self.support = support
         self.vars: dict[tuple[int, int], z3.BitVecRef] = {}
 
     def var(self, input: int, slot: int) -> z3.BitVecRef:
+        if (input, slot) not in self.support:
+            return z3.BitVecVal(0, self.width)
         if (input, slot) not in self.vars:
             self.vars[(input, slot)] = z3.BitVec(f"x{input}_{slot}", self.width)
         return self.vars[(input, slot)]
@@ -78,11 +86,15 @@ class Z3Domain:
         return -a
 
 
+def difference(spec: Spec, program: Program, slot: int) -> Poly:
+    """spec - program at one slot, as a polynomial over Z_t (zero iff they agree there)."""
+    domain = PolyDomain(spec.plain_modulus, spec.boolean_inputs)
+    return domain.sub(spec.evaluator(domain)(slot), program.evaluator(domain)(slot))
+
+
 def exact_equal(spec: Spec, program: Program, slots: Sequence[int]) -> bool:
     """Program == spec at these slots as polynomials over Z_t (exact, for all inputs)."""
-    domain = PolyDomain(spec.plain_modulus, spec.boolean_inputs)
-    want, got = spec.evaluator(domain), program.evaluator(domain)
-    return all(want(p) == got(p) for p in slots)
+    return all(not difference(spec, program, p).terms for p in slots)
 
 
 class Search:
@@ -101,7 +113,7 @@ class Search:
         self.start = time.monotonic()
         self.rng = random.Random(seed)
         self.progress = progress or (lambda _msg: None)
-        self.examples: list[list[list[int]]] = [self._random_example(), self._random_example()]
+        self.examples: list[Example] = self._initial_examples()
         self.rounds = 0
         self.log: list[str] = []
 
@@ -115,33 +127,53 @@ class Search:
     def remaining_ms(self) -> int:
         return int((self.deadline - time.monotonic()) * 1000)
 
-    def _random_example(self) -> list[list[int]]:
-        top = (1 << self.shape.width) - 1
-        return [
-            [self.rng.randint(0, 1 if inp.boolean else top) for _ in range(self.spec.slots)]
-            for inp in self.spec.inputs
-        ]
+    def _value(self, input: int) -> int:
+        top = 1 if self.spec.inputs[input].boolean else (1 << self.shape.width) - 1
+        return self.rng.randint(1, top)
 
-    def counterexample(self, program: Program) -> list[list[int]] | None:
-        """An input on which the program and the spec differ at the slot width, or None."""
-        domain = Z3Domain(self.shape.width)
-        want, got = self.spec.evaluator(domain), program.evaluator(domain)
-        solver = z3.SolverFor("QF_BV")
-        solver.set("timeout", max(1, self.remaining_ms()))
-        solver.add(z3.Or([want(p) != got(p) for p in self.spec.check_slots()]))
-        for (i, _), v in domain.vars.items():
-            if self.spec.inputs[i].boolean:
-                solver.add(z3.ULE(v, 1))
-        result = solver.check()
-        if result == z3.unsat:
+    def _initial_examples(self) -> list[Example]:
+        """One impulse per slot the spec reads (each input alone), and one input with all of
+        them set: cheap for z3 and enough to pin most linear kernels down at once."""
+        support = sorted(self._spec_support())
+        examples: list[Example] = [{v: self._value(v[0])} for v in support]
+        examples.append({v: self._value(v[0]) for v in support})
+        return examples
+
+    def _spec_support(self) -> set[tuple[int, int]]:
+        domain = PolyDomain(self.spec.plain_modulus, self.spec.boolean_inputs)
+        support: set[tuple[int, int]] = set()
+        at = self.spec.evaluator(domain)
+        for p in self.spec.check_slots():
+            support |= at(p).variables()
+        return support
+
+    def counterexample(self, program: Program) -> Example | None:
+        """None when the program equals the spec exactly (mod t, all inputs). Otherwise z3
+        searches, at the slot width, for an input on which they differ, restricted to the
+        variables of one monomial of their difference (a sparse counterexample). The
+        exception BlockProgram means they differ mod t but agree at the slot width."""
+        diffs = [difference(self.spec, program, p) for p in self.spec.check_slots()]
+        if not any(d.terms for d in diffs):
             return None
-        if result != z3.sat:
-            raise TimeoutError
-        model = solver.model()
-        example = self._random_example()
-        for (i, slot), v in domain.vars.items():
-            example[i][slot] = model.eval(v, model_completion=True).as_long()
-        return example
+        monomials = sorted({m for d in diffs for m, _ in d.terms}, key=lambda m: (len(m), m))
+        supports = [{v for v, _ in m} for m in monomials]
+        supports.append(set().union(*supports))
+        for support in supports:
+            domain = Z3Domain(self.shape.width, support)
+            want, got = self.spec.evaluator(domain), program.evaluator(domain)
+            solver = z3.SolverFor("QF_BV")
+            solver.set("timeout", max(1, self.remaining_ms()))
+            solver.add(z3.Or([want(p) != got(p) for p in self.spec.check_slots()]))
+            for (i, _), v in domain.vars.items():
+                if self.spec.inputs[i].boolean:
+                    solver.add(z3.ULE(v, 1))
+            result = solver.check()
+            if result == z3.sat:
+                model = solver.model()
+                return {key: model.eval(v, model_completion=True).as_long() for key, v in domain.vars.items()}
+            if result != z3.unsat:
+                raise TimeoutError
+        raise BlockProgram
 
     # ------------------------------------------------------------------ one sketch
 
@@ -172,12 +204,12 @@ class Search:
                 cex = self.counterexample(program)
             except TimeoutError:
                 return Outcome(TIMEOUT)
-            if cex is not None:
-                self.examples.append(cex)
-                continue
-            if not exact_equal(self.spec, program, self.spec.check_slots()):
+            except BlockProgram:
                 # equal at the slot width but not mod t: exclude this program only
                 solver.add(sketch.block(model))
+                continue
+            if cex is not None:
+                self.examples.append(cex)
                 continue
             return Outcome(SAT, program, model.eval(cost, model_completion=True).as_long())
 
@@ -187,7 +219,7 @@ class Search:
         costs = self.costs_for_depth(depth)
         best: Outcome | None = None
         shortest = 0
-        proven = 0  # every length <= proven is decided under the final bound
+        proven = min_length - 1  # every length <= proven is decided (shorter ones by the lower bound)
         timed_out = False
         sketches: dict[int, tuple[Sketch, z3.Solver, list[int]]] = {}
 

@@ -44,6 +44,64 @@ from tessel.passes.he.spec import IntDomain, Spec
 
 COST_BITS = 32
 
+Example = dict[tuple[int, int], int]  # (spec input, slot) -> value; absent slots are 0
+Value = int | z3.BitVecRef  # a slot value while building a constraint: folded when constant
+
+
+class SparseInputs:
+    """`inputs[i][slot]` over a sparse example."""
+
+    def __init__(self, values: Example):
+        self.values = values
+
+    def __getitem__(self, i: int) -> "_Row":
+        return _Row(self.values, i)
+
+
+class _Row:
+    def __init__(self, values: Example, i: int):
+        self.values, self.i = values, i
+
+    def __getitem__(self, slot: int) -> int:
+        return self.values.get((self.i, slot), 0)
+
+
+def _bv(v: Value, width: int) -> z3.BitVecRef:
+    return z3.BitVecVal(v, width) if isinstance(v, int) else v
+
+
+def _select(leaves: Sequence[tuple[z3.BoolRef, Value]], width: int) -> Value:
+    """The value of the one leaf whose condition holds (conditions are exclusive and one
+    holds). Leaves equal to the most common constant collapse into the default."""
+    consts = [v for _, v in leaves if isinstance(v, int)]
+    default = max(set(consts), key=consts.count) if consts else None
+    if default is not None and len(consts) == len(leaves) and len(set(consts)) == 1:
+        return default
+    rest = [(c, v) for c, v in leaves if not (isinstance(v, int) and v == default)]
+    if default is None:
+        c0, out = rest.pop()
+        del c0
+    else:
+        out = default
+    result = _bv(out, width)
+    for cond, v in reversed(rest):
+        result = z3.If(cond, _bv(v, width), result)
+    return result
+
+
+def _arith(op: str, a: Value, b: Value, width: int) -> Value:
+    mask = (1 << width) - 1
+    if isinstance(a, int) and isinstance(b, int):
+        return {ADD: a + b, SUB: a - b, MUL: a * b}[op] & mask
+    if op == MUL and ((isinstance(a, int) and a == 0) or (isinstance(b, int) and b == 0)):
+        return 0
+    if op in (ADD, SUB) and isinstance(b, int) and b == 0:
+        return a
+    if op == ADD and isinstance(a, int) and a == 0:
+        return b
+    x, y = _bv(a, width), _bv(b, width)
+    return {ADD: x + y, SUB: x - y, MUL: x * y}[op]
+
 
 @dataclass(frozen=True)
 class SketchShape:
@@ -147,6 +205,28 @@ class Sketch:
             cs.append(z3.Implies(independent, z3.ULE(key(i), key(j))))
         return cs
 
+    def cost_terms(self) -> list[tuple[z3.BoolRef, int]]:
+        """(condition, cost) pairs whose sum is the program's cost: each component's
+        operation, each relinearization, each distinct rotation (a rotation of the same
+        value by the same amount is computed once, however many components read it)."""
+        c = self.costs
+        terms: list[tuple[z3.BoolRef, int]] = []
+        slots: list[tuple[z3.BoolRef, z3.BitVecRef, z3.BitVecRef]] = []
+        for i in range(self.length):
+            for k, name in enumerate(self.shape.ops):
+                terms.append((self.op[i] == k, c[name]))
+            terms.append((self.relin[i], c["relinearize"]))
+            slots.append((z3.BoolVal(True), self.a[i], self.ra[i]))
+            slots.append((self.uses_b(i), self.b[i], self.rb[i]))
+        for k, (used, src, rot) in enumerate(slots):
+            repeat = z3.Or([z3.And(u, s == src, r == rot) for u, s, r in slots[:k]] or [z3.BoolVal(False)])
+            terms.append((z3.And(used, rot != 0, z3.Not(repeat)), c["rotate"]))
+        return [(b, w) for b, w in terms if w > 0]
+
+    def cost_at_most(self, bound: int) -> z3.BoolRef:
+        """A pseudo-Boolean constraint: z3 handles it natively, without adder circuits."""
+        return z3.PbLe(self.cost_terms(), bound)
+
     def cost(self) -> z3.BitVecRef:
         """Latency in the cost table's unit; a rotation of the same value by the same amount
         is computed once, however many components read it."""
@@ -168,57 +248,59 @@ class Sketch:
 
     # ------------------------------------------------------------------ examples
 
-    def example(self, values: Sequence[Sequence[int]]) -> z3.BoolRef:
-        """The output equals the spec at the check slots on this concrete input."""
-        w, mask = self.shape.width, (1 << self.shape.width) - 1
-        spec_at = self.spec.evaluator(IntDomain(1 << w, values))
-        memo: dict[tuple[int, int], z3.BitVecRef] = {}
+    def example(self, values: Example) -> z3.BoolRef:
+        """The output equals the spec at the check slots on this concrete input.
+
+        Examples are sparse (every slot not listed is 0), and slot values are folded in
+        Python while the constraint is built, so a slot that reads only zeros costs nothing:
+        z3 sees only the few slots that carry information.
+        """
+        w = self.shape.width
+        mask = (1 << w) - 1
+        spec_at = self.spec.evaluator(IntDomain(1 << w, SparseInputs(values)))
+        memo: dict[tuple[int, int], Value] = {}
         rot = self.shape.rotations
         spec_inputs = self.spec.secret_inputs
 
-        def plain_at(k: int, slot: int) -> z3.BitVecRef:
+        def plain_at(k: int, slot: int) -> Value:
             src = self.shape.plain_sources[k]
-            v = values[src.value][slot] if src.kind == "input" else src.value
-            return z3.BitVecVal(int(v) & mask, w)
+            return values.get((src.value, slot), 0) if src.kind == "input" else src.value & mask
 
-        def operand(src_hole: z3.BitVecRef, rot_hole: z3.BitVecRef, upto: int, slot: int) -> z3.BitVecRef:
-            out = None
-            for s in reversed(range(upto)):
-                inner = value(s, slot)
-                for r in range(1, len(rot)):
-                    inner = z3.If(rot_hole == r, value(s, (slot + rot[r]) % self.n), inner)
-                out = inner if out is None else z3.If(src_hole == s, inner, out)
-            assert out is not None
-            return out
+        def operand(src_hole: z3.BitVecRef, rot_hole: z3.BitVecRef, upto: int, slot: int) -> Value:
+            leaves = [
+                (z3.And(src_hole == s, rot_hole == r), value(s, (slot + rot[r]) % self.n))
+                for s in range(upto)
+                for r in range(len(rot))
+            ]
+            return _select(leaves, w)
 
-        def value(src: int, slot: int) -> z3.BitVecRef:
+        def value(src: int, slot: int) -> Value:
             key = (src, slot)
             if key in memo:
                 return memo[key]
             if src < self.first:
-                v = z3.BitVecVal(int(values[spec_inputs[src]][slot]) & mask, w)
+                v: Value = values.get((spec_inputs[src], slot), 0) & mask
             else:
                 i = src - self.first
                 upto = self.first + i
                 A = operand(self.a[i], self.ra[i], upto, slot)
                 B = operand(self.b[i], self.rb[i], upto, slot)
-                P = None
-                if self.shape.plain_sources:
-                    P = plain_at(0, slot)
-                    for k in range(1, len(self.shape.plain_sources)):
-                        P = z3.If(self.p[i] == k, plain_at(k, slot), P)
-                results = {ADD: A + B, SUB: A - B, MUL: A * B, NEGATE: -A}
-                if P is not None:
-                    results |= {ADD_PLAIN: A + P, SUB_PLAIN: A - P, MUL_PLAIN: A * P}
-                v = None
+                leaves = []
                 for k, name in enumerate(self.shape.ops):
-                    v = results[name] if v is None else z3.If(self.op[i] == k, results[name], v)
-                assert v is not None
+                    if name in CT_CT:
+                        r = _arith(name, A, B, w)
+                    elif name == NEGATE:
+                        r = _arith(SUB, 0, A, w)
+                    else:
+                        P = _select([(self.p[i] == j, plain_at(j, slot)) for j in range(len(self.shape.plain_sources))], w)
+                        r = _arith({ADD_PLAIN: ADD, SUB_PLAIN: SUB, MUL_PLAIN: MUL}[name], A, P, w)
+                    leaves.append((self.op[i] == k, r))
+                v = _select(leaves, w)
             memo[key] = v
             return v
 
         out = self.first + self.length - 1
-        return z3.And([value(out, p % self.n) == z3.BitVecVal(spec_at(p), w) for p in self.spec.check_slots()])
+        return z3.And([_bv(value(out, p % self.n), w) == z3.BitVecVal(spec_at(p), w) for p in self.spec.check_slots()])
 
     # ------------------------------------------------------------------ models
 

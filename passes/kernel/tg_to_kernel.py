@@ -34,14 +34,12 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from tessel.dialects import tg
+from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.graph.plan_memory import MEMORY_ATTR, OFFSET_ATTR
 from tessel.passes.kernel.scalar import storage_type
 from tessel.passes.kernel.stages import KernelBuilder, lower_group
 
-KERNEL_ATTR = "kernel.kernel"
-OUTPUT_ATTR = "tg.output"
-ELEMENT_ATTR = "tg.element"  # the tensor element type (memrefs hold signless integers)
 
 
 def memref_of(t: TensorType) -> MemRefType:

@@ -223,10 +223,12 @@ class KernelEvaluator:
         if isinstance(op, arith.ConstantOp):
             return np.asarray(op.value.value.data, dtype=np_type(rt))  # type: ignore[attr-defined]
         if isinstance(op, affine.ApplyOp):
-            return affine_eval(op.map.data.results[0], v)
+            m = op.map.data
+            return affine_eval(m.results[0], v[: m.num_dims], v[m.num_dims :])
         if isinstance(op, affine.LoadOp):
             buf = env[op.memref]
-            idx = [affine_eval(e, v[1:]) for e in op.map.data.results]
+            m = op.map.data
+            idx = [affine_eval(e, v[1 : 1 + m.num_dims], v[1 + m.num_dims :]) for e in m.results]
             return buf[tuple(np.broadcast_arrays(*idx))] if idx else buf[()]  # type: ignore[index]
         if isinstance(op, memref.LoadOp):
             buf = env[op.memref]
@@ -261,8 +263,9 @@ class KernelEvaluator:
 
     def _padded_load(self, op: kernel.LoadOp, env: dict[SSAValue, object]) -> np.ndarray:
         buf = env[op.memref]
-        dims = [env[i] for i in op.indices]
-        idx = [np.asarray(affine_eval(e, dims)) for e in op.map.data.results]
+        operands = [env[i] for i in op.indices]
+        m = op.map.data
+        idx = [np.asarray(affine_eval(e, operands[: m.num_dims], operands[m.num_dims :])) for e in m.results]
         idx = list(np.broadcast_arrays(*idx)) if idx else []
         shape = buf.shape  # type: ignore[attr-defined]
         ok = np.ones(idx[0].shape if idx else (), bool)

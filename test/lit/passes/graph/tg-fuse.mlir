@@ -281,7 +281,7 @@ func.func @weights_and_constants(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // max_pool2d with indices has two results: it is a group of its own that yields both,
 // taking neither its producer nor its consumers.
 
-// CHECK-LABEL: func.func @max_pool_with_indices
+// CHECK-LABEL: func.func @max_pool_with_indiceq
 // CHECK-NEXT:    %r = tg.fused "relu"(%x) : (tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
 // CHECK:         %v, %i = tg.fused "max_pool2d"(%r) : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
 // CHECK-NEXT:    ^bb0(%[[R:[a-z0-9_]+]]: tensor<1x1x4x4xf32>):

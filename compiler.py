@@ -1,0 +1,108 @@
+"""The tensor compiler's pipeline, from a tg module to an executable for a target.
+
+    ONNX -> tg -> tg-fold-batchnorm, tg-fold-constants, tg-fuse, tg-plan-memory
+               -> tg-to-kernel (kernel.compute stages) -> kernel-to-loops (scf/vector)
+               -> LLVM IR -> machine code
+
+Every stage is IR: `dump_dir` writes the module after each pass (`NN-<pass>.mlir`), and the
+LLVM IR as `NN-llvm.ll`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+
+from tessel.ir.source import make_context, print_module, verify
+from tessel.ir.weights import WeightStore, attach
+
+
+def graph_passes() -> list[ModulePass]:
+    from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
+    from tessel.passes.graph.fold_constants import TgFoldConstants
+    from tessel.passes.graph.fuse import TgFuse
+    from tessel.passes.graph.plan_memory import TgPlanMemory
+
+    return [TgFoldBatchnorm(), TgFoldConstants(), TgFuse(), TgPlanMemory()]
+
+
+def kernel_passes(schedules: Mapping | None = None) -> list[ModulePass]:
+    from tessel.passes.kernel.tg_to_kernel import TgToKernel
+    from tessel.passes.schedule.kernel_to_loops import KernelToLoops
+
+    return [TgToKernel(), KernelToLoops(schedules=dict(schedules or {}))]
+
+
+@dataclass
+class CompileReport:
+    seconds: dict[str, float] = field(default_factory=dict)
+    kernels: int = 0
+    stages: int = 0
+    arena_bytes: int = 0
+    unplanned_bytes: int = 0
+
+    def summary(self) -> str:
+        total = sum(self.seconds.values())
+        saved = f", arena {self.arena_bytes / 2**20:.2f} MiB of {self.unplanned_bytes / 2**20:.2f} MiB unplanned" if self.unplanned_bytes else ""
+        return f"compiled {self.kernels} kernels ({self.stages} stages) in {total:.2f} s{saved}"
+
+
+def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | None = None,
+          schedules: Mapping | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
+    """Run the tg -> loops pipeline on `module` in place; the store holds folded weights."""
+    from xdsl.dialects import func
+
+    from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
+    from tessel.passes.graph.plan_memory import MEMORY_ATTR
+
+    ctx = make_context()
+    store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
+    attach(ctx, store)
+    report = CompileReport()
+    passes = [*graph_passes(), *kernel_passes(schedules)]
+    if dump_dir:
+        os.makedirs(dump_dir, exist_ok=True)
+        _dump(dump_dir, 0, "input", module)
+    for i, p in enumerate(passes, start=1):
+        start = time.perf_counter()
+        PassPipeline((p,)).apply(ctx, module)
+        verify(module)
+        report.seconds[p.name] = time.perf_counter() - start
+        if dump_dir:
+            _dump(dump_dir, i, p.name, module)
+        if p.name == "tg-plan-memory":
+            for fn in module.ops:
+                memory = fn.attributes.get(MEMORY_ATTR) if isinstance(fn, func.FuncOp) else None
+                if memory is not None:
+                    report.arena_bytes = memory.data["arena"].value.data  # type: ignore[attr-defined]
+                    report.unplanned_bytes = memory.data["unplanned"].value.data  # type: ignore[attr-defined]
+    report.kernels = sum(1 for f in module.ops if isinstance(f, func.FuncOp) and KERNEL_ATTR in f.attributes)
+    report.stages = sum(1 for f in module.ops if isinstance(f, func.FuncOp) and STAGE_ATTR in f.attributes)
+    return store, report
+
+
+def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
+    with open(os.path.join(directory, f"{index:02d}-{name}.mlir"), "w") as f:
+        f.write(print_module(module))
+
+
+def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2,
+                    dump_dir: str | None = None, schedules: Mapping | None = None):  # fmt: skip
+    """Lower a tg module and JIT it: returns (CpuExecutable, CompileReport)."""
+    from tessel.targets.cpu.runtime import CpuExecutable
+
+    store, report = lower(module, weights, dump_dir, schedules)
+    start = time.perf_counter()
+    executable = CpuExecutable(module, store, threads=threads)
+    report.seconds["llvm"] = time.perf_counter() - start
+    if dump_dir:
+        count = len(os.listdir(dump_dir))
+        with open(os.path.join(dump_dir, f"{count:02d}-llvm.ll"), "w") as f:
+            f.write(executable.llvm_ir)
+    return executable, report

@@ -1,0 +1,88 @@
+"""kernel-to-loops: every kernel.compute becomes a stage function of loops, launched by
+its kernel.
+
+    kernel.compute "conv" %out(...) ...   ==>   kernel.launch @k0_conv__s0(%x, %w, %out) over 64
+
+The stage function `@k0_conv__s0(%x, %w, %out, %lo: index, %hi: index)` holds the loop
+nest the stage's schedule asks for (see `loop_builder`); [lo, hi) is the part of its
+parallel loop to run, so the runtime can hand ranges to threads. Schedules come from
+`default_schedule` unless a `schedules` mapping (stage function name -> StageSchedule) is
+given programmatically, which is how tuned schedules are applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func, memref
+from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i64
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from tessel.dialects import kernel
+from tessel.dialects.kernel import KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
+from tessel.passes.schedule.loop_builder import StageLowering
+from tessel.passes.schedule.schedule import StageSchedule, default_schedule
+
+
+
+def stage_function(name: str, op: kernel.ComputeOp, visible: list[SSAValue], schedule: StageSchedule) -> tuple[func.FuncOp, int]:
+    """The stage's loops as a function of (buffers..., lo, hi); and its launch extent."""
+    types = [v.type for v in visible]
+    block = Block(arg_types=[*types, IndexType(), IndexType()])
+    for arg, v in zip(block.args, visible):
+        arg.name_hint = v.name_hint
+    lo, hi = block.args[-2], block.args[-1]
+    lo.name_hint, hi.name_hint = "lo", "hi"
+    StageLowering(op, schedule, dict(zip(visible, block.args)), lo, hi).build(block)
+    block.add_op(func.ReturnOp())
+    fn = func.FuncOp(name, ([*types, IndexType(), IndexType()], []), Region(block))
+    fn.attributes[STAGE_ATTR] = UnitAttr()
+    fn.attributes[SCHEDULE_ATTR] = StringAttr(describe(op, schedule))
+    first = schedule.loops[0] if schedule.loops else None
+    extent = first.extent if first is not None and first.kind == "parallel" else 1
+    return fn, extent
+
+
+def describe(op: kernel.ComputeOp, s: StageSchedule) -> str:
+    names = op.axis_names
+    parts = []
+    for i, loop in enumerate(s.loops):
+        if s.acc_at is not None and i == s.acc_at:
+            parts.append("|acc|")
+        tag = "" if loop.kind == "serial" else f":{loop.kind}"
+        parts.append(f"{names[loop.axis]}/{loop.stride}x{loop.extent}{tag}")
+    return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class KernelToLoops(ModulePass):
+    name = "kernel-to-loops"
+
+    schedules: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for fn in list(op.ops):
+            if not isinstance(fn, func.FuncOp) or KERNEL_ATTR not in fn.attributes:
+                continue
+            block = fn.body.block
+            visible = list(block.args)
+            count = 0
+            for o in list(block.ops):
+                if isinstance(o, memref.AllocOp):
+                    visible.append(o.memref)
+                if not isinstance(o, kernel.ComputeOp):
+                    continue
+                name = f"{fn.sym_name.data}__s{count}"
+                count += 1
+                schedule = self.schedules.get(name) or default_schedule(o)
+                stage, extent = stage_function(name, o, list(visible), schedule)
+                op.body.block.insert_op_before(stage, fn)
+                launch = kernel.LaunchOp.create(
+                    operands=list(visible),
+                    properties={"callee": SymbolRefAttr(name), "extent": IntegerAttr(extent, i64)},
+                )
+                block.insert_op_before(launch, o)
+                o.detach()
+                o.erase()

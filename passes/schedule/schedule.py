@@ -1,0 +1,159 @@
+"""How one kernel.compute stage becomes loops: the schedule, separate from the algorithm.
+
+A stage's axes (spatial, then reduction) are split into loops; each loop covers part of
+one axis (`axis value = sum over its loops of stride * loop var`), has a trip count, and a
+kind: serial, parallel (the stage's launch range, outermost only), vector (innermost,
+becomes SIMD lanes) or unroll (copied out in the IR, so that tiles have constant indices).
+`acc_at` says where the accumulator tile of a reduction lives: the spatial loops after it
+form a register tile, accumulated across the reduction loops that come next (TVM's
+cache_write + compute_at). Splits that do not divide their axis leave tails, which the
+loop builder guards.
+
+This is the part of TVM's schedule primitives the CPU path needs by default (split,
+reorder, vectorize, unroll, parallel, cache_write); the `sched` dialect writes the same
+thing as text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from xdsl.dialects.builtin import MemRefType
+
+from tessel.dialects import kernel
+
+Kind = Literal["serial", "parallel", "vector", "unroll"]
+
+
+@dataclass(frozen=True)
+class Loop:
+    axis: int
+    extent: int
+    stride: int
+    kind: Kind = "serial"
+
+    def but(self, **changes) -> Loop:
+        return replace(self, **changes)
+
+
+@dataclass
+class StageSchedule:
+    loops: list[Loop]
+    acc_at: int | None = None  # reductions: loops[:acc_at] are outside the accumulator tile
+    notes: list[str] = field(default_factory=list)
+
+    def validate(self, op: kernel.ComputeOp) -> None:
+        extents = op.domain
+        k = op.spatial_count
+        covered: dict[int, list[Loop]] = {}
+        for loop in self.loops:
+            covered.setdefault(loop.axis, []).append(loop)
+        for axis, n in enumerate(extents):
+            loops = sorted(covered.get(axis, []), key=lambda l: -l.stride)
+            if not loops:
+                raise ValueError(f"axis {op.axis_names[axis]} has no loop")
+            span = loops[0].extent * loops[0].stride
+            if span < n or loops[-1].stride != 1:
+                raise ValueError(f"the loops of axis {op.axis_names[axis]} do not cover it")
+        for i, loop in enumerate(self.loops):
+            earlier = [l for l in self.loops[:i] if l.axis == loop.axis]
+            if any(l.stride < loop.stride for l in earlier):
+                raise ValueError(f"the loops of axis {op.axis_names[loop.axis]} must nest outer before inner")
+            if loop.kind == "parallel" and i != 0:
+                raise ValueError("only the outermost loop may be parallel")
+            if loop.kind == "vector" and i != len(self.loops) - 1:
+                raise ValueError("only the innermost loop may be vectorized")
+            if loop.kind == "vector" and loop.axis >= k:
+                raise ValueError("a reduction axis cannot be vectorized")
+        if op.reduce_count and self.acc_at is not None:
+            inner = self.loops[self.acc_at:]
+            seen_spatial = False
+            for loop in inner:
+                if loop.axis < k:
+                    seen_spatial = True
+                elif seen_spatial:
+                    raise ValueError("inside the accumulator tile, reduction loops come before tile loops")
+            if any(l.axis >= k for l in self.loops[: self.acc_at]):
+                raise ValueError("reduction loops must be inside the accumulator tile")
+
+
+# --------------------------------------------------------------------------- defaults
+
+
+def vector_width(op: kernel.ComputeOp) -> int:
+    """512-bit vectors of the output element (16 x f32, 8 x f64)."""
+    t = op.out.type
+    assert isinstance(t, MemRefType)
+    bits = getattr(t.element_type, "bitwidth", None) or getattr(t.element_type, "width", None)
+    bits = bits.data if hasattr(bits, "data") else bits  # type: ignore[union-attr]
+    if not bits or bits == 1:
+        return 1
+    return max(1, 512 // int(bits))
+
+
+def _pick_width(extent: int, width: int) -> int:
+    """The widest power-of-two width <= `width` that divides `extent` (no tail), >= 4."""
+    w = width
+    while w >= 4:
+        if extent % w == 0:
+            return w
+        w //= 2
+    return 1
+
+
+def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
+    """Parallel outer spatial loop, vectorized innermost spatial axis, and for reductions a
+    register tile of up to 8 rows of the second-innermost spatial axis by one vector."""
+    extents = op.domain
+    k = op.spatial_count
+    spatial = [Loop(d, extents[d], 1) for d in range(k)]
+    reduce = [Loop(d, extents[d], 1) for d in range(k, len(extents))]
+    width = _pick_width(extents[k - 1], vector_width(op)) if k else 1
+    total = math.prod(extents[:k])
+    notes = []
+    if not op.reduce_count:
+        loops = list(spatial)
+        if width > 1:
+            last = loops.pop()
+            loops += [Loop(last.axis, last.extent // width, width), Loop(last.axis, width, 1, "vector")]
+            notes.append(f"vector {width}")
+        return _parallelize(StageSchedule(loops, None, notes), total)
+    if width > 1 and k >= 2:
+        rows_axis = _rows_axis(extents, k)
+        rows = next((r for r in (8, 6, 4, 2) if extents[rows_axis] % r == 0), 1)
+        outer = []
+        for d in range(k):
+            if d == k - 1:
+                outer.append(Loop(d, extents[d] // width, width))
+            elif d == rows_axis and rows > 1:
+                outer.append(Loop(d, extents[d] // rows, rows))
+            else:
+                outer.append(Loop(d, extents[d], 1))
+        tile = ([Loop(rows_axis, rows, 1, "unroll")] if rows > 1 else []) + [Loop(k - 1, width, 1, "vector")]
+        notes.append(f"register tile {rows}x{width}")
+        loops = outer + reduce + tile
+        return _parallelize(StageSchedule(loops, len(outer), notes), total)
+    return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)
+
+
+def _rows_axis(extents: list[int], k: int) -> int:
+    """The spatial axis to unroll into register rows: the largest one besides the last."""
+    candidates = [d for d in range(k - 1) if extents[d] > 1]
+    return max(candidates, key=lambda d: extents[d]) if candidates else max(0, k - 2)
+
+
+def _parallelize(s: StageSchedule, total: int) -> StageSchedule:
+    """Make the first loop with more than one trip parallel (moving it outermost) when the
+    stage has enough work to pay for a thread hand-off (about 20 us)."""
+    if total < 4096:
+        return s
+    limit = s.acc_at if s.acc_at is not None else len(s.loops)
+    for i, loop in enumerate(s.loops[:limit]):
+        if loop.extent > 1 and loop.kind == "serial":
+            if any(l.axis == loop.axis for l in s.loops[:i]):
+                break  # an outer loop of the same axis must stay outside
+            loops = [loop.but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :]
+            return StageSchedule(loops, s.acc_at, s.notes + ["parallel"])
+    return s

@@ -1,0 +1,1 @@
+"""The CPU target: LLVM IR from loop IR (llvmlite), JIT for the host, a threaded runtime."""

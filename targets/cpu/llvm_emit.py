@@ -1,0 +1,458 @@
+"""LLVM IR (text) from the loop IR of stage functions: scf, arith, math, memref, vector.
+
+Text, not llvmlite.ir objects: building IR objects costs ~40x more per instruction
+(shared/research/compile_time.md) and the IR here is regular. Memrefs are static and
+row-major, passed as `ptr noalias`; an element's address is a GEP by its linear index.
+Structured control flow becomes blocks with phis; allocas are hoisted to the entry block
+so a tile accumulator inside a loop is one stack slot that SROA turns into registers.
+Every function asks for 512-bit vectors (`prefer-vector-width` and
+`min-legal-vector-width`): LLVM otherwise splits <16 x float> into ymm halves on this CPU.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Iterable
+
+from xdsl.dialects import arith, func, math as mathd, memref, scf, vector
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from tessel.dialects.kernel import STAGE_ATTR
+
+ATTRIBUTES = '"prefer-vector-width"="512" "min-legal-vector-width"="512" nounwind'
+
+
+def llvm_type(t: Attribute) -> str:
+    if isinstance(t, IndexType):
+        return "i64"
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float32Type):
+        return "float"
+    if isinstance(t, Float64Type):
+        return "double"
+    if isinstance(t, Float16Type):
+        return "half"
+    if isinstance(t, BFloat16Type):
+        return "bfloat"
+    if isinstance(t, VectorType):
+        return f"<{t.get_shape()[0]} x {llvm_type(t.element_type)}>"
+    if isinstance(t, MemRefType):
+        return "ptr"
+    raise NotImplementedError(f"no LLVM type for {t}")
+
+
+def scalar_of(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+def mangle(t: Attribute) -> str:
+    """The type suffix of overloaded intrinsics: f32, v16f32, i64, v8i1."""
+    s = scalar_of(t)
+    base = {"float": "f32", "double": "f64", "half": "f16", "bfloat": "bf16"}.get(llvm_type(s), llvm_type(s))
+    return f"v{t.get_shape()[0]}{base}" if isinstance(t, VectorType) else base
+
+
+def float_literal(value: float, t: Attribute) -> str:
+    if isinstance(t, Float16Type):
+        return "0xH" + struct.pack(">e", value).hex().upper()
+    if isinstance(t, BFloat16Type):
+        return "0xR" + struct.pack(">f", value).hex().upper()[:4]
+    if isinstance(t, Float32Type):
+        value = struct.unpack(">f", struct.pack(">f", value))[0]  # exactly representable in float
+    return "0x" + struct.pack(">d", value).hex().upper()
+
+
+def constant_literal(attr: Attribute) -> str:
+    if isinstance(attr, FloatAttr):
+        return float_literal(attr.value.data, attr.type)
+    if isinstance(attr, IntegerAttr):
+        if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
+            return "true" if attr.value.data else "false"
+        return str(attr.value.data)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        et = attr.get_element_type()
+        values = attr.get_values() if hasattr(attr, "get_values") else attr.iter_values()
+        lanes = ", ".join(f"{llvm_type(et)} {_scalar_literal(v, et)}" for v in values)
+        return f"<{lanes}>"
+    raise NotImplementedError(f"constant {attr}")
+
+
+def _scalar_literal(v, et: Attribute) -> str:
+    if isinstance(et, IntegerType | IndexType):
+        if isinstance(et, IntegerType) and et.width.data == 1:
+            return "true" if v else "false"
+        return str(int(v))
+    return float_literal(float(v), et)
+
+
+ICMP = {"eq": "eq", "ne": "ne", "slt": "slt", "sle": "sle", "sgt": "sgt", "sge": "sge", "ult": "ult", "ule": "ule", "ugt": "ugt", "uge": "uge"}
+ICMP_BY_INDEX = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+FCMP_BY_INDEX = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+
+BINARY = {
+    arith.AddfOp: "fadd", arith.SubfOp: "fsub", arith.MulfOp: "fmul", arith.DivfOp: "fdiv",
+    arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul", arith.DivSIOp: "sdiv", arith.DivUIOp: "udiv",
+    arith.RemSIOp: "srem", arith.RemUIOp: "urem", arith.AndIOp: "and", arith.OrIOp: "or", arith.XOrIOp: "xor",
+}  # fmt: skip
+INTRINSIC_BINARY = {
+    arith.MaximumfOp: "llvm.maximum", arith.MinimumfOp: "llvm.minimum",
+    arith.MaxSIOp: "llvm.smax", arith.MinSIOp: "llvm.smin", arith.MaxUIOp: "llvm.umax", arith.MinUIOp: "llvm.umin",
+}  # fmt: skip
+CASTS = {
+    arith.ExtFOp: "fpext", arith.TruncFOp: "fptrunc", arith.SIToFPOp: "sitofp", arith.UIToFPOp: "uitofp",
+    arith.FPToSIOp: "fptosi", arith.FPToUIOp: "fptoui", arith.ExtSIOp: "sext", arith.ExtUIOp: "zext",
+    arith.TruncIOp: "trunc",
+}  # fmt: skip
+MATH_INTRINSICS = {mathd.ExpOp: "llvm.exp", mathd.SqrtOp: "llvm.sqrt", mathd.LogOp: "llvm.log", mathd.AbsFOp: "llvm.fabs",
+                   mathd.FloorOp: "llvm.floor", mathd.CeilOp: "llvm.ceil"}  # fmt: skip
+LIBM = {mathd.TanhOp: "tanh", mathd.ErfOp: "erf"}  # scalar libm functions, per lane
+
+
+class FunctionEmitter:
+    def __init__(self, fn: func.FuncOp, declares: set[str]):
+        self.fn = fn
+        self.declares = declares
+        self.names: dict[SSAValue, str] = {}
+        self.counter = 0
+        self.lines: list[str] = []
+        self.allocas: list[str] = []
+        self.block_label = "entry"
+
+    def fresh(self, hint: str = "v") -> str:
+        self.counter += 1
+        return f"%{hint}{self.counter}"
+
+    def label(self, hint: str) -> str:
+        self.counter += 1
+        return f"{hint}{self.counter}"
+
+    def v(self, value: SSAValue) -> str:
+        return self.names[value]
+
+    def typed(self, value: SSAValue) -> str:
+        return f"{llvm_type(value.type)} {self.v(value)}"
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " + text)
+
+    def start_block(self, label: str) -> None:
+        self.lines.append(f"{label}:")
+        self.block_label = label
+
+    def emit(self) -> str:
+        args = []
+        for i, a in enumerate(self.fn.body.block.args):
+            name = f"%a{i}"
+            self.names[a] = name
+            attrs = " noalias" if isinstance(a.type, MemRefType) else ""
+            args.append(f"{llvm_type(a.type)}{attrs} {name}")
+        self.start_block("entry")
+        body_start = len(self.lines)
+        self.block(self.fn.body.block)
+        self.lines[body_start:body_start] = ["  " + a for a in self.allocas]
+        header = f"define void @{self.fn.sym_name.data}({', '.join(args)}) #0 {{"
+        return "\n".join([header, *self.lines, "}"])
+
+    def block(self, block: Block) -> None:
+        for op in block.ops:
+            self.op(op)
+
+    # ------------------------------------------------------------------ ops
+
+    def op(self, op: Operation) -> None:  # noqa: C901 - one case per op kind
+        if isinstance(op, func.ReturnOp):
+            self.line("ret void")
+            return
+        if isinstance(op, scf.ForOp):
+            self.for_op(op)
+            return
+        if isinstance(op, scf.IfOp):
+            self.if_op(op)
+            return
+        if isinstance(op, scf.YieldOp):
+            return  # handled by the parent
+        if isinstance(op, arith.ConstantOp):
+            self.names[op.result] = constant_literal(op.value)
+            return
+        r = op.results[0] if op.results else None
+        name = self.fresh()
+        if r is not None:
+            self.names[r] = name
+        t = llvm_type(r.type) if r is not None else ""
+        if type(op) in BINARY:
+            flags = self._flags(op)
+            self.line(f"{name} = {BINARY[type(op)]}{flags} {t} {self.v(op.operands[0])}, {self.v(op.operands[1])}")
+        elif isinstance(op, arith.NegfOp):
+            self.line(f"{name} = fneg {t} {self.v(op.operands[0])}")
+        elif type(op) in INTRINSIC_BINARY:
+            fn = f"{INTRINSIC_BINARY[type(op)]}.{mangle(r.type)}"
+            self.declare(f"declare {t} @{fn}({t}, {t})")
+            self.line(f"{name} = call {t} @{fn}({self.typed(op.operands[0])}, {self.typed(op.operands[1])})")
+        elif isinstance(op, arith.FloorDivSIOp | arith.CeilDivSIOp):
+            self.div_round(op, name, t)
+        elif isinstance(op, arith.CmpiOp):
+            pred = ICMP_BY_INDEX[op.predicate.value.data]
+            self.line(f"{name} = icmp {pred} {self.typed(op.lhs)}, {self.v(op.rhs)}")
+        elif isinstance(op, arith.CmpfOp):
+            pred = FCMP_BY_INDEX[op.predicate.value.data]
+            self.line(f"{name} = fcmp {pred} {self.typed(op.lhs)}, {self.v(op.rhs)}")
+        elif isinstance(op, arith.SelectOp):
+            self.line(f"{name} = select {self.typed(op.cond)}, {self.typed(op.lhs)}, {self.typed(op.rhs)}")
+        elif type(op) in CASTS:
+            self.line(f"{name} = {CASTS[type(op)]} {self.typed(op.operands[0])} to {t}")
+        elif isinstance(op, arith.IndexCastOp):
+            src = llvm_type(op.operands[0].type)
+            kind = "sext" if _bits(src) < _bits(t) else "trunc" if _bits(src) > _bits(t) else None
+            if kind is None:
+                self.names[r] = self.v(op.operands[0])
+            else:
+                self.line(f"{name} = {kind} {self.typed(op.operands[0])} to {t}")
+        elif type(op) in MATH_INTRINSICS:
+            fn = f"{MATH_INTRINSICS[type(op)]}.{mangle(r.type)}"
+            self.declare(f"declare {t} @{fn}({t})")
+            self.line(f"{name} = call {t} @{fn}({self.typed(op.operands[0])})")
+        elif type(op) in LIBM:
+            self.libm(op, name, t)
+        elif isinstance(op, memref.LoadOp):
+            ptr = self.address(op.memref, op.indices)
+            self.line(f"{name} = load {t}, ptr {ptr}, align {_align(r.type)}")
+        elif isinstance(op, memref.StoreOp):
+            ptr = self.address(op.memref, op.indices)
+            self.line(f"store {self.typed(op.value)}, ptr {ptr}, align {_align(op.value.type)}")
+        elif isinstance(op, memref.AllocaOp):
+            mt = op.memref.type
+            count = math.prod(mt.get_shape())  # type: ignore[attr-defined]
+            et = llvm_type(mt.element_type)  # type: ignore[attr-defined]
+            self.allocas.append(f"{name} = alloca {et}, i64 {max(count, 1)}, align 64")
+        elif isinstance(op, vector.LoadOp):
+            ptr = self.address(op.base, op.indices)
+            self.line(f"{name} = load {t}, ptr {ptr}, align {_align(scalar_of(r.type))}")
+        elif isinstance(op, vector.StoreOp):
+            ptr = self.address(op.base, op.indices)
+            self.line(f"store {self.typed(op.vector)}, ptr {ptr}, align {_align(scalar_of(op.vector.type))}")
+        elif isinstance(op, vector.MaskedLoadOp):
+            ptr = self.address(op.base, op.indices)
+            fn = f"llvm.masked.load.{mangle(r.type)}.p0"
+            mask_t = llvm_type(op.mask.type)
+            self.declare(f"declare {t} @{fn}(ptr, i32, {mask_t}, {t})")
+            align = _align(scalar_of(r.type))
+            self.line(f"{name} = call {t} @{fn}(ptr {ptr}, i32 {align}, {self.typed(op.mask)}, {self.typed(op.pass_thru)})")
+        elif isinstance(op, vector.MaskedStoreOp):
+            ptr = self.address(op.base, op.indices)
+            vt = llvm_type(op.value_to_store.type)
+            fn = f"llvm.masked.store.{mangle(op.value_to_store.type)}.p0"
+            self.declare(f"declare void @{fn}({vt}, ptr, i32, {llvm_type(op.mask.type)})")
+            align = _align(scalar_of(op.value_to_store.type))
+            self.line(f"call void @{fn}({self.typed(op.value_to_store)}, ptr {ptr}, i32 {align}, {self.typed(op.mask)})")
+        elif isinstance(op, vector.BroadcastOp):
+            n = r.type.get_shape()[0]  # type: ignore[attr-defined]
+            s = llvm_type(op.source.type)
+            one = self.fresh()
+            self.line(f"{one} = insertelement <1 x {s}> poison, {self.typed(op.source)}, i64 0")
+            self.line(f"{name} = shufflevector <1 x {s}> {one}, <1 x {s}> poison, <{n} x i32> zeroinitializer")
+        elif isinstance(op, vector.InsertOp):
+            (pos,) = _static_position(op)
+            self.line(f"{name} = insertelement {self.typed(op.dest)}, {self.typed(op.source)}, i64 {pos}")
+        elif isinstance(op, vector.ExtractOp):
+            (pos,) = _static_position(op)
+            self.line(f"{name} = extractelement {self.typed(op.vector)}, i64 {pos}")
+        elif isinstance(op, vector.CreateMaskOp):
+            n = r.type.get_shape()[0]  # type: ignore[attr-defined]
+            (size,) = op.mask_dim_sizes
+            one, splat = self.fresh(), self.fresh()
+            self.line(f"{one} = insertelement <1 x i64> poison, i64 {self.v(size)}, i64 0")
+            self.line(f"{splat} = shufflevector <1 x i64> {one}, <1 x i64> poison, <{n} x i32> zeroinitializer")
+            iota = ", ".join(f"i64 {i}" for i in range(n))
+            self.line(f"{name} = icmp slt <{n} x i64> <{iota}>, {splat}")
+        elif isinstance(op, vector.FMAOp):
+            fn = f"llvm.fma.{mangle(r.type)}"
+            self.declare(f"declare {t} @{fn}({t}, {t}, {t})")
+            self.line(f"{name} = call {t} @{fn}({self.typed(op.lhs)}, {self.typed(op.rhs)}, {self.typed(op.acc)})")
+        else:
+            raise NotImplementedError(f"LLVM emission of {op.name}")
+
+    def _flags(self, op: Operation) -> str:
+        fm = op.properties.get("fastmath")
+        if fm is None or not isinstance(op, arith.AddfOp | arith.SubfOp | arith.MulfOp | arith.DivfOp):
+            return ""
+        flags = [str(getattr(f, "value", f)) for f in getattr(fm, "data", ())]
+        return (" " + " ".join(sorted(flags))) if flags else ""
+
+    def declare(self, line: str) -> None:
+        self.declares.add(line)
+
+    def address(self, base: SSAValue, indices: Iterable[SSAValue]) -> str:
+        t = base.type
+        assert isinstance(t, MemRefType)
+        shape = t.get_shape()
+        et = llvm_type(t.element_type)
+        if isinstance(t.element_type, VectorType):
+            et = llvm_type(t.element_type)
+        linear = None
+        stride = 1
+        terms = []
+        for idx, n in reversed(list(zip(indices, shape))):
+            terms.append((self.v(idx), stride))
+            stride *= n
+        for name, st in terms:
+            if name == "0":
+                continue
+            term = name
+            if st != 1:
+                term = self.fresh()
+                self.line(f"{term} = mul i64 {name}, {st}")
+            if linear is None:
+                linear = term
+            else:
+                acc = self.fresh()
+                self.line(f"{acc} = add i64 {linear}, {term}")
+                linear = acc
+        ptr = self.fresh("p")
+        self.line(f"{ptr} = getelementptr {et}, ptr {self.v(base)}, i64 {linear or 0}")
+        return ptr
+
+    def div_round(self, op: Operation, name: str, t: str) -> None:
+        """floordiv/ceildiv of signed integers from sdiv and a correction."""
+        a, b = self.v(op.operands[0]), self.v(op.operands[1])
+        q, r_, nz, sa, sb, diff, adj = (self.fresh() for _ in range(7))
+        self.line(f"{q} = sdiv {t} {a}, {b}")
+        self.line(f"{r_} = srem {t} {a}, {b}")
+        self.line(f"{nz} = icmp ne {t} {r_}, 0")
+        self.line(f"{sa} = icmp slt {t} {a}, 0")
+        self.line(f"{sb} = icmp slt {t} {b}, 0")
+        if isinstance(op, arith.FloorDivSIOp):
+            self.line(f"{diff} = xor i1 {sa}, {sb}")
+            self.line(f"{adj} = and i1 {nz}, {diff}")
+            delta = self.fresh()
+            self.line(f"{delta} = sext i1 {adj} to {t}")
+            self.line(f"{name} = add {t} {q}, {delta}")
+        else:
+            self.line(f"{diff} = icmp eq i1 {sa}, {sb}")
+            self.line(f"{adj} = and i1 {nz}, {diff}")
+            delta = self.fresh()
+            self.line(f"{delta} = zext i1 {adj} to {t}")
+            self.line(f"{name} = add {t} {q}, {delta}")
+
+    def libm(self, op: Operation, name: str, t: str) -> None:
+        rt = op.results[0].type
+        s = scalar_of(rt)
+        base = LIBM[type(op)]
+        fn = base + ("f" if isinstance(s, Float32Type) else "")
+        st = llvm_type(s)
+        self.declare(f"declare {st} @{fn}({st})")
+        x = op.operands[0]
+        if not isinstance(rt, VectorType):
+            self.line(f"{name} = call {st} @{fn}({self.typed(x)})")
+            return
+        current = "poison"
+        for lane in range(rt.get_shape()[0]):
+            e, y, nxt = self.fresh(), self.fresh(), self.fresh()
+            self.line(f"{e} = extractelement {self.typed(x)}, i64 {lane}")
+            self.line(f"{y} = call {st} @{fn}({st} {e})")
+            self.line(f"{nxt} = insertelement {t} {current}, {st} {y}, i64 {lane}")
+            current = nxt
+        self.names[op.results[0]] = current
+
+    # ------------------------------------------------------------------ control flow
+
+    def for_op(self, op: scf.ForOp) -> None:
+        body = op.body.block
+        iv = body.args[0]
+        carried = list(body.args[1:])
+        header, loop, exit_ = self.label("for.head"), self.label("for.body"), self.label("for.exit")
+        pre = self.block_label
+        self.line(f"br label %{header}")
+        self.start_block(header)
+        iv_name = self.fresh("i")
+        self.names[iv] = iv_name
+        phis_at = len(self.lines)
+        carried_names = []
+        for arg in carried:
+            n = self.fresh("c")
+            self.names[arg] = n
+            carried_names.append(n)
+        cond = self.fresh()
+        self.line(f"{cond} = icmp slt i64 {iv_name}, {self.v(op.ub)}")
+        self.line(f"br i1 {cond}, label %{loop}, label %{exit_}")
+        self.start_block(loop)
+        self.block(body)
+        yield_op = body.last_op
+        assert isinstance(yield_op, scf.YieldOp)
+        next_iv = self.fresh("i")
+        self.line(f"{next_iv} = add i64 {iv_name}, {self.v(op.step)}")
+        latch = self.block_label
+        self.line(f"br label %{header}")
+        phis = [f"  {iv_name} = phi i64 [ {self.v(op.lb)}, %{pre} ], [ {next_iv}, %{latch} ]"]
+        for arg, n, init, nxt in zip(carried, carried_names, op.iter_args, yield_op.operands):
+            t = llvm_type(arg.type)
+            phis.append(f"  {n} = phi {t} [ {self.v(init)}, %{pre} ], [ {self.v(nxt)}, %{latch} ]")
+        self.lines[phis_at:phis_at] = phis
+        self.start_block(exit_)
+        for res, n in zip(op.results, carried_names):
+            self.names[res] = n
+
+    def if_op(self, op: scf.IfOp) -> None:
+        then_l, else_l, merge = self.label("if.then"), self.label("if.else"), self.label("if.end")
+        has_else = bool(op.false_region.blocks) and bool(list(op.false_region.block.ops))
+        self.line(f"br i1 {self.v(op.cond)}, label %{then_l}, label %{else_l if has_else or op.results else merge}")
+        self.start_block(then_l)
+        self.block(op.true_region.block)
+        then_vals = [self.v(v) for v in op.true_region.block.last_op.operands] if op.results else []  # type: ignore[union-attr]
+        then_end = self.block_label
+        self.line(f"br label %{merge}")
+        else_vals: list[str] = []
+        else_end = None
+        if has_else or op.results:
+            self.start_block(else_l)
+            if op.false_region.blocks:
+                self.block(op.false_region.block)
+                else_vals = [self.v(v) for v in op.false_region.block.last_op.operands] if op.results else []  # type: ignore[union-attr]
+            else_end = self.block_label
+            self.line(f"br label %{merge}")
+        self.start_block(merge)
+        for i, res in enumerate(op.results):
+            n = self.fresh()
+            self.line(f"{n} = phi {llvm_type(res.type)} [ {then_vals[i]}, %{then_end} ], [ {else_vals[i]}, %{else_end} ]")
+            self.names[res] = n
+
+
+def _bits(t: str) -> int:
+    return int(t[1:]) if t.startswith("i") else 64
+
+
+def _align(t: Attribute) -> int:
+    if isinstance(t, VectorType):
+        t = t.element_type
+    if isinstance(t, IntegerType):
+        return max(1, t.width.data // 8)
+    return {Float16Type: 2, BFloat16Type: 2, Float32Type: 4, Float64Type: 8}.get(type(t), 8)
+
+
+def _static_position(op: vector.InsertOp | vector.ExtractOp) -> list[int]:
+    return [int(p) for p in op.static_position.get_values()]
+
+
+def emit_module(module: ModuleOp) -> str:
+    """The LLVM IR of every stage function in the module."""
+    declares: set[str] = set()
+    functions = []
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes:
+            functions.append(FunctionEmitter(op, declares).emit())
+    return "\n\n".join([*sorted(declares), *functions, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"

@@ -1,0 +1,189 @@
+"""Run a compiled model: the graph is walked once into a flat launch plan, then each run
+is a loop of ctypes calls into the stage functions.
+
+`@main` and the kernel functions (after kernel-to-loops) only allocate buffers, bind
+weights, and launch stages, so the executor interprets them once at load time: the arena
+and every temporary are allocated up front, weights are bound by name, and each
+`kernel.launch` becomes (function pointer, argument addresses, extent). A run patches in
+the input and output addresses and makes the calls. A launch's parallel range is split
+across threads; ctypes releases the GIL during a call, so the chunks run concurrently.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, ModuleOp, TypeAttribute
+from xdsl.ir import Block, SSAValue
+
+from tessel.dialects import kernel
+from tessel.ir import dtypes
+from tessel.ir.diagnostics import TesselError
+from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
+from tessel.targets.cpu.jit import CompiledModule
+from tessel.targets.cpu.llvm_emit import emit_module
+from tessel.targets.reference.kernel_eval import np_type
+
+
+def aligned_empty(shape: Sequence[int], dtype: np.dtype, align: int = 64) -> np.ndarray:
+    """A zeroed array whose data starts on an `align`-byte boundary."""
+    dtype = np.dtype(dtype)
+    n = max(math.prod(shape) * dtype.itemsize, 1)
+    raw = np.zeros(n + align, np.uint8)
+    start = (-raw.ctypes.data) % align
+    return raw[start : start + n].view(dtype)[: math.prod(shape)].reshape(shape)
+
+
+@dataclass
+class Launch:
+    name: str
+    fn: object  # ctypes function
+    args: list  # int addresses, or ("in", i) / ("out", i) slots patched per run
+    extent: int
+
+
+class CpuExecutable:
+    def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
+        self.llvm_ir = emit_module(module)
+        self.compiled = CompiledModule(self.llvm_ir)
+        self.threads = max(1, threads)
+        self.pool = ThreadPoolExecutor(max_workers=self.threads - 1) if self.threads > 1 else None
+        self.weights = weights
+        self.funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+        self.globals = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
+        self.keep: list[np.ndarray] = []  # every buffer the plan points into
+        self.launches: list[Launch] = []
+        self._ctypes: dict[str, object] = {}
+        main = self.funcs[entry]
+        args = list(main.body.block.args)
+        attrs = [a.data for a in main.arg_attrs.data] if main.arg_attrs else [{} for _ in args]
+        self.inputs = [(a, at) for a, at in zip(args, attrs) if OUTPUT_ATTR not in at]
+        self.outputs = [(a, at) for a, at in zip(args, attrs) if OUTPUT_ATTR in at]
+        env: dict[SSAValue, object] = {}
+        for i, (a, _) in enumerate(self.inputs):
+            env[a] = ("in", i)
+        for i, (a, _) in enumerate(self.outputs):
+            env[a] = ("out", i)
+        self._plan(main.body.block, env)
+
+    # ------------------------------------------------------------------ planning
+
+    def _plan(self, block: Block, env: dict[SSAValue, object]) -> None:
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                return
+            if isinstance(op, arith.ConstantOp):
+                env[op.result] = op.value.value.data  # type: ignore[attr-defined]
+            elif isinstance(op, memref.AllocOp):
+                env[op.memref] = self._buffer(op.memref.type)
+            elif isinstance(op, memref.DeallocOp):
+                pass
+            elif isinstance(op, memref.ViewOp):
+                arena = self.keep[env[op.source]]  # type: ignore[index]
+                t = op.result.type
+                start = int(env[op.byte_shift])  # type: ignore[arg-type]
+                dt = np_type(t.element_type)  # type: ignore[attr-defined]
+                size = math.prod(t.get_shape()) * dt.itemsize  # type: ignore[attr-defined]
+                view = arena[start : start + size].view(dt).reshape(t.get_shape())  # type: ignore[attr-defined]
+                env[op.result] = self._hold(view)
+            elif isinstance(op, memref.GetGlobalOp):
+                env[op.memref] = self._hold(self._global(op.name_.root_reference.data, op.memref.type))
+            elif isinstance(op, func.CallOp):
+                callee = self.funcs[op.callee.root_reference.data]
+                self._plan(callee.body.block, dict(zip(callee.body.block.args, (env[v] for v in op.operands))))
+            elif isinstance(op, kernel.LaunchOp):
+                name = op.callee.root_reference.data
+                self.launches.append(Launch(name, self._function(name, len(op.args)), [env[v] for v in op.args], op.extent.value.data))
+            elif isinstance(op, memref.CopyOp):
+                self.launches.append(Launch("copy", None, [env[op.source], env[op.destination]], 0))
+            else:
+                raise TesselError(f"the CPU runtime cannot execute {op.name} at graph level")
+
+    def _hold(self, array: np.ndarray) -> int:
+        self.keep.append(array)
+        return len(self.keep) - 1
+
+    def _buffer(self, t: MemRefType) -> int:
+        return self._hold(aligned_empty(t.get_shape(), np_type(t.element_type)))
+
+    def _global(self, name: str, t: MemRefType) -> np.ndarray:
+        g = self.globals[name]
+        dt = np_type(t.element_type)
+        if isinstance(g.initial_value, DenseIntOrFPElementsAttr):
+            raw = g.initial_value.data.data
+            if dt == np.bool_:
+                return np.frombuffer(raw, np.int8).astype(np.bool_).reshape(t.get_shape())
+            return np.frombuffer(raw, dt).reshape(t.get_shape()).copy()
+        if name not in self.weights:
+            raise TesselError(f"no data for weight @{name}")
+        value = np.ascontiguousarray(self.weights[name])
+        if value.shape != tuple(t.get_shape()):
+            raise TesselError(f"weight @{name} has shape {list(value.shape)}, the IR declares {list(t.get_shape())}")
+        return value.view(dt) if value.dtype != dt and value.dtype.itemsize == dt.itemsize else value.astype(dt)
+
+    def _function(self, name: str, n: int):
+        if name not in self._ctypes:
+            proto = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n), ctypes.c_int64, ctypes.c_int64)
+            self._ctypes[name] = proto(self.compiled.address(name))
+        return self._ctypes[name]
+
+    # ------------------------------------------------------------------ running
+
+    def port_dtypes(self) -> tuple[list[np.dtype], list[np.dtype]]:
+        def dt(at) -> np.dtype:
+            et = at.get(ELEMENT_ATTR)
+            return dtypes.to_numpy(et) if isinstance(et, TypeAttribute) else np.dtype(np.float32)
+
+        return [dt(at) for _, at in self.inputs], [dt(at) for _, at in self.outputs]
+
+    def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        in_dtypes, out_dtypes = self.port_dtypes()
+        ins = [np.ascontiguousarray(x, dtype=d) for x, d in zip(inputs, in_dtypes)]
+        outs = []
+        for (a, _), d in zip(self.outputs, out_dtypes):
+            outs.append(aligned_empty(a.type.get_shape(), d))  # type: ignore[attr-defined]
+        self.run_into(ins, outs)
+        return outs
+
+    def run_into(self, ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+        def address(slot) -> int:
+            if isinstance(slot, tuple):
+                kind, i = slot
+                return (ins if kind == "in" else outs)[i].ctypes.data
+            return self.keep[slot].ctypes.data
+
+        def array(slot) -> np.ndarray:
+            if isinstance(slot, tuple):
+                kind, i = slot
+                return (ins if kind == "in" else outs)[i]
+            return self.keep[slot]
+
+        for launch in self.launches:
+            if launch.fn is None:
+                np.copyto(array(launch.args[1]), array(launch.args[0]).view(array(launch.args[1]).dtype))
+                continue
+            args = [address(s) for s in launch.args]
+            self._launch(launch, args)
+
+    def _launch(self, launch: Launch, args: list[int]) -> None:
+        extent = launch.extent
+        fn = launch.fn
+        if self.pool is None or extent < 2:
+            fn(*args, 0, max(extent, 1))  # type: ignore[operator]
+            return
+        parts = min(self.threads, extent)
+        bounds = [extent * i // parts for i in range(parts + 1)]
+        futures = [self.pool.submit(fn, *args, bounds[i], bounds[i + 1]) for i in range(1, parts)]
+        fn(*args, bounds[0], bounds[1])  # type: ignore[operator]
+        for f in futures:
+            f.result()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()

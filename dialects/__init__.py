@@ -28,4 +28,5 @@ def all_dialects() -> dict[str, Callable[[], Dialect]]:
         "tg": _tg,
         "kernel": _kernel,
         "coll": lambda: __import__("tessel.dialects.coll", fromlist=["COLL"]).COLL,
+        "hev": lambda: __import__("tessel.dialects.hev", fromlist=["HEV"]).HEV,
     }

@@ -42,8 +42,6 @@ from tessel.passes.he.program import (
 )
 from tessel.passes.he.spec import IntDomain, Spec
 
-COST_BITS = 32
-
 Example = dict[tuple[int, int], int]  # (spec input, slot) -> value; absent slots are 0
 Value = int | z3.BitVecRef  # a slot value while building a constraint: folded when constant
 
@@ -133,6 +131,7 @@ class Sketch:
         self.rb = [z3.BitVec(f"rb{i}", rb) for i in L]
         self.p = [z3.BitVec(f"p{i}", pb) for i in L]
         self.relin = [z3.Bool(f"relin{i}") for i in L]
+        self._cost: z3.BitVecRef | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -223,28 +222,21 @@ class Sketch:
             terms.append((z3.And(used, rot != 0, z3.Not(repeat)), c["rotate"]))
         return [(b, w) for b, w in terms if w > 0]
 
-    def cost_at_most(self, bound: int) -> z3.BoolRef:
-        """A pseudo-Boolean constraint: z3 handles it natively, without adder circuits."""
-        return z3.PbLe(self.cost_terms(), bound)
+    @property
+    def cost_bits(self) -> int:
+        """Wide enough for the most expensive program of this length (small adders)."""
+        worst = sum(w for _, w in self.cost_terms())
+        return worst.bit_length() + 1
 
     def cost(self) -> z3.BitVecRef:
-        """Latency in the cost table's unit; a rotation of the same value by the same amount
-        is computed once, however many components read it."""
-        c = self.costs
-        total: z3.BitVecRef = z3.BitVecVal(0, COST_BITS)
-        slots: list[tuple[z3.BoolRef, z3.BitVecRef, z3.BitVecRef]] = []
-        for i in range(self.length):
-            op_cost: z3.BitVecRef = z3.BitVecVal(0, COST_BITS)
-            for k, name in enumerate(self.shape.ops):
-                op_cost = z3.If(self.op[i] == k, z3.BitVecVal(c[name], COST_BITS), op_cost)
-            total = total + op_cost + z3.If(self.relin[i], z3.BitVecVal(c["relinearize"], COST_BITS), z3.BitVecVal(0, COST_BITS))
-            slots.append((z3.BoolVal(True), self.a[i], self.ra[i]))
-            slots.append((self.uses_b(i), self.b[i], self.rb[i]))
-        for k, (used, src, rot) in enumerate(slots):
-            repeat = z3.Or([z3.And(u, s == src, r == rot) for u, s, r in slots[:k]] or [z3.BoolVal(False)])
-            new = z3.And(used, rot != 0, z3.Not(repeat))
-            total = total + z3.If(new, z3.BitVecVal(c["rotate"], COST_BITS), z3.BitVecVal(0, COST_BITS))
-        return total
+        """The program's cost as a bit-vector sum of `cost_terms`."""
+        if self._cost is None:
+            bits = self.cost_bits
+            total: z3.BitVecRef = z3.BitVecVal(0, bits)
+            for cond, w in self.cost_terms():
+                total = total + z3.If(cond, z3.BitVecVal(w, bits), z3.BitVecVal(0, bits))
+            self._cost = total
+        return self._cost
 
     # ------------------------------------------------------------------ examples
 

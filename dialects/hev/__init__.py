@@ -1,0 +1,60 @@
+"""`hev`, the vectorized homomorphic-encryption dialect (BFV with batching).
+
+Three types (`!hev.vec`, `!hev.pt`, `!hev.ct`, see `types.py`); the program ops a BFV
+runtime executes (`ops.py`); the `hev.spec.*` ops that state what a kernel means on
+cleartext vectors (`spec_ops.py`); the function attributes that make a spec or a program
+and say what the inputs hold (`kernel.py`); exact reference semantics mod t
+(`reference.py`); and a Python builder for specs (`builder.py`).
+"""
+
+from xdsl.ir import Dialect
+
+from .ops import (
+    PROGRAM_OPS,
+    AddOp,
+    AddPlainOp,
+    CipherBinaryOp,
+    ConstantOp,
+    DecryptOp,
+    EncodeOp,
+    EncryptOp,
+    HevOp,
+    ModSwitchOp,
+    MultiplyOp,
+    MultiplyPlainOp,
+    NegateOp,
+    PlainBinaryOp,
+    RelinearizeOp,
+    RotateOp,
+    SubOp,
+    SubPlainOp,
+)
+from .spec_ops import (
+    SPEC_OPS,
+    SpecAddOp,
+    SpecConstOp,
+    SpecMulOp,
+    SpecNegOp,
+    SpecShiftOp,
+    SpecSubOp,
+    SpecSumOp,
+)
+from .types import CipherType, PlainType, VecType
+
+OPS = [*PROGRAM_OPS, *SPEC_OPS]
+
+HEV = Dialect("hev", OPS, [VecType, PlainType, CipherType])
+
+__all__ = [
+    "HEV",
+    "OPS",
+    "PROGRAM_OPS",
+    "SPEC_OPS",
+    "VecType",
+    "PlainType",
+    "CipherType",
+    "HevOp",
+    "CipherBinaryOp",
+    "PlainBinaryOp",
+    *[op.__name__ for op in OPS],
+]

@@ -1,0 +1,219 @@
+"""Kernels: how a `func.func` says it is a spec or a program, and what its inputs hold.
+
+A **spec** is the plaintext meaning of a kernel:
+
+    func.func @dot_product(%a: !hev.vec<8>, %b: !hev.vec<8> {hev.public})
+        -> (!hev.vec<8> {hev.slots = array<i64: 0>})
+        attributes {hev.spec, hev.plain_modulus = 65537 : i64} { ...hev.spec.* ops... }
+
+- `hev.public` on an argument: the server holds it in the clear (a plaintext); default: the
+  client's secret, encrypted.
+- `hev.domain = "bits"` on an argument: every slot is 0 or 1 (default: any value mod t).
+- `hev.image = array<i64: H, W>` on an argument: an H x W image, row-major in the slots
+  (tells the synthesizer that offsets decompose into rows and columns).
+- `hev.slots = array<i64: ...>` on the result: the output slots that matter (default: all).
+- `hev.plain_modulus` on the function: t, a prime (default 65537).
+
+A **program** implements a spec: `attributes {hev.implements = @dot_product}`, the same
+signature, secret arguments entering through `hev.encrypt`, public ones through
+`hev.encode`, and the result leaving through `hev.decrypt`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    FlatSymbolRefAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
+
+from tessel.ir.diagnostics import TesselError, op_location
+
+from .types import VecType
+
+SPEC = "hev.spec"
+IMPLEMENTS = "hev.implements"
+PLAIN_MODULUS = "hev.plain_modulus"
+PUBLIC = "hev.public"
+DOMAIN = "hev.domain"
+IMAGE = "hev.image"
+SLOTS = "hev.slots"
+
+DEFAULT_PLAIN_MODULUS = 65537  # prime, = 1 mod 2N for every N <= 32768 (batching)
+DOMAINS = ("any", "bits")
+MAX_PLAIN_MODULUS = 1 << 31  # slot arithmetic stays exact in int64
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str
+    public: bool = False
+    domain: str = "any"
+    image: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Interface:
+    """What a kernel's signature and attributes say."""
+
+    name: str
+    slots: int
+    plain_modulus: int
+    arguments: tuple[Argument, ...]
+    output_slots: tuple[int, ...] | None  # None: all
+
+
+def is_spec(fn: func.FuncOp) -> bool:
+    return SPEC in fn.attributes
+
+
+def implemented_spec(fn: func.FuncOp) -> str | None:
+    attr = fn.attributes.get(IMPLEMENTS)
+    if attr is None:
+        return None
+    if not isinstance(attr, SymbolRefAttr) or attr.nested_references.data:
+        raise TesselError(f"{IMPLEMENTS} must name a spec function (@name), got {attr}", op_location(fn))
+    return attr.root_reference.data
+
+
+def functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.ops if isinstance(op, func.FuncOp)]
+
+
+def specs(module: ModuleOp) -> list[func.FuncOp]:
+    return [f for f in functions(module) if is_spec(f)]
+
+
+def programs(module: ModuleOp) -> list[func.FuncOp]:
+    return [f for f in functions(module) if IMPLEMENTS in f.attributes]
+
+
+def lookup(module: ModuleOp, name: str) -> func.FuncOp | None:
+    return next((f for f in functions(module) if f.sym_name.data == name), None)
+
+
+def spec_of(module: ModuleOp, program: func.FuncOp) -> func.FuncOp:
+    name = implemented_spec(program)
+    assert name is not None
+    spec = lookup(module, name)
+    if spec is None or not is_spec(spec):
+        raise TesselError(
+            f"@{program.sym_name.data} implements @{name}, which is not a spec function in this module",
+            op_location(program),
+        )
+    return spec
+
+
+def _error(fn: Operation, message: str) -> TesselError:
+    return TesselError(message, op_location(fn))
+
+
+def _arg_attrs(fn: func.FuncOp, i: int) -> dict[str, Attribute]:
+    if fn.arg_attrs is None:
+        return {}
+    d = fn.arg_attrs.data[i]
+    assert isinstance(d, DictionaryAttr)
+    return dict(d.data)
+
+
+def _ints(attr: Attribute) -> tuple[int, ...] | None:
+    if isinstance(attr, DenseArrayBase) and attr.elt_type == i64:
+        return tuple(int(v) for v in attr.get_values())
+    return None
+
+
+def interface(fn: func.FuncOp) -> Interface:
+    """Read and check a kernel's signature and attributes (spec or program)."""
+    name = fn.sym_name.data
+    ftype = fn.function_type
+    ins, outs = ftype.inputs.data, ftype.outputs.data
+    where = f"@{name}"
+    if len(outs) != 1 or not isinstance(outs[0], VecType):
+        raise _error(fn, f"{where} must return one !hev.vec<n>, got ({', '.join(map(str, outs))})")
+    n = outs[0].n
+    if not ins:
+        raise _error(fn, f"{where} takes no inputs; a kernel computes on at least one vector")
+    args = []
+    for i, t in enumerate(ins):
+        if not isinstance(t, VecType) or t.n != n:
+            raise _error(fn, f"{where}: argument #{i} has type {t}; every argument and the result must be !hev.vec<{n}>")
+        attrs = _arg_attrs(fn, i)
+        public = PUBLIC in attrs
+        if public and not isinstance(attrs[PUBLIC], UnitAttr):
+            raise _error(fn, f"{where}: argument #{i}: {PUBLIC} is a unit attribute (write {{{PUBLIC}}})")
+        domain = "any"
+        if DOMAIN in attrs:
+            d = attrs[DOMAIN]
+            if not isinstance(d, StringAttr) or d.data not in DOMAINS:
+                raise _error(fn, f"{where}: argument #{i}: {DOMAIN} must be one of {', '.join(map(repr, DOMAINS))}, got {d}")
+            domain = d.data
+        image = None
+        if IMAGE in attrs:
+            hw = _ints(attrs[IMAGE])
+            if hw is None or len(hw) != 2 or hw[0] < 1 or hw[1] < 1:
+                raise _error(fn, f"{where}: argument #{i}: {IMAGE} must be array<i64: height, width>, got {attrs[IMAGE]}")
+            if hw[0] * hw[1] != n:
+                raise _error(fn, f"{where}: argument #{i}: a {hw[0]}x{hw[1]} image has {hw[0] * hw[1]} pixels, the vector has {n} slots")
+            image = (hw[0], hw[1])
+        unknown = sorted(k for k in attrs if k.startswith("hev.") and k not in (PUBLIC, DOMAIN, IMAGE))
+        if unknown:
+            raise _error(fn, f"{where}: argument #{i}: unknown attribute {unknown[0]} (known: {PUBLIC}, {DOMAIN}, {IMAGE})")
+        arg_name = fn.body.blocks[0].args[i].name_hint if fn.body.blocks else None
+        args.append(Argument(arg_name or f"arg{i}", public, domain, image))
+    output_slots = None
+    if fn.res_attrs is not None:
+        res = fn.res_attrs.data[0]
+        assert isinstance(res, DictionaryAttr)
+        if SLOTS in res.data:
+            slots = _ints(res.data[SLOTS])
+            if slots is None or not slots:
+                raise _error(fn, f"{where}: {SLOTS} must be a non-empty array<i64: ...>, got {res.data[SLOTS]}")
+            bad = [s for s in slots if not 0 <= s < n]
+            if bad:
+                raise _error(fn, f"{where}: {SLOTS} names slot {bad[0]}, outside the {n} slots of the result")
+            if len(set(slots)) != len(slots):
+                raise _error(fn, f"{where}: {SLOTS} lists a slot twice")
+            output_slots = tuple(slots)
+    t = DEFAULT_PLAIN_MODULUS
+    if PLAIN_MODULUS in fn.attributes:
+        attr = fn.attributes[PLAIN_MODULUS]
+        if not isinstance(attr, IntegerAttr) or attr.type != i64:
+            raise _error(fn, f"{where}: {PLAIN_MODULUS} must be an i64 integer, got {attr}")
+        t = attr.value.data
+        if not 2 < t < MAX_PLAIN_MODULUS or not _is_prime(t):
+            raise _error(fn, f"{where}: {PLAIN_MODULUS} must be an odd prime below 2^31, got {t}")
+    return Interface(name, n, t, tuple(args), output_slots)
+
+
+def _is_prime(x: int) -> bool:
+    if x < 2:
+        return False
+    i = 2
+    while i * i <= x:
+        if x % i == 0:
+            return False
+        i += 1
+    return True
+
+
+def argument_names(fn: func.FuncOp) -> list[str]:
+    """Names of the arguments as the user wrote them (SSA name hints), else arg<i>."""
+    return [a.name_hint or f"arg{i}" for i, a in enumerate(fn.args)]
+
+
+def implements_attr(spec_name: str) -> FlatSymbolRefAttr:
+    return FlatSymbolRefAttr(spec_name)
+
+
+def slots_attr(slots: tuple[int, ...]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(slots))

@@ -44,8 +44,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_rank(alg: Algorithm, rank: int, x: np.ndarray, poll: float = 2e-4):  # noqa: ANN201 - torch types
-    """Execute rank `rank`'s program on its input (chunks x elems); returns its output buffer."""
+def run_rank(alg: Algorithm, rank: int, x: np.ndarray, timeout: float = 300.0):  # noqa: ANN201 - torch types
+    """Execute rank `rank`'s program on its input (chunks x elems); returns its output buffer.
+
+    Every threadblock is a thread that runs its steps in order, as a GPU threadblock does;
+    a step first waits for the steps it depends on. Sends and receives block until the
+    message has gone or arrived (gloo's `Work.wait`), which releases the GIL.
+    """
+    import threading
+
     import torch
     import torch.distributed as dist
 
@@ -56,61 +63,54 @@ def run_rank(alg: Algorithm, rank: int, x: np.ndarray, poll: float = 2e-4):  # n
         "o": torch.full((g.output_chunks, elems), float("nan"), dtype=torch.float32),
         "s": torch.full((g.scratch_chunks, elems), float("nan"), dtype=torch.float32),
     }
-    nxt = [0] * len(g.tbs)
-    done = [[False] * len(tb.steps) for tb in g.tbs]
-    inflight: dict[tuple[int, int], tuple[object, object | None]] = {}
-    sent: dict[tuple[int, int], int] = {}
-    received: dict[tuple[int, int], int] = {}
-    remaining = sum(len(tb.steps) for tb in g.tbs)
+    done = [[threading.Event() for _ in tb.steps] for tb in g.tbs]
+    errors: list[str] = []
 
     def rows(slot: tuple[str, int], count: int):  # noqa: ANN202
         buf, off = slot
         return bufs[buf][off : off + count]
 
-    while remaining:
-        progressed = False
-        for t, tb in enumerate(g.tbs):
-            s = nxt[t]
-            key = (t, s)
-            if s >= len(tb.steps):
-                continue
-            step = tb.steps[s]
-            if key in inflight:
-                work, tmp = inflight[key]
-                if not work.is_completed():  # type: ignore[attr-defined]
-                    continue
-                work.wait()  # type: ignore[attr-defined]
-                if step.op == "recv":
-                    rows(step.dst, step.count).copy_(tmp)  # type: ignore[arg-type]
-                elif step.op == "recv_reduce_copy":
-                    rows(step.dst, step.count).copy_(rows(step.src, step.count) + tmp)  # type: ignore[operator]
-                del inflight[key]
-            else:
-                if not all(done[dt][ds] for dt, ds in step.deps):
-                    continue
+    def threadblock(t: int) -> None:
+        tb = g.tbs[t]
+        sent = received = 0
+        try:
+            for s, step in enumerate(tb.steps):
+                for dt, ds in step.deps:
+                    if not done[dt][ds].wait(timeout):
+                        raise TimeoutError(f"tb {t} step {s} waited {timeout:.0f} s for tb {dt} step {ds}")
                 if step.op == "send":
-                    conn = (tb.send, tb.channel)
-                    tag = tb.channel * 1_000_000 + sent.get(conn, 0)
-                    sent[conn] = sent.get(conn, 0) + 1
-                    inflight[key] = (dist.isend(rows(step.src, step.count).contiguous(), tb.send, tag=tag), None)
-                    continue
-                if step.op in ("recv", "recv_reduce_copy"):
-                    conn = (tb.recv, tb.channel)
-                    tag = tb.channel * 1_000_000 + received.get(conn, 0)
-                    received[conn] = received.get(conn, 0) + 1
+                    tag = tb.channel * 1_000_000 + sent
+                    sent += 1
+                    dist.isend(rows(step.src, step.count).contiguous(), tb.send, tag=tag).wait()
+                elif step.op in ("recv", "recv_reduce_copy"):
+                    tag = tb.channel * 1_000_000 + received
+                    received += 1
                     tmp = torch.empty((step.count, elems), dtype=torch.float32)
-                    inflight[key] = (dist.irecv(tmp, tb.recv, tag=tag), tmp)
-                    continue
-                if step.op == "copy":
+                    dist.irecv(tmp, tb.recv, tag=tag).wait()
+                    if step.op == "recv":
+                        rows(step.dst, step.count).copy_(tmp)
+                    else:
+                        rows(step.dst, step.count).copy_(rows(step.src, step.count) + tmp)
+                elif step.op == "copy":
                     rows(step.dst, step.count).copy_(rows(step.src, step.count))
                 elif step.op == "reduce":
                     rows(step.dst, step.count).add_(rows(step.src, step.count))
-            done[t][s] = True
-            nxt[t] += 1
-            remaining -= 1
-            progressed = True
-        if not progressed:
-            time.sleep(poll)
+                done[t][s].set()
+        except Exception as err:  # surfaced by the caller with the rank
+            errors.append(f"tb {t}: {type(err).__name__}: {err}")
+            for row in done:  # unblock the others so the rank can report
+                for e in row:
+                    e.set()
+
+    threads = [threading.Thread(target=threadblock, args=(t,), daemon=True) for t in range(len(g.tbs))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout)
+    if errors:
+        raise RuntimeError(errors[0])
+    if any(th.is_alive() for th in threads):
+        raise TimeoutError(f"threadblocks still running after {timeout:.0f} s")
     return bufs["o"].numpy().copy()
 
 

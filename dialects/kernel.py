@@ -62,7 +62,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-COMBINERS = ("add", "mul", "max", "min")
+COMBINERS = ("add", "mul", "max", "min", "umax", "umin")  # umax/umin: integers read unsigned
 
 # Attributes the lowering leaves on functions and their arguments, read by the runtime.
 KERNEL_ATTR = "kernel.kernel"  # a kernel function (one fused group)

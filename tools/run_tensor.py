@@ -1,6 +1,11 @@
 """tessel-run for tensor programs (tg modules and ONNX models): run, time, check.
 
+Targets: `reference` runs the numpy reference semantics; `cpu` compiles through the whole
+pipeline (graph passes, kernels, loops, LLVM) and runs native code on --threads threads.
+
 Examples:
+  tessel-run model.onnx --target cpu --check --time 20  # vs reference, onnx.reference and onnxruntime
+  tessel-run model.onnx --target cpu --dump-ir ir/      # the IR after every pass, and the LLVM IR
   tessel-run model.mlir --target reference --inputs in.npz -o out.npz
   tessel-run model.mlir --seed 3                      # random inputs, reproducible
   tessel-run model.onnx --check                       # compare with onnx.reference (and onnxruntime)
@@ -16,6 +21,7 @@ import time
 
 import numpy as np
 
+from tessel.compiler import compile_for_cpu
 from tessel.frontends.onnx import import_model, load_model
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import Port, inputs, outputs, random_inputs
@@ -32,7 +38,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="NPZ", help="write the outputs by name")
     p.add_argument("--entry", help="function to run (default: main)")
     p.add_argument("--check", action="store_true",
-                   help="compare with onnx.reference.ReferenceEvaluator and onnxruntime (ONNX input)")
+                   help="compare with the reference semantics (cpu target) and, for ONNX input, "
+                        "onnx.reference.ReferenceEvaluator and onnxruntime")
+    p.add_argument("--time", type=int, default=0, metavar="N", help="time N runs and report the median (cpu)")
+    p.add_argument("--threads", type=int, default=2, help="threads for the cpu target (default: 2)")
+    p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every pass into DIR (cpu)")
     p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default: 1e-4)")
     p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default: 1e-5)")
     p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy", help="ONNX: fix an input to a value")
@@ -55,6 +65,19 @@ def _arrange_inputs(ports: list[Port], given: dict[str, np.ndarray], source: str
     return arrays
 
 
+def median_ms(executable, feed: list[np.ndarray], runs: int) -> float:
+    """Median wall time of `runs` runs after one warm-up, in ms (outputs reused)."""
+    outs = executable.run(feed)
+    ins = [np.ascontiguousarray(x) for x in feed]
+    times = []
+    for _ in range(max(1, runs)):
+        start = time.perf_counter()
+        executable.run_into(ins, outs)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return times[len(times) // 2] * 1e3
+
+
 def _describe(name: str, a: np.ndarray) -> str:
     stats = ""
     if a.size and a.dtype.kind in "fiub":
@@ -65,8 +88,11 @@ def _describe(name: str, a: np.ndarray) -> str:
 
 def run_command(args: argparse.Namespace) -> int:
     is_onnx = args.model.endswith(".onnx")
-    if args.check and not is_onnx:
-        raise TesselError("--check compares with the ONNX oracles; give an .onnx model")
+    compiled = args.target != "reference"
+    if args.check and not is_onnx and not compiled:
+        raise TesselError("--check compares the reference target with the ONNX oracles; give an .onnx model")
+    if not compiled and (args.time or args.dump_ir):
+        raise TesselError("--time and --dump-ir apply to compiled targets (--target cpu)")
     check_output_path(args.output)
     if is_onnx:
         model = load_model(args.model)
@@ -84,20 +110,39 @@ def run_command(args: argparse.Namespace) -> int:
     given = load_npz(args.inputs, "inputs") if args.inputs else random_inputs(in_ports, args.seed)
     feed = _arrange_inputs(in_ports, given, args.inputs or args.model)
 
-    start = time.perf_counter()
-    results = run(module, feed, weights, args.entry)
-    elapsed = time.perf_counter() - start
+    if compiled:
+        if args.entry not in (None, "main"):
+            raise TesselError("the cpu target compiles @main")
+        reference_module = module.clone() if args.check else None
+        executable, report = compile_for_cpu(module, weights, threads=args.threads, dump_dir=args.dump_ir)
+        print(report.summary())
+        start = time.perf_counter()
+        results = executable.run(feed)
+        elapsed = time.perf_counter() - start
+    else:
+        start = time.perf_counter()
+        results = run(module, feed, weights, args.entry)
+        elapsed = time.perf_counter() - start
     named = {p.name: r for p, r in zip(out_ports, results)}
     print(f"ran @{fn.sym_name.data} on target {args.target} in {elapsed * 1e3:.1f} ms")
     for name, value in named.items():
         print(_describe(name, value))
     if args.output:
         np.savez(args.output, **named)
+    if compiled and args.time:
+        print(f"time: median {median_ms(executable, feed, args.time):.3f} ms over {args.time} runs, {args.threads} threads")
 
     if not args.check:
         return 0
-    feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind)
     ok = True
+    if compiled:
+        expected = dict(zip((p.name for p in out_ports), run(reference_module, feed, weights)))
+        report = compare(named, expected, args.rtol, args.atol)
+        print(f"check against the reference semantics: {report.summary()}")
+        ok &= report.ok
+    if not is_onnx:
+        return 0 if ok else 1
+    feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind)
     for oracle, expected in onnx_oracles(model, feed_by_name):
         report = compare(named, expected, args.rtol, args.atol)
         print(f"check against {oracle}: {report.summary()}")

@@ -266,6 +266,11 @@ def _gemm(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -
     kb.reduction("gemm", dests[0], et, _axes("o", (mm, nn)), [("k", k)], "add", 0, acc_t, body, epilogue)
 
 
+def max_combiner(et: Attribute) -> str:
+    """max of signed integers and floats; umax where the bits are read unsigned (or bool)."""
+    return "umax" if is_unsigned(et) or dtypes.is_bool(et) else "max"
+
+
 def _bcast(idx: Index, shape: Sequence[int], result: Sequence[int]) -> Index:
     offset = len(result) - len(shape)
     return [AffineExpr.constant(0) if n == 1 and result[offset + i] != 1 else idx[offset + i] for i, n in enumerate(shape)]
@@ -294,7 +299,7 @@ def _max_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
         return read(b, x, _window_index(s, r, strides, pads, dilations), pad=fill)
 
-    kb.reduction("max_pool", dests[0], et, spatial, taps, "max", fill, compute_type(et), body, then)
+    kb.reduction("max_pool", dests[0], et, spatial, taps, max_combiner(et), fill, compute_type(et), body, then)
     if len(dests) == 1:
         return
     # Indices: the smallest flat input index among in-bounds taps equal to the max (the
@@ -424,7 +429,7 @@ def _reduce(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
         mean = b.emit(arith.DivfOp(wide, b.const(float(count), f64)))
         return then(b, s, b.emit(arith.FPToUIOp(mean, acc_t) if is_unsigned(et) else arith.FPToSIOp(mean, acc_t)))
 
-    combine = "max" if kind == "max" else "add"
+    combine = max_combiner(et) if kind == "max" else "add"
     init = lowest(et) if kind == "max" else 0
     kb.reduction(f"reduce_{kind}", dests[0], et, _axes("o", shape_of(op.results[0])),
                  [(f"r{d}", in_shape[a]) for d, a in enumerate(axes)], combine, init, acc_t, body, finish)  # fmt: skip

@@ -440,9 +440,8 @@ class StageLowering:
         if floating:
             cls = {"add": arith.AddfOp, "mul": arith.MulfOp, "max": arith.MaximumfOp, "min": arith.MinimumfOp}[kind]  # type: ignore[index]
             return e.emit(cls(acc, term, flags=arith.FastMathFlagsAttr(["contract"])) if kind in ("add", "mul") else cls(acc, term))
-        unsigned = False
-        cls = {"add": arith.AddiOp, "mul": arith.MuliOp, "max": arith.MaxUIOp if unsigned else arith.MaxSIOp,
-               "min": arith.MinUIOp if unsigned else arith.MinSIOp}[kind]  # type: ignore[index]  # fmt: skip
+        cls = {"add": arith.AddiOp, "mul": arith.MuliOp, "max": arith.MaxSIOp, "min": arith.MinSIOp,
+               "umax": arith.MaxUIOp, "umin": arith.MinUIOp}[kind]  # type: ignore[index]  # fmt: skip
         return e.emit(cls(acc, term))
 
     def _body(self, e: Emitter, axes: list, mask: SSAValue | None) -> SSAValue:
@@ -505,7 +504,7 @@ class RegionCloner:
             env[op.result] = e.const(op.value)
             return
         varying = any(self._varies(v) for v in op.operands)
-        if varying and isinstance(op, arith.CmpiOp | arith.CmpfOp | arith.SelectOp):
+        if varying and _scalar_only(op):
             env[op.results[0]] = self._per_lane(op, env)
             self.lanes.add(op.results[0])
             return
@@ -520,6 +519,10 @@ class RegionCloner:
         clone = op.__class__.create(
             operands=operands, result_types=result_types, properties=dict(op.properties), attributes=dict(op.attributes)
         )
+        if varying and not _accepts_vectors(clone):
+            env[op.results[0]] = self._per_lane(op, env)
+            self.lanes.add(op.results[0])
+            return
         if isinstance(clone, arith.MulfOp | arith.AddfOp) and self.stage.op.combiner == "add":
             clone.properties["fastmath"] = arith.FastMathFlagsAttr(["contract"])
         e.emit(clone)
@@ -701,6 +704,23 @@ class RegionCloner:
         if b is None:
             return a
         return self.e.emit(arith.AndIOp(a, b))
+
+
+def _scalar_only(op: Operation) -> bool:
+    """Ops emitted once per lane: those xDSL has only in scalar form (compares, selects,
+    index casts) and index arithmetic (cheap, and rare in vector code)."""
+    if isinstance(op, arith.CmpiOp | arith.CmpfOp | arith.SelectOp | arith.IndexCastOp):
+        return True
+    return any(isinstance(v.type, IndexType) for v in [*op.operands, *op.results])
+
+
+def _accepts_vectors(op: Operation) -> bool:
+    """Whether xDSL's definition of the op admits these vector types (sitofp does not)."""
+    try:
+        op.verify_()
+    except Exception:
+        return False
+    return True
 
 
 def _zero(t: Attribute) -> Attribute:

@@ -8,6 +8,7 @@ once per machine: a hit costs a parse and an object load (~4 ms) instead of O3 +
 
 from __future__ import annotations
 
+import ctypes.util
 import hashlib
 import os
 import threading
@@ -24,6 +25,11 @@ _LOCK = threading.Lock()
 def _initialize() -> tuple[str, str, str]:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
+    # LLVM lowers some conversions (double -> half) to compiler-rt/libgcc calls; MCJIT
+    # resolves them from the process, so the library must be loaded.
+    gcc_s = ctypes.util.find_library("gcc_s")
+    if gcc_s:
+        llvm.load_library_permanently(gcc_s)
     return llvm.get_process_triple(), llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
 

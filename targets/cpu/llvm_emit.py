@@ -448,6 +448,32 @@ def _static_position(op: vector.InsertOp | vector.ExtractOp) -> list[int]:
     return [int(p) for p in op.static_position.get_values()]
 
 
+# Conversions to bfloat that LLVM lowers to library calls libgcc does not have: defined
+# here (round to nearest even, NaN kept quiet) so MCJIT never resolves them to nothing.
+SUPPORT = """
+define bfloat @__truncsfbf2(float %x) {
+  %b = bitcast float %x to i32
+  %isnan = fcmp uno float %x, 0.0
+  %hi = lshr i32 %b, 16
+  %lsb = and i32 %hi, 1
+  %bias = add i32 %lsb, 32767
+  %r = add i32 %b, %bias
+  %rounded = lshr i32 %r, 16
+  %quiet = or i32 %hi, 64
+  %sel = select i1 %isnan, i32 %quiet, i32 %rounded
+  %t = trunc i32 %sel to i16
+  %y = bitcast i16 %t to bfloat
+  ret bfloat %y
+}
+
+define bfloat @__truncdfbf2(double %x) {
+  %f = fptrunc double %x to float
+  %y = call bfloat @__truncsfbf2(float %f)
+  ret bfloat %y
+}
+"""
+
+
 def emit_module(module: ModuleOp) -> str:
     """The LLVM IR of every stage function in the module."""
     declares: set[str] = set()
@@ -455,4 +481,4 @@ def emit_module(module: ModuleOp) -> str:
     for op in module.ops:
         if isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes:
             functions.append(FunctionEmitter(op, declares).emit())
-    return "\n\n".join([*sorted(declares), *functions, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"
+    return "\n\n".join([*sorted(declares), *functions, SUPPORT, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"

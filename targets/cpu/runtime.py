@@ -34,7 +34,9 @@ from tessel.targets.reference.kernel_eval import np_type
 def aligned_empty(shape: Sequence[int], dtype: np.dtype, align: int = 64) -> np.ndarray:
     """A zeroed array whose data starts on an `align`-byte boundary."""
     dtype = np.dtype(dtype)
-    n = max(math.prod(shape) * dtype.itemsize, 1)
+    if math.prod(shape) == 0:
+        return np.empty(shape, dtype)
+    n = math.prod(shape) * dtype.itemsize
     raw = np.zeros(n + align, np.uint8)
     start = (-raw.ctypes.data) % align
     return raw[start : start + n].view(dtype)[: math.prod(shape)].reshape(shape)

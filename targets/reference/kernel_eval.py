@@ -186,12 +186,16 @@ class KernelEvaluator:
             out[...] = term  # type: ignore[index]
             return
         init = op.init.value.data  # type: ignore[union-attr]
-        ufunc = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[op.combiner]  # type: ignore[index]
+        ufunc = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum,
+                 "umax": np.maximum, "umin": np.minimum}[op.combiner]  # type: ignore[index]  # fmt: skip
         axes = tuple(range(k, n))
         dtype = term.dtype
+        init_value = np.asarray(init).astype(dtype)
+        if op.combiner in ("umax", "umin") and dtype != np.bool_:
+            term, init_value = unsigned(term), unsigned(init_value.reshape(1))[0]
         with np.errstate(all="ignore"):
-            acc = ufunc.reduce(term, axis=axes, initial=np.asarray(init).astype(dtype)) if term.size else np.full(extents[:k], init, dtype)
-        acc = acc.astype(dtype)
+            acc = ufunc.reduce(term, axis=axes, initial=init_value)
+        acc = acc.view(dtype) if acc.dtype != dtype and acc.dtype.itemsize == dtype.itemsize else acc.astype(dtype)
         if op.then.blocks:
             local = dict(env)
             local.update(zip(op.then.block.args, [*grids_for(extents[:k]), acc]))

@@ -20,6 +20,7 @@ from tessel.tools.cli import guarded
 # target name -> module with add_arguments(parser) and run_command(args) -> exit code
 RUNNERS: dict[str, str] = {
     "reference": "tessel.tools.run_tensor",
+    "nccl": "tessel.tools.run_coll",
     "cpu": "tessel.tools.run_tensor",
 }
 

@@ -28,7 +28,9 @@ from tessel.tools.cli import check_output_path, guarded, parse_assignments, pars
 
 # target name -> "module:function"; the function takes (input path, {option: value}) and
 # returns the artefact as text or bytes.
-TRANSLATIONS: dict[str, str] = {}
+TRANSLATIONS: dict[str, str] = {
+    "msccl-xml": "tessel.targets.nccl.translate:msccl_xml",
+}
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,19 +1,13 @@
 """coll-verify: prove that each `coll.algorithm` implements its collective.
 
-Symbolic chunk propagation (TACCL's `check_implements`, over buffers rather than chunk
-sets): every input slot i[k] of rank r starts holding {(r, k)}; steps run in a topological
-order of the step graph; a send of a slot nothing was written to, a reduction that would
-count a contribution twice, and an output slot whose contents differ from the collective's
-postcondition are errors. Races: two steps of one GPU that touch the same slot, one of them
-writing, must be ordered by the step graph (program order, dependencies, messages);
-otherwise the result depends on timing.
+Symbolic chunk propagation and the race check of targets/nccl/verify.py, on every
+algorithm in the module; a failure is one error line at the algorithm.
 
     tessel-opt algo.mlir -p coll-verify       # the module unchanged, or one error line
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -21,153 +15,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from tessel.dialects.coll import AlgorithmOp
-from tessel.dialects.coll.model import Algorithm, CollKind
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.nccl.steps import Node, StepGraph, build
-
-Contribution = frozenset  # of (rank, input chunk)
-
-
-class AlgorithmError(Exception):
-    """The algorithm does not implement its collective; the message says where and why."""
-
-
-def postcondition(alg: Algorithm, rank: int, slot: int) -> frozenset | None:
-    """What output slot `slot` of `rank` must hold, or None if unconstrained."""
-    coll = alg.collective
-    n, c = coll.ranks, coll.chunkup
-    kind = coll.kind
-    if kind == CollKind.ALLGATHER:
-        return frozenset({(slot // c, slot % c)})
-    if kind == CollKind.REDUCE_SCATTER:
-        return frozenset((s, rank * c + slot) for s in range(n))
-    if kind == CollKind.ALLREDUCE:
-        return frozenset((s, slot) for s in range(n))
-    if kind == CollKind.ALLTOALL:
-        return frozenset({(slot // c, rank * c + slot % c)})
-    if kind == CollKind.BROADCAST:
-        return frozenset({(coll.root, slot)})
-    return frozenset((s, slot) for s in range(n)) if rank == coll.root else None
-
-
-def _where(node: Node) -> str:
-    return f"GPU {node[0]} tb {node[1]} step {node[2]}"
-
-
-def check_algorithm(alg: Algorithm) -> None:
-    """Raise AlgorithmError unless `alg` implements its collective without races."""
-    try:
-        graph = build(alg)
-    except TesselError as err:
-        raise AlgorithmError(err.message) from None
-    state: list[dict[str, list[frozenset | None]]] = []
-    for g in alg.gpus:
-        state.append({
-            "i": [frozenset({(g.rank, k)}) for k in range(g.input_chunks)],
-            "o": [None] * g.output_chunks,
-            "s": [None] * g.scratch_chunks,
-        })
-    inflight: dict[Node, list[frozenset]] = {}
-    accesses: dict[tuple[int, str, int], list[tuple[Node, bool]]] = defaultdict(list)
-
-    for node in graph.order:
-        step = graph.step(node)
-        st = state[node[0]]
-
-        def read(slot: tuple[str, int], what: str) -> list[frozenset]:
-            buf, off = slot
-            out = []
-            for k in range(off, off + step.count):
-                accesses[(node[0], buf, k)].append((node, False))
-                value = st[buf][k]
-                if value is None:
-                    raise AlgorithmError(f"{_where(node)} ({step.op}) {what} {buf}[{k}] before anything was written there")
-                out.append(value)
-            return out
-
-        def write(slot: tuple[str, int], values: list[frozenset]) -> None:
-            buf, off = slot
-            for k, v in zip(range(off, off + step.count), values):
-                accesses[(node[0], buf, k)].append((node, True))
-                st[buf][k] = v
-
-        def add(a: list[frozenset], b: list[frozenset]) -> list[frozenset]:
-            out = []
-            for x, y in zip(a, b):
-                twice = x & y
-                if twice:
-                    r, k = min(twice)
-                    raise AlgorithmError(f"{_where(node)} ({step.op}) adds rank {r}'s chunk {k} a second time")
-                out.append(x | y)
-            return out
-
-        if step.op == "send":
-            inflight[node] = read(step.src, "sends")
-        elif step.op == "recv":
-            write(step.dst, inflight.pop(graph.match[node]))
-        elif step.op == "recv_reduce_copy":
-            write(step.dst, add(read(step.src, "reduces"), inflight.pop(graph.match[node])))
-        elif step.op == "copy":
-            write(step.dst, read(step.src, "copies"))
-        elif step.op == "reduce":
-            write(step.dst, add(read(step.dst, "reduces into"), read(step.src, "reduces")))
-
-    for g in alg.gpus:
-        for k in range(g.output_chunks):
-            want = postcondition(alg, g.rank, k)
-            got = state[g.rank]["o"][k]
-            if want is not None and got != want:
-                raise AlgorithmError(f"GPU {g.rank} ends with o[{k}] = {_describe(got)}, {alg.collective.kind} needs {_describe(want)}")
-    _check_races(graph, accesses)
-
-
-def _describe(v: frozenset | None) -> str:
-    if v is None:
-        return "nothing"
-    items = sorted(v)
-    text = ", ".join(f"r{r}:{k}" for r, k in items[:4])
-    return "{" + text + (f", ... {len(items)} in all" if len(items) > 4 else "") + "}"
-
-
-@dataclass
-class _Reach:
-    graph: StepGraph
-
-    def __post_init__(self) -> None:
-        self.pos = {n: i for i, n in enumerate(self.graph.order)}
-
-    def before(self, a: Node, b: Node) -> bool:
-        """Is a an ancestor of b in the step graph?"""
-        pa = self.pos[a]
-        stack, seen = [b], {b}
-        while stack:
-            n = stack.pop()
-            for p in self.graph.preds[n]:
-                if p == a:
-                    return True
-                if p not in seen and self.pos[p] > pa:
-                    seen.add(p)
-                    stack.append(p)
-        return False
-
-
-def _check_races(graph: StepGraph, accesses: dict[tuple[int, str, int], list[tuple[Node, bool]]]) -> None:
-    reach = _Reach(graph)
-    for (gpu, buf, k), acc in accesses.items():
-        writes = [n for n, w in acc if w]
-        if not writes:
-            continue
-        nodes = list(dict.fromkeys(n for n, _ in acc))
-        for w in writes:
-            for other in nodes:
-                if other == w:
-                    continue
-                a, b = (w, other) if reach.pos[w] < reach.pos[other] else (other, w)
-                if not reach.before(a, b):
-                    what = "writes" if other in writes else "reads"
-                    raise AlgorithmError(
-                        f"race on GPU {gpu} {buf}[{k}]: {_where(w)} writes it while {_where(other)} {what} it, and neither waits for the other"
-                    )
+from tessel.targets.nccl.verify import AlgorithmError, check_algorithm
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,250 @@
+"""tessel-run --target nccl: synthesize (or load), verify, simulate against NCCL, emit MSCCL XML, execute.
+
+Examples:
+  tessel-run ndv2x2 --target nccl --collective allgather --size 1MB -o ag.xml
+  tessel-run topo.json --target nccl --collective allgather --size 1MB --sketch sk.json
+  tessel-run ndv2x2 --target nccl --collective allreduce --sizes 1KB,1MB,1GB -o ar.xml   # size buckets
+  tessel-run ndv2 --target nccl --collective allgather --size 64KB --execute gloo --ranks 8
+  tessel-run algo.mlir --target nccl --timeline links.png         # an IR file with coll.algorithm(s)
+
+TOPOLOGY is a built-in (ndv2, ndv2xN, dgx2, dgx2xN, ringN), TACCL's topology JSON, or an .mlir
+module holding a coll.topology (and coll.collective or coll.algorithm ops). Sizes: 1KB = 1024
+bytes (nccl-tests' convention): the larger per-rank buffer (allgather: the output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+
+from tessel.dialects.coll import AlgorithmOp, CollectiveOp, TopologyOp
+from tessel.dialects.coll.model import Algorithm, CollKind, Sketch, Topology
+from tessel.dialects.coll.topologies import BUILTIN_NAMES, builtin, check_sketch, load_sketch_json, load_topology_json
+from tessel.ir.diagnostics import TesselError
+from tessel.ir.source import make_context, read_module
+from tessel.passes.coll.synthesis import Options, Result, synthesize, synthesize_buckets
+from tessel.targets.nccl import baselines, tuner
+from tessel.targets.nccl.interpreter import check, random_inputs
+from tessel.targets.nccl.interpreter import run as interpret
+from tessel.targets.nccl.msccl_xml import emit
+from tessel.targets.nccl.simulate import SimResult, simulate
+from tessel.targets.nccl.verify import AlgorithmError, check_algorithm
+from tessel.tools.cli import check_output_path
+
+UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
+         "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30}
+
+
+def parse_size(text: str, flag: str = "--size") -> int:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", text)
+    if not m or m.group(2).upper() not in UNITS:
+        raise TesselError(f"{flag} {text}: expected a size such as 1024, 64KB, 1MB or 1GB")
+    size = int(float(m.group(1)) * UNITS[m.group(2).upper()])
+    if size < 1:
+        raise TesselError(f"{flag} {text}: the size must be at least 1 byte")
+    return size
+
+
+def human(size: float) -> str:
+    for unit, factor in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if size >= factor:
+            v = size / factor
+            return f"{v:g}{unit}" if v == int(v) else f"{v:.3g}{unit}"
+    return f"{size:g}B"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("topology", metavar="TOPOLOGY", help=f"built-in ({BUILTIN_NAMES}), TACCL topology JSON, or .mlir")
+    p.add_argument("--collective", choices=[k.value for k in CollKind], help="what to synthesize (not needed for .mlir)")
+    p.add_argument("--size", help="buffer size, e.g. 1MB (default 1MB)")
+    p.add_argument("--sizes", help="comma-separated sizes: one algorithm per size bucket")
+    p.add_argument("--sketch", metavar="JSON", help="TACCL communication sketch (default: search sketches)")
+    p.add_argument("--nodes", type=int, help="nodes of a TACCL topology JSON (default: the sketch's nnodes, else 1)")
+    p.add_argument("--root", type=int, default=0, help="root of broadcast/reduce (default 0)")
+    p.add_argument("--time-limit", type=float, default=30.0, help="synthesis budget in seconds (default 30)")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact CP-SAT model (decomposition only)")
+    p.add_argument("-o", "--output", metavar="XML", help="write MSCCL XML (one file per size bucket: NAME.SIZE.xml)")
+    p.add_argument("--emit-ir", metavar="MLIR", help="write the topology and algorithm(s) as coll IR")
+    p.add_argument("--timeline", metavar="PNG", help="plot link usage of the simulated schedule")
+    p.add_argument("--execute", choices=["gloo"], help="run on torch.distributed, one process per rank, and check the outputs")
+    p.add_argument("--ranks", type=int, help="ranks for --execute (default: the topology's GPUs; fewer re-synthesizes on fewer nodes)")
+    p.add_argument("--elems", type=int, default=256, help="float32 elements per chunk for --execute (default 256)")
+
+
+def _topology(args: argparse.Namespace, nodes: int | None) -> tuple[Topology, list, list]:
+    """The topology, plus the collectives and algorithms of an IR input."""
+    path = args.topology
+    if path.endswith(".mlir"):
+        module = read_module(make_context(), path)
+        topos = [op for op in module.walk() if isinstance(op, TopologyOp)]
+        if len(topos) != 1:
+            raise TesselError(f"{path}: expected one coll.topology, found {len(topos)}")
+        colls = [op for op in module.walk() if isinstance(op, CollectiveOp)]
+        algs = [op.algorithm() for op in module.walk() if isinstance(op, AlgorithmOp)]
+        return topos[0].topology(), colls, algs
+    if path.endswith(".json"):
+        topo = load_topology_json(path, nodes)
+    else:
+        topo = builtin(path)
+        if topo is None:
+            if os.path.exists(path):
+                raise TesselError(f"{path}: give a TACCL topology .json or a coll .mlir module")
+            raise TesselError(f"unknown topology '{path}': not a file and not a built-in ({BUILTIN_NAMES})")
+        if nodes is not None:
+            raise TesselError("--nodes applies to TACCL topology JSON; built-ins name their nodes (ndv2x4)")
+    topo.validate()
+    return topo, [], []
+
+
+def _with_nodes(args: argparse.Namespace, topo: Topology, ranks: int) -> Topology:
+    """The same kind of machine with `ranks` GPUs (fewer nodes), for small real runs."""
+    if ranks == topo.gpus:
+        return topo
+    per = topo.gpus_per_node
+    if ranks % per or args.topology.endswith(".mlir"):
+        raise TesselError(f"--ranks {ranks} does not fit {topo.name} ({topo.gpus} GPUs in nodes of {per}); give --ranks {topo.gpus} or a multiple of {per} with a built-in or JSON topology")
+    nodes = ranks // per
+    if args.topology.endswith(".json"):
+        return load_topology_json(args.topology, nodes)
+    base = re.sub(r"x\d+$", "", topo.name)
+    small = builtin(base if nodes == 1 else f"{base}x{nodes}")
+    assert small is not None
+    return small
+
+
+def _report(alg: Algorithm, topo: Topology, chunk_bytes: float, size: int, wall: float | None, result: Result | None) -> SimResult:
+    kind = alg.collective.kind
+    try:
+        check_algorithm(alg)
+    except AlgorithmError as err:
+        raise TesselError(f"algorithm {alg.name} does not implement its {kind}: {err}") from None
+    inputs = random_inputs(alg, 4)
+    problem = check(alg, inputs, interpret(alg, inputs))
+    if problem:
+        raise TesselError(f"algorithm {alg.name}: the reference interpreter disagrees with {kind}: {problem}")
+    sim = simulate(alg, topo, chunk_bytes)
+    tbs = sum(len(g.tbs) for g in alg.gpus)
+    messages = alg.transfers()
+    bottleneck, busy = sim.bottleneck()
+    if result is not None:
+        how = "exact CP-SAT" if result.plan.note == "exact" else "decomposition (relaxation -> greedy order -> polish)"
+        searched = f", best of {len(result.candidates)} sketches" if len(result.candidates) > 1 else ""
+        print(f"synthesized {kind} of {human(size)} in {wall:.1f} s: {how}, sketch {result.sketch.describe()}{searched}")
+        if "exact_model" in result.stages:
+            print(f"  schedules before merging: greedy {result.stages['greedy']:.2f} us, exact model {result.stages['exact_model']:.2f} us (bound {result.stages['exact_bound']:.2f})")
+    print(f"verified: implements {kind} (chunk propagation, no races); reference interpreter agrees")
+    print(f"schedule: {alg.collective.ranks} GPUs, {tbs} threadblocks, {messages} messages ({alg.collective.ranks * alg.collective.input_chunks} input chunks of {human(chunk_bytes)})")
+    print(f"simulated time {sim.time:.2f} us; busiest resource {bottleneck} ({busy:.2f} us busy)")
+    nccl = baselines.best(topo, kind, size)
+    best = min(t for t, _ in nccl.values())
+    parts = ", ".join(f"{fam} {t:.2f} us ({label}) -> {t / sim.time:.2f}x" for fam, (t, label) in sorted(nccl.items()))
+    print(f"NCCL under the same model: {parts}; speedup over NCCL's best {best / sim.time:.2f}x")
+    pick = tuner.choice(topo, kind, size)
+    if pick:
+        print(f"NCCL's tuner would pick {pick[0]} (its estimate {pick[1]:.2f} us)")
+    return sim
+
+
+def run_command(args: argparse.Namespace) -> int:
+    for path, flag in ((args.output, "-o"), (args.emit_ir, "--emit-ir"), (args.timeline, "--timeline")):
+        check_output_path(path, flag)
+    if args.size and args.sizes:
+        raise TesselError("give --size or --sizes, not both")
+    if args.time_limit <= 0:
+        raise TesselError(f"--time-limit must be positive, got {args.time_limit}")
+    sketch: Sketch | None = load_sketch_json(args.sketch) if args.sketch else None
+    nodes = args.nodes if args.nodes is not None else (sketch.nnodes if sketch else None)
+    topo, colls, algs = _topology(args, nodes)
+    print(f"topology {topo.name}: {topo.gpus} GPUs ({topo.nodes} node{'s' if topo.nodes > 1 else ''} x {topo.gpus_per_node}), {len(topo.links)} links, {len(topo.ports)} shared ports")
+    if sketch is not None:
+        check_sketch(sketch, topo, args.sketch)
+    opts = Options(time_limit=args.time_limit, exact=False if args.no_exact else None)
+    runs: list[tuple[Algorithm, float, int, float | None, Result | None]] = []
+    if algs:
+        if args.collective or args.size or args.sizes:
+            raise TesselError(f"{args.topology} already holds algorithms; --collective/--size apply to synthesis")
+        size = 1 << 20
+        for alg in algs:
+            runs.append((alg, alg.collective.chunk_bytes(size), size, None, None))
+    else:
+        if colls:
+            if args.collective:
+                raise TesselError(f"{args.topology} holds coll.collective ops; --collective applies to topologies only")
+            requests = [(c.collective().kind, [c.size.value.data], c.collective().root) for c in colls]
+        else:
+            if not args.collective:
+                raise TesselError("--collective is required (allgather, reduce_scatter, allreduce, alltoall, broadcast, reduce)")
+            sizes = [parse_size(s, "--sizes") for s in args.sizes.split(",")] if args.sizes else [parse_size(args.size or "1MB")]
+            requests = [(CollKind(args.collective), sizes, args.root)]
+        for kind, sizes, root in requests:
+            if not 0 <= root < topo.gpus:
+                raise TesselError(f"--root {root} is out of range 0..{topo.gpus - 1}")
+            start = time.perf_counter()
+            if len(sizes) == 1:
+                results = [synthesize(topo, kind, sizes[0], sketch, opts, root=root)]
+            else:
+                results = synthesize_buckets(topo, kind, sizes, sketch, opts)
+            wall = time.perf_counter() - start
+            for r in results:
+                runs.append((r.algorithm, r.chunk_bytes, r.size, r.wall if len(results) > 1 else wall, r))
+    sims = []
+    for alg, chunk_bytes, size, wall, result in runs:
+        if len(runs) > 1:
+            window = f"[{human(alg.min_bytes)}, {human(alg.max_bytes) if alg.max_bytes else 'inf'})"
+            print(f"--- {alg.name}: size {human(size)}, bucket {window}")
+        sims.append(_report(alg, topo, chunk_bytes, size, wall, result))
+    if args.output:
+        stem = args.output[:-4] if args.output.endswith(".xml") else args.output
+        for alg, *_ in runs:
+            path = args.output if len(runs) == 1 else f"{stem}.{human(alg.min_bytes)}.xml"
+            with open(path, "w") as f:
+                f.write(emit(alg))
+            print(f"wrote {path} (MSCCL XML)")
+    if args.emit_ir:
+        from xdsl.dialects.builtin import ModuleOp
+
+        from tessel.dialects.coll import algorithm_op, topology_op
+        from tessel.ir.source import print_module
+
+        with open(args.emit_ir, "w") as f:
+            f.write(print_module(ModuleOp([topology_op(topo)] + [algorithm_op(a) for a, *_ in runs])))
+        print(f"wrote {args.emit_ir} (coll IR)")
+    if args.timeline:
+        from tessel.targets.nccl.timeline import plot
+
+        alg, *_ = runs[0]
+        plot(sims[0], topo, args.timeline, f"{alg.name} on {topo.name}: {sims[0].time:.2f} us simulated")
+        print(f"wrote {args.timeline} (link timeline)")
+    if args.execute:
+        return _execute(args, topo, runs, sketch, opts)
+    return 0
+
+
+def _execute(args: argparse.Namespace, topo: Topology, runs: list, sketch: Sketch | None, opts: Options) -> int:
+    from tessel.targets.nccl.gloo import execute
+
+    ranks = args.ranks or topo.gpus
+    if ranks < 2:
+        raise TesselError(f"--ranks must be at least 2, got {ranks}")
+    if args.elems < 1:
+        raise TesselError(f"--elems must be positive, got {args.elems}")
+    algs = [alg for alg, *_ in runs]
+    if ranks != topo.gpus:
+        small = _with_nodes(args, topo, ranks)
+        if sketch is not None:
+            sketch = None  # the sketch was written for the larger machine
+        algs = []
+        for alg, chunk_bytes, size, *_ in runs:
+            r = synthesize(small, alg.collective.kind, size, None, opts, root=alg.collective.root)
+            check_algorithm(r.algorithm)
+            algs.append(r.algorithm)
+        print(f"re-synthesized for {small.name} ({ranks} ranks) to execute")
+    print(f"executing on torch.distributed gloo: {ranks} processes, {args.elems} float32 per chunk ...", flush=True)
+    ok = True
+    for rep in execute(algs, args.elems):
+        status = "outputs correct" if rep.ok else f"WRONG: {rep.error}"
+        print(f"gloo: {rep.name}: {status} ({rep.seconds * 1e3:.1f} ms on {rep.ranks} ranks)")
+        ok &= rep.ok
+    return 0 if ok else 1

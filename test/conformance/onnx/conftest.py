@@ -11,20 +11,20 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import node_suite  # noqa: E402
 
-RESULTS: dict[str, tuple[node_suite.Outcome, str, set[str]]] = {}
+RESULTS: dict[tuple[str, str], tuple[node_suite.Outcome, str, set[str]]] = {}
 COVERAGE = node_suite.ROOT / "docs" / "onnx-coverage.md"
 
 
 @pytest.fixture
 def record():
-    def _record(case: node_suite.NodeTest, outcome: node_suite.Outcome, detail: str, ops: set[str]) -> None:
-        RESULTS[case.name] = (outcome, detail, ops)
+    def _record(case: node_suite.NodeTest, target: str, outcome: node_suite.Outcome, detail: str, ops: set[str]) -> None:
+        RESULTS[(case.name, target)] = (outcome, detail, ops)
 
     return _record
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     # Only a run of the whole suite may rewrite the table (not `-k`, not a single test).
-    if RESULTS and len(RESULTS) == len(node_suite.load_cases()):
+    if RESULTS and len(RESULTS) == len(node_suite.load_cases()) * len(node_suite.TARGETS):
         COVERAGE.parent.mkdir(exist_ok=True)
         COVERAGE.write_text(node_suite.coverage_markdown(RESULTS, "make test"))

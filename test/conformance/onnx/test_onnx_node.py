@@ -1,19 +1,20 @@
-"""Every ONNX backend node test the importer accepts must pass on the reference target;
-every test made only of the 15 CNN-core operators must be accepted and pass."""
+"""Every ONNX backend node test the importer accepts must pass on the reference target and
+compiled for the CPU; every test made only of the 15 CNN-core operators must be accepted."""
 
 from __future__ import annotations
 
 import pytest
-from node_suite import CNN_CORE, Outcome, load_cases, op_types, run_case
+from node_suite import CNN_CORE, TARGETS, Outcome, load_cases, op_types, run_case
 
 CASES = load_cases()
 
 
+@pytest.mark.parametrize("target", sorted(TARGETS))
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_node(case, record):
+def test_node(case, target, record):
     ops = op_types(case.model())
-    outcome, detail = run_case(case)
-    record(case, outcome, detail, ops)
+    outcome, detail = run_case(case, TARGETS[target])
+    record(case, target, outcome, detail, ops)
     if outcome is Outcome.FAILED:
         pytest.fail(detail)
     if outcome is Outcome.UNSUPPORTED:

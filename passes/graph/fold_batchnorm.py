@@ -33,13 +33,13 @@ class _Builder:
 
     def op(self, op_type: type[tg.TgOp], operands: list[SSAValue], props: dict | None = None, result_types=None) -> SSAValue:
         new = op_type.make(operands, props, result_types)
-        self.rewriter.insert_op(new)
+        self.rewriter.insert(new)
         return new.results[0]
 
     def scalar(self, value: float, like: SSAValue) -> SSAValue:
         dt = dtypes.to_numpy(like.type.element_type)  # type: ignore[attr-defined]
         new = tg.constant_op(np.asarray(value, dtype=dt))
-        self.rewriter.insert_op(new)
+        self.rewriter.insert(new)
         return new.results[0]
 
     def reshape(self, value: SSAValue, shape: list[int]) -> SSAValue:
@@ -76,8 +76,8 @@ class FoldIntoConv(RewritePattern):
         bias.name_hint = f"{bn.bias.name_hint or 'bias'}_folded"
         new = tg.Conv2dOp.make([conv.input, weight, bias], dict(conv.properties))
         new.results[0].name_hint = bn.result.name_hint
-        rewriter.replace_op(bn, new)
-        rewriter.erase_op(conv)
+        rewriter.replace(bn, new)
+        rewriter.erase(conv)
 
 
 class FoldIntoGemm(RewritePattern):
@@ -107,8 +107,8 @@ class FoldIntoGemm(RewritePattern):
         c.name_hint = f"{bn.bias.name_hint or 'bias'}_folded"
         new = tg.GemmOp.make([gemm.a, weight, c], props)
         new.results[0].name_hint = bn.result.name_hint
-        rewriter.replace_op(bn, new)
-        rewriter.erase_op(gemm)
+        rewriter.replace(bn, new)
+        rewriter.erase(gemm)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ class FoldConstantOperands(RewritePattern):
                 return  # nowhere to put a large result
             new.results[0].name_hint = result.name_hint
             replacements.append(new)
-        rewriter.replace_op(op, replacements, [r.results[0] for r in replacements])
+        rewriter.replace(op, replacements, [r.results[0] for r in replacements])
 
     def _value(self, op: Operation) -> np.ndarray:
         if isinstance(op, tg.ConstantOp):

@@ -153,9 +153,9 @@ class WrapGroup(RewritePattern):
         new_results = list(fused.results)
         for old, new in zip(op.results, new_results):
             new.name_hint = old.name_hint
-        rewriter.replace_op(op, fused, new_results)
+        rewriter.replace(op, fused, new_results)
         for member in reversed(ordered[:-1]):
-            rewriter.erase_op(member)
+            rewriter.erase(member)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ PLAIN = (ADD_PLAIN, SUB_PLAIN, MUL_PLAIN)
 UNARY = (NEGATE,)
 COMMUTATIVE = (ADD, MUL)
 ALL_OPS = (ADD, SUB, MUL, NEGATE, ADD_PLAIN, SUB_PLAIN, MUL_PLAIN)
+ROTATE = "rotate"  # a lone rotation: only in the program of a spec that just shifts an input
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ class Program:
                 a = at(c.a.source, (slot + c.a.rotation) % n)
                 if c.op == NEGATE:
                     v = domain.neg(a)
+                elif c.op == ROTATE:
+                    v = a
                 elif c.op in PLAIN:
                     p = self.plain_sources[c.plain]  # type: ignore[index]
                     pv = domain.var(p.value, slot) if p.kind == "input" else domain.const(p.value)
@@ -121,7 +124,8 @@ class Program:
         """Operation counts as they will run (rotations de-duplicated, relinearizations placed)."""
         counts = {op: 0 for op in ALL_OPS}
         for c in self.components:
-            counts[c.op] += 1
+            if c.op != ROTATE:
+                counts[c.op] += 1
         counts["rotate"] = len(self.rotations())
         counts["relinearize"] = sum(self.relinearize)
         return counts

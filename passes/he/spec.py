@@ -87,6 +87,14 @@ class Spec:
             self._public_cache[node] = result
         return self._public_cache[node]
 
+    def live_nodes(self) -> list[int]:
+        """Nodes the output depends on, in order."""
+        live = {self.output}
+        for i in range(self.output, -1, -1):
+            if i in live:
+                live.update(self.nodes[i].args)
+        return sorted(live)
+
     def check_slots(self) -> tuple[int, ...]:
         """The output slots a correctness check must cover: the listed ones, or slot 0 when
         every slot matters (the program and the spec are both rotation-equivariant)."""
@@ -188,3 +196,54 @@ class IntDomain:
 
 def ceil_log2(x: int) -> int:
     return max(0, math.ceil(math.log2(x))) if x > 0 else 0
+
+
+# --------------------------------------------------------------------------- from IR
+
+
+def from_function(fn: Any) -> Spec:
+    """The Spec of a `hev.spec` function; a TesselError (at the op) for what is not one."""
+    from xdsl.dialects import func
+
+    from tessel.dialects import hev
+    from tessel.dialects.hev import kernel
+    from tessel.ir.diagnostics import TesselError, op_location
+
+    assert isinstance(fn, func.FuncOp)
+    iface = kernel.interface(fn)
+    inputs = [Input(a.name, not a.public, a.domain == "bits", a.image) for a in iface.arguments]
+    nodes: list[Node] = [Node(INPUT, value=i) for i in range(len(inputs))]
+    index: dict[Any, int] = {arg: i for i, arg in enumerate(fn.body.blocks[0].args)}
+    ops_of: dict[int, Any] = {}
+    kinds = {hev.SpecAddOp: ADD, hev.SpecSubOp: SUB, hev.SpecMulOp: MUL, hev.SpecNegOp: NEG, hev.SpecSumOp: SUM}
+    output: int | None = None
+    for op in fn.body.walk():
+        if op is fn:
+            continue
+        where = op_location(op) or op_location(fn)
+        if isinstance(op, func.ReturnOp):
+            output = index[op.operands[0]]
+            continue
+        if isinstance(op, hev.SpecConstOp):
+            nodes.append(Node(CONST, value=op.value.value.data))
+        elif isinstance(op, hev.SpecShiftOp):
+            nodes.append(Node(SHIFT, (index[op.input],), op.amount))
+        elif type(op) in kinds:
+            nodes.append(Node(kinds[type(op)], tuple(index[o] for o in op.operands)))
+        else:
+            raise TesselError(f"'{op.name}' cannot appear in spec @{iface.name}: a spec is written with hev.spec.* ops", where)
+        index[op.results[0]] = len(nodes) - 1
+        ops_of[len(nodes) - 1] = op
+    assert output is not None
+    spec = Spec(iface.name, iface.slots, iface.plain_modulus, inputs, nodes, output, iface.output_slots, op_location(fn))
+    if spec.is_public(output):
+        raise TesselError(f"spec @{iface.name}: the result depends on no secret input; there is nothing to encrypt", spec.location)
+    for i in spec.live_nodes():
+        n = nodes[i]
+        if n.kind not in (INPUT, CONST) and spec.is_public(i):
+            raise TesselError(
+                f"'{ops_of[i].name}' computes on public values only (hev.public inputs and constants); "
+                "a BFV program cannot: precompute it outside the kernel",
+                op_location(ops_of[i]) or spec.location,
+            )
+    return spec

@@ -1,0 +1,92 @@
+"""The measured cost table: per parameter set, the median latency of every BFV operation and
+the noise budget it consumes, both measured on SEAL by `python -m tessel.targets.seal.profile`
+(written to `costs.json` beside this file, with the machine and the command that made it).
+
+Latencies drive the synthesizer's cost and the choice of parameters; noise figures drive
+the choice of parameters. Nothing here is hard-coded: a missing table is an error that
+names the command to run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tessel.ir.diagnostics import TesselError
+from tessel.targets.seal.params import CANDIDATES, ParamSet
+
+TABLE = os.path.join(os.path.dirname(__file__), "costs.json")
+PROFILE_COMMAND = "python -m tessel.targets.seal.profile -o targets/seal/costs.json"
+
+# Operations with a latency in the table (microseconds).
+LATENCY_OPS = (
+    "add", "sub", "negate", "multiply", "square", "relinearize", "rotate", "multiply_plain",
+    "add_plain", "sub_plain", "mod_switch", "encrypt", "encode", "decrypt",
+)
+# Operations with a measured noise consumption (bits) besides "fresh" (the budget of a new
+# encryption).
+NOISE_OPS = ("add", "sub", "negate", "multiply", "relinearize", "rotate", "multiply_plain", "add_plain", "sub_plain", "mod_switch")
+
+
+@dataclass(frozen=True)
+class Entry:
+    params: ParamSet
+    latency_us: dict[str, float]
+    noise_bits: dict[str, float]  # "fresh" and the consumption of each op
+    plain_modulus: int
+
+    def fresh_budget(self, t: int) -> float:
+        return self.noise_bits["fresh"] - _t_correction(t, self.plain_modulus)
+
+    def consumption(self, op: str, t: int) -> float:
+        base = self.noise_bits.get(op, 0.0)
+        if op in ("multiply", "multiply_plain"):
+            base += _t_correction(t, self.plain_modulus)
+        return max(base, 0.0)
+
+
+def _t_correction(t: int, measured_t: int) -> float:
+    """Noise scales with t: a larger t costs about log2(t/t0) bits of fresh budget and per
+    multiplication (the table is measured at one t)."""
+    return max(0.0, math.log2(t) - math.log2(measured_t))
+
+
+@dataclass(frozen=True)
+class CostTable:
+    entries: dict[str, Entry]
+    source: str
+    meta: dict
+
+    def entry(self, params: ParamSet) -> Entry:
+        if params.name not in self.entries:
+            raise TesselError(f"the cost table {self.source} has no entry for {params.name}; rerun: {PROFILE_COMMAND}")
+        return self.entries[params.name]
+
+    def available(self) -> list[Entry]:
+        return [self.entries[p.name] for p in CANDIDATES if p.name in self.entries]
+
+
+@lru_cache(maxsize=4)
+def load(path: str = TABLE) -> CostTable:
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError:
+        raise TesselError(f"no cost table at {path}: measure one with `{PROFILE_COMMAND}`") from None
+    except json.JSONDecodeError as err:
+        raise TesselError(f"cost table {path} is not valid JSON ({err.msg} at line {err.lineno})") from None
+    known = {p.name: p for p in CANDIDATES}
+    entries = {}
+    for name, e in data.get("params", {}).items():
+        if name not in known:
+            continue
+        missing = [op for op in LATENCY_OPS if op not in e.get("latency_us", {})]
+        if missing or "fresh" not in e.get("noise_bits", {}):
+            raise TesselError(f"cost table {path}: entry {name} lacks {', '.join(missing) or 'noise_bits.fresh'}; rerun: {PROFILE_COMMAND}")
+        entries[name] = Entry(known[name], dict(e["latency_us"]), dict(e["noise_bits"]), int(data["plain_modulus"]))
+    if not entries:
+        raise TesselError(f"cost table {path} has no parameter sets; rerun: {PROFILE_COMMAND}")
+    return CostTable(entries, path, {k: v for k, v in data.items() if k != "params"})

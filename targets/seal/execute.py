@@ -1,0 +1,116 @@
+"""Run a `hev` program function on SEAL: encrypt and encode the inputs, evaluate the server
+side (timed), decrypt.
+
+Latency is the wall time of the server-side operations only (everything between the
+inputs arriving encrypted and the result leaving encrypted): encryption, encoding of the
+inputs and constants, and decryption are the client's or one-time work, excluded the same
+way for every program. `reps` evaluations of the same encrypted inputs give the median.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.ir import Operation, SSAValue
+
+from tessel.dialects import hev
+from tessel.dialects.hev import kernel
+from tessel.ir.diagnostics import TesselError, op_location
+from tessel.targets.seal.params import ParamSet
+from tessel.targets.seal.runtime import SealRuntime
+
+# Operations the server runs (and that are timed), with the runtime method for each.
+_SERVER = {
+    hev.AddOp: "add", hev.SubOp: "sub", hev.MultiplyOp: "multiply", hev.RelinearizeOp: "relinearize",
+    hev.NegateOp: "negate", hev.AddPlainOp: "add_plain", hev.SubPlainOp: "sub_plain",
+    hev.MultiplyPlainOp: "multiply_plain", hev.ModSwitchOp: "mod_switch",
+}
+
+
+def rotations(fn: func.FuncOp) -> list[int]:
+    """The rotation amounts a program uses, in order of first use."""
+    out: list[int] = []
+    for op in fn.body.walk():
+        if isinstance(op, hev.RotateOp) and op.amount not in out:
+            out.append(op.amount)
+    return out
+
+
+def multiplies(fn: func.FuncOp) -> bool:
+    return any(isinstance(op, hev.RelinearizeOp) for op in fn.body.walk())
+
+
+@dataclass
+class Execution:
+    output: np.ndarray
+    latencies_ms: list[float]
+    noise_budget: int  # bits left in the result before decryption
+    key_steps: list[int]
+    galois_key_bytes: int
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.latencies_ms)
+
+
+def make_runtime(fn: func.FuncOp, params: ParamSet, keys: str = "exact", measure_keys: bool = False) -> SealRuntime:
+    iface = kernel.interface(fn)
+    return SealRuntime(params, iface.plain_modulus, iface.slots, rotations(fn), multiplies(fn), keys)
+
+
+def execute(
+    fn: func.FuncOp,
+    inputs: Sequence[np.ndarray],
+    params: ParamSet,
+    reps: int = 1,
+    keys: str = "exact",
+    runtime: SealRuntime | None = None,
+) -> Execution:
+    """Run the program `reps` times on the same encrypted inputs."""
+    rt = runtime or make_runtime(fn, params, keys)
+    block = fn.body.blocks[0]
+    client: dict[SSAValue, object] = {}
+    server_ops: list[Operation] = []
+    decrypt: hev.DecryptOp | None = None
+    for op in block.ops:
+        if isinstance(op, hev.EncryptOp):
+            client[op.result] = rt.encrypt(inputs[block.args.index(op.input)])
+        elif isinstance(op, hev.EncodeOp):
+            client[op.result] = rt.encode(inputs[block.args.index(op.input)])
+        elif isinstance(op, hev.ConstantOp):
+            client[op.result] = rt.constant(op.value.value.data)
+        elif isinstance(op, hev.DecryptOp):
+            decrypt = op
+        elif isinstance(op, func.ReturnOp):
+            pass
+        elif isinstance(op, hev.RotateOp) or type(op) in _SERVER:
+            server_ops.append(op)
+        else:
+            raise TesselError(f"'{op.name}' cannot run on SEAL", op_location(op))
+    if decrypt is None:
+        raise TesselError(f"@{fn.sym_name.data} has no hev.decrypt", op_location(fn))
+    times = []
+    values: dict[SSAValue, object] = {}
+    for _ in range(reps):
+        values = dict(client)
+        start = time.perf_counter()
+        for op in server_ops:
+            args = [values[o] for o in op.operands]
+            if isinstance(op, hev.RotateOp):
+                values[op.result] = rt.rotate(args[0], op.amount)
+            else:
+                values[op.results[0]] = getattr(rt, _SERVER[type(op)])(*args)
+        times.append((time.perf_counter() - start) * 1e3)
+    result = values[decrypt.input]
+    return Execution(
+        output=rt.decrypt(result),
+        latencies_ms=times,
+        noise_budget=rt.noise_budget(result),
+        key_steps=list(rt.key_steps),
+        galois_key_bytes=0,
+    )

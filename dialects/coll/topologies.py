@@ -217,7 +217,7 @@ def load_topology_json(path: str, nodes: int | None = None) -> Topology:
     unit = (1 << 20) / f.number("profile_bytes", float(1 << 20), positive=True) / scale
     remote_alpha = f.number("remote_alpha", IB_ALPHA) / scale
     if "remote_beta" in data or "remote_invbw" in data:
-        remote_beta = (f.number("remote_beta") if "remote_beta" in data else f.number("remote_invbw") * scale - remote_alpha * scale)
+        remote_beta = (f.number("remote_beta", positive=True) if "remote_beta" in data else f.number("remote_invbw") * scale - remote_alpha * scale)
         remote_beta *= unit
     else:
         remote_beta = IB_BETA

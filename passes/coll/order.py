@@ -88,3 +88,39 @@ def _topo(preds: list[list[int]], succs: list[list[int]]) -> list[int]:
             if indeg[j] == 0:
                 stack.append(j)
     return out
+
+
+def shortest_routes(p: Problem) -> dict[int, list[Key]]:
+    """Each member's cheapest candidate edge toward (or from) the flow's root: a feasible tree."""
+    routes: dict[int, list[Key]] = {}
+    for f in p.flows:
+        es = p.edges[f.id]
+        if f.kind == "unicast":
+            dst = f.members[0]
+            best: dict[int, tuple[float, Key | None]] = {f.root: (0.0, None)}
+            for _ in range(len(es)):  # Bellman-Ford on the (acyclic) candidate edges
+                for u, v in es:
+                    if u in best and best[u][0] + p.cost[(u, v)] < best.get(v, (float("inf"), None))[0]:
+                        best[v] = (best[u][0] + p.cost[(u, v)], (u, v))
+            path, node = [], dst
+            while node != f.root:
+                e = best[node][1]
+                assert e is not None
+                path.append(e)
+                node = e[0]
+            routes[f.id] = path[::-1]
+            continue
+        dist: dict[int, float] = {f.root: 0.0}
+        chosen: dict[int, Key] = {}
+        for _ in range(len(es)):
+            changed = False
+            for u, v in es:
+                a, b = (u, v) if f.kind == "bcast" else (v, u)  # walk away from the root
+                if a in dist and dist[a] + p.cost[(u, v)] < dist.get(b, float("inf")) - 1e-12:
+                    dist[b] = dist[a] + p.cost[(u, v)]
+                    chosen[b] = (u, v)
+                    changed = True
+            if not changed:
+                break
+        routes[f.id] = [chosen[m] for m in f.members if m != f.root]
+    return routes

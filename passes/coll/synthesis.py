@@ -23,7 +23,7 @@ from tessel.targets.nccl.plan import Plan
 
 from . import alltoall, cpsat
 from .merge import best_merge
-from .order import list_schedule
+from .order import list_schedule, shortest_routes
 from .problem import Problem, build_problem
 
 
@@ -102,11 +102,15 @@ def decompose(p: Problem, opts: Options, limit: float) -> tuple[Plan, dict[str, 
         routes, bound = alltoall.route(p)
         stages["lp_bound"] = bound
     else:
-        relax = cpsat.solve(p, "relax", time_limit=limit / 2, workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
-        if not relax.ok:
-            raise TesselError(f"infeasible: the routing relaxation found no solution ({relax.status}) for {p.coll.kind} on {p.topo.name}")
-        routes = relax.routes
-        stages["relax_bound"] = relax.bound
+        relax = cpsat.solve(p, "relax", time_limit=max(0.5, limit / 2), workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
+        if relax.status == "INFEASIBLE":
+            raise TesselError(f"infeasible: no routing of {p.coll.kind} on {p.topo.name} satisfies the sketch")
+        if relax.ok:
+            routes = relax.routes
+            stages["relax_bound"] = relax.bound
+        else:  # out of time before a first solution: fall back to shortest-path trees
+            routes = shortest_routes(p)
+            stages["relax_timeout"] = 1.0
     greedy = list_schedule(p, routes)
     stages["greedy"] = greedy.makespan
     polish = cpsat.solve(p, "polish", routes=routes, hint=greedy, time_limit=limit / 2, workers=opts.workers,

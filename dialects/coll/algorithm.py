@@ -41,7 +41,7 @@ from xdsl.irdl import (
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from .attrs import KindAttr, PairsAttr, SlotAttr
+from .attrs import region_ops, KindAttr, PairsAttr, SlotAttr
 from .model import Algorithm, Collective, GpuProgram, Step, Threadblock
 from .problem import check_collective
 
@@ -92,21 +92,18 @@ class StepOp(IRDLOperation):
                 raise VerifyException(
                     f"{buf}[{off}] x {count} is outside the {'input' if buf == 'i' else 'output' if buf == 'o' else 'scratch'} buffer of GPU {gpu.rank.value.data} ({sizes[buf]} chunks)"
                 )
-        my_tb = gpu.body.block.get_operation_index(tb)
-        my_step = tb.body.block.get_operation_index(self)
-        tbs = list(gpu.body.block.ops)
+        tbs = list(region_ops(gpu.body))
+        my_tb = tbs.index(tb)
         for t, s in self.deps.value if self.deps is not None else []:
             if not 0 <= t < len(tbs):
                 raise VerifyException(f"depends on threadblock {t}, but GPU {gpu.rank.value.data} has {len(tbs)}")
             target = tbs[t]
             assert isinstance(target, ThreadblockOp)
-            n_steps = len(target.body.block.ops)
+            n_steps = len(region_ops(target.body))
             if not 0 <= s < n_steps:
                 raise VerifyException(f"depends on step {s} of threadblock {t}, which has {n_steps} steps")
             if t == my_tb:
                 raise VerifyException(f"depends on step {s} of its own threadblock; program order already covers that")
-        if my_step is None:  # pragma: no cover - the op is in its block
-            return
 
 
 @irdl_op_definition
@@ -184,7 +181,7 @@ class ThreadblockOp(IRDLOperation):
     send = prop_def(IntegerAttr[I64])
     recv = prop_def(IntegerAttr[I64])
     channel = prop_def(IntegerAttr[I64])
-    body = region_def("single_block")
+    body = region_def()
     traits = traits_def(NoTerminator())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "`send` $send `recv` $recv `channel` $channel attr-dict-with-keyword $body"
@@ -202,7 +199,7 @@ class ThreadblockOp(IRDLOperation):
                 raise VerifyException(f"{what} peer {peer} is out of range (-1 or 0..{(ranks or 1) - 1})")
         if self.channel.value.data < 0:
             raise VerifyException(f"channel must be >= 0, got {self.channel.value.data}")
-        for op in self.body.block.ops:
+        for op in region_ops(self.body):
             if not isinstance(op, StepOp):
                 raise VerifyException(f"may hold only step ops, found {op.name}")
 
@@ -216,7 +213,7 @@ class GpuOp(IRDLOperation):
     input_chunks = prop_def(IntegerAttr[I64])
     output_chunks = prop_def(IntegerAttr[I64])
     scratch_chunks = prop_def(IntegerAttr[I64])
-    body = region_def("single_block")
+    body = region_def()
     traits = traits_def(NoTerminator())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$rank `in` $input_chunks `out` $output_chunks `scratch` $scratch_chunks attr-dict-with-keyword $body"
@@ -234,7 +231,7 @@ class GpuOp(IRDLOperation):
         if self.scratch_chunks.value.data < 0:
             raise VerifyException(f"scratch must be >= 0 chunks, got {self.scratch_chunks.value.data}")
         peers: dict[tuple[str, int, int], int] = {}
-        for i, tb in enumerate(self.body.block.ops):
+        for i, tb in enumerate(region_ops(self.body)):
             if not isinstance(tb, ThreadblockOp):
                 raise VerifyException(f"may hold only coll.threadblock, found {tb.name}")
             for what in ("send", "recv"):
@@ -261,7 +258,7 @@ class AlgorithmOp(IRDLOperation):
     proto = opt_prop_def(StringAttr)
     min_bytes = opt_prop_def(IntegerAttr[I64])
     max_bytes = opt_prop_def(IntegerAttr[I64])
-    body = region_def("single_block")
+    body = region_def()
     traits = traits_def(NoTerminator(), SymbolOpInterface(), IsolatedFromAbove())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$sym_name $kind `ranks` $ranks `chunkup` $chunkup `on` $topology attr-dict-with-keyword $body"
@@ -274,7 +271,7 @@ class AlgorithmOp(IRDLOperation):
         check_collective(coll.kind, coll.ranks, coll.chunkup, coll.root)
         if self.proto is not None and self.proto.data not in ("Simple", "LL", "LL128"):
             raise VerifyException(f"proto must be Simple, LL or LL128, got {self.proto.data}")
-        gpus = list(self.body.block.ops)
+        gpus = list(region_ops(self.body))
         ranks = []
         for op in gpus:
             if not isinstance(op, GpuOp):
@@ -287,16 +284,22 @@ class AlgorithmOp(IRDLOperation):
                 )
         if sorted(ranks) != list(range(coll.ranks)):
             raise VerifyException(f"needs one coll.gpu per rank 0..{coll.ranks - 1}, got ranks {ranks}")
+        for op in self.walk():
+            if op is not self and hasattr(op, "verify_"):
+                try:
+                    op.verify_()
+                except VerifyException:
+                    return  # reported at that op, with its location, when the walk reaches it
         _check_connections(self.algorithm())
 
     def algorithm(self) -> Algorithm:
         gpus = []
-        for op in self.body.block.ops:
+        for op in region_ops(self.body):
             assert isinstance(op, GpuOp)
             tbs = []
-            for tb in op.body.block.ops:
+            for tb in region_ops(op.body):
                 assert isinstance(tb, ThreadblockOp)
-                steps = [s.step() for s in tb.body.block.ops if isinstance(s, StepOp)]
+                steps = [s.step() for s in region_ops(tb.body) if isinstance(s, StepOp)]
                 tbs.append(Threadblock(tb.send.value.data, tb.recv.value.data, tb.channel.value.data, steps))
             sizes = op.buffer_sizes()
             gpus.append(GpuProgram(op.rank.value.data, sizes["i"], sizes["o"], sizes["s"], tbs))

@@ -21,6 +21,11 @@ from xdsl.utils.exceptions import VerifyException
 from .model import BUFFERS, CollKind
 
 
+def region_ops(region) -> list:  # noqa: ANN001
+    """The ops of a region that holds one block or none (`{}` parses as no block)."""
+    return list(region.block.ops) if region.blocks else []
+
+
 def _bare(printer: Printer, text: str) -> None:
     """Identifier-like parameters: bare inside an op's custom syntax (`coll.send o[3]`), in
     angle brackets where the attribute name precedes them (`#coll.slot<o[3]>`, generic form)."""

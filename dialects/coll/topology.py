@@ -27,7 +27,7 @@ from xdsl.irdl import (
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from .attrs import RanksAttr
+from .attrs import region_ops, RanksAttr
 from .model import LINK_KINDS, Group, Link, Topology
 
 
@@ -53,19 +53,26 @@ class LinkOp(IRDLOperation):
         lanes = self.lanes.value.data if self.lanes is not None else 1
         return Link(self.src.value.data, self.dst.value.data, self.kind.data, self.alpha.value.data, self.beta.value.data, lanes)
 
-    def verify_(self) -> None:
-        self.verify_parent()
+    def problem(self) -> str | None:
+        """What is wrong with this link on its own, or None."""
         link = self.link()
         if link.kind not in LINK_KINDS:
-            raise VerifyException(f"link kind must be one of {', '.join(LINK_KINDS)}, got '{link.kind}'")
-        if link.alpha < 0:
-            raise VerifyException(f"alpha must be >= 0, got {link.alpha}")
-        if link.beta <= 0:
-            raise VerifyException(f"beta must be > 0, got {link.beta}")
+            return f"link kind must be one of {', '.join(LINK_KINDS)}, got '{link.kind}'"
+        if not link.alpha >= 0:
+            return f"alpha must be >= 0, got {link.alpha}"
+        if not link.beta > 0:
+            return f"beta must be > 0, got {link.beta}"
         if link.lanes < 1:
-            raise VerifyException(f"lanes must be >= 1, got {link.lanes}")
+            return f"lanes must be >= 1, got {link.lanes}"
         if link.src == link.dst:
-            raise VerifyException(f"GPU {link.src} cannot link to itself")
+            return f"GPU {link.src} cannot link to itself"
+        return None
+
+    def verify_(self) -> None:
+        self.verify_parent()
+        problem = self.problem()
+        if problem:
+            raise VerifyException(problem)
 
 
 class _GroupOp(IRDLOperation):
@@ -108,7 +115,7 @@ class TopologyOp(IRDLOperation):
     sym_name = prop_def(SymbolNameConstraint())
     gpus = prop_def(IntegerAttr[I64])
     per_node = prop_def(IntegerAttr[I64])
-    body = region_def("single_block")
+    body = region_def()
     traits = traits_def(NoTerminator(), SymbolOpInterface(), IsolatedFromAbove())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$sym_name `gpus` $gpus `per_node` $per_node attr-dict-with-keyword $body"
@@ -116,7 +123,7 @@ class TopologyOp(IRDLOperation):
     def topology(self) -> Topology:
         links: dict[tuple[int, int], Link] = {}
         nics, switches = [], []
-        for op in self.body.block.ops:
+        for op in region_ops(self.body):
             if isinstance(op, LinkOp):
                 link = op.link()
                 links[link.key] = link
@@ -128,7 +135,9 @@ class TopologyOp(IRDLOperation):
 
     def verify_(self) -> None:
         seen: set[tuple[int, int]] = set()
-        for op in self.body.block.ops:
+        if any(isinstance(op, LinkOp) and op.problem() for op in region_ops(self.body)):
+            return  # reported at the link itself
+        for op in region_ops(self.body):
             if not isinstance(op, (LinkOp, NicOp, SwitchOp)):
                 raise VerifyException(f"may hold only coll.link, coll.nic and coll.switch, found {op.name}")
             if isinstance(op, LinkOp):

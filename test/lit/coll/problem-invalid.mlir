@@ -1,0 +1,29 @@
+// RUN: %tessel-opt %s --split-input-file --verify-diagnostics --parsing-diagnostics | filecheck %s
+
+// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.collective' op chunkup must be >= 1, got 0
+coll.collective @c allgather ranks 4 chunkup 0 size 1024 on @t
+
+// -----
+
+// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.collective' op only broadcast and reduce take a root, not allgather
+coll.collective @c allgather ranks 4 chunkup 1 size 1024 on @t {root = 2 : i64}
+
+// -----
+
+// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:20: error: expected a collective: allgather, reduce_scatter, allreduce, alltoall, broadcast, reduce
+coll.collective @c allscatter ranks 4 chunkup 1 size 1024 on @t
+
+// -----
+
+// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.sketch' op symmetry (16, 16) needs 0 < offset < group
+coll.sketch @s symmetry [(16, 16)]
+
+// -----
+
+// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.sketch' op switch_policy must be "uc-min" or "uc-max", got "uc-mid"
+coll.sketch @s switch_policy "uc-mid"
+
+// -----
+
+// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:21: error: expected direct_map, fully_connected or [(sender, receiver), ...]
+coll.sketch @s conn sideways

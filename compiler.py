@@ -1,6 +1,6 @@
 """The tensor compiler's pipeline, from a tg module to an executable for a target.
 
-    ONNX -> tg -> tg-fold-batchnorm, tg-fold-constants, tg-fuse, tg-plan-memory
+    ONNX -> tg -> tg-fold-batchnorm, tg-layout, tg-fold-constants, tg-fuse, tg-plan-memory
                -> tg-to-kernel (kernel.compute stages) -> kernel-to-loops (scf/vector)
                -> LLVM IR -> machine code
 
@@ -27,9 +27,10 @@ def graph_passes() -> list[ModulePass]:
     from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
     from tessel.passes.graph.fold_constants import TgFoldConstants
     from tessel.passes.graph.fuse import TgFuse
+    from tessel.passes.graph.layout import TgLayout
     from tessel.passes.graph.plan_memory import TgPlanMemory
 
-    return [TgFoldBatchnorm(), TgFoldConstants(), TgFuse(), TgPlanMemory()]
+    return [TgFoldBatchnorm(), TgLayout(), TgFoldConstants(), TgFuse(), TgPlanMemory()]
 
 
 def kernel_passes(schedules: Mapping | None = None) -> list[ModulePass]:
@@ -68,6 +69,9 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     passes = [*graph_passes(), *kernel_passes(schedules)]
     if dump_dir:
         os.makedirs(dump_dir, exist_ok=True)
+        for old in os.listdir(dump_dir):
+            if old[:2].isdigit() and old[2:3] == "-" and old.endswith((".mlir", ".ll")):
+                os.remove(os.path.join(dump_dir, old))
         _dump(dump_dir, 0, "input", module)
     for i, p in enumerate(passes, start=1):
         start = time.perf_counter()
@@ -102,7 +106,7 @@ def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads
     executable = CpuExecutable(module, store, threads=threads)
     report.seconds["llvm"] = time.perf_counter() - start
     if dump_dir:
-        count = len(os.listdir(dump_dir))
+        count = len(graph_passes()) + len(kernel_passes()) + 1
         with open(os.path.join(dump_dir, f"{count:02d}-llvm.ll"), "w") as f:
             f.write(executable.llvm_ir)
     return executable, report

@@ -24,6 +24,7 @@ from .elementwise import (
     SubOp,
     TanhOp,
 )
+from .blocked import Conv2dNchwcOp, LayoutTransformOp
 from .fused import FusedOp, YieldOp
 from .nn import (
     AvgPool2dOp,
@@ -94,6 +95,8 @@ OPS: list[type[TgOp]] = [
     ConcatOp,
     SliceOp,
     PadOp,
+    LayoutTransformOp,
+    Conv2dNchwcOp,
 ]
 
 # Structure, not computation: the result of `tg-fuse`.

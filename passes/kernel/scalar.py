@@ -457,6 +457,34 @@ def _transpose(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     return b.value(op.operands[0], src_idx)
 
 
+@rule(tg.LayoutTransformOp)
+def _layout(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    src, dst = op.src.data, op.dst.data  # type: ignore[attr-defined]
+    x = op.operands[0]
+    if src == "NCHW":
+        if dst.startswith("NCHW"):
+            c = shape_of(op.results[0])[4]
+            channel = affine_op(b, idx[1], lambda e: e * c) if isinstance(idx[1], SSAValue) else idx[1] * c + idx[4]  # type: ignore[operator]
+            if isinstance(channel, SSAValue):
+                channel = b.emit(arith.AddiOp(channel, b.ssa(idx[4])))
+            return b.value(x, [idx[0], channel, idx[2], idx[3]])
+        _, _, _, _, bi, bo = shape_of(op.results[0])
+        o = _affine_pair(b, idx[0], bo, idx[5])
+        i = _affine_pair(b, idx[1], bi, idx[4])
+        return b.value(x, [o, i, idx[2], idx[3]])
+    c = shape_of(x)[4]
+    block = affine_op(b, idx[1], lambda e: e // c)
+    inner = affine_op(b, idx[1], lambda e: e % c)
+    return b.value(x, [idx[0], block, idx[2], idx[3], inner])
+
+
+def _affine_pair(b: ElementBuilder, outer: IndexElem, size: int, inner: IndexElem) -> IndexElem:
+    """outer * size + inner, as an affine expression when both are."""
+    if isinstance(outer, SSAValue) or isinstance(inner, SSAValue):
+        return b.emit(arith.AddiOp(b.ssa(affine_op(b, outer, lambda e: e * size)), b.ssa(inner)))
+    return outer * size + inner
+
+
 @rule(tg.SliceOp)
 def _slice(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     starts, steps = ints(op.properties, "starts"), ints(op.properties, "steps")

@@ -61,6 +61,13 @@ class KernelBuilder:
         self.temps.append(alloc.results[0])
         return alloc.results[0]
 
+    def placeholder(self, t: TensorType, memref_value: SSAValue) -> SSAValue:
+        """A stand-in tg value of type `t` whose elements live in `memref_value` (a
+        temporary the lowering made), so stages read it like any group input."""
+        value = Block(arg_types=[t]).args[0]
+        self.buffers[value] = memref_value
+        return value
+
     def finish(self) -> None:
         for t in self.temps:
             self.block.add_op(memref.DeallocOp.get(t))
@@ -147,6 +154,30 @@ def anchor(*op_types: type[Operation]) -> Callable[[Anchor], Anchor]:
     return register
 
 
+def padded_input(kb: KernelBuilder, x: SSAValue, pads: Sequence[int], spatial_dims: Sequence[int]) -> tuple[SSAValue, list[int]]:
+    """A temporary copy of x with zero borders (stage `pad`), so that the convolution's
+    hot loop reads without bounds checks; returns the buffer and the pads left to apply
+    (all zero). Without padding, x itself."""
+    if not any(pads):
+        return x, list(pads)
+    shape = list(shape_of(x))
+    sp = len(spatial_dims)
+    for i, d in enumerate(spatial_dims):
+        shape[d] += pads[i] + pads[i + sp]
+    t = TensorType(element_of(x), shape)
+    temp = kb.temp(t, "padded")
+    buffer = kb.buffers[x]
+
+    def copy(b: ElementBuilder, idx: Index) -> SSAValue:
+        src = list(idx)
+        for i, d in enumerate(spatial_dims):
+            src[d] = idx[d] - pads[i]  # type: ignore[operator]
+        return b.load(buffer, src, element_of(x), pad=0)
+
+    kb.elementwise("pad", temp, element_of(x), copy)
+    return kb.placeholder(t, temp), [0] * len(pads)
+
+
 @anchor(tg.Conv2dOp)
 def _conv2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
     x, w = op.operands[0], op.operands[1]
@@ -157,6 +188,7 @@ def _conv2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
     _, cg, kh, kw = shape_of(w)
     mg = m // groups
     acc_t = compute_type(element_of(op.results[0]))
+    x, pads = padded_input(kb, x, pads, (2, 3)) if x in kb.buffers else (x, pads)
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
         channel = r[0] if groups == 1 else (s[1] // mg) * cg + r[0]
@@ -170,6 +202,32 @@ def _conv2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
 
     kb.reduction("conv", dests[0], element_of(op.results[0]), _axes("o", (n, m, oh, ow)),
                  [("c", cg), ("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+
+
+@anchor(tg.Conv2dNchwcOp)
+def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """Blocked convolution: the output channel block is the innermost (vector) axis, the
+    input channel block the innermost reduction."""
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) == 3 else None
+    p = op.properties
+    strides, pads, dilations = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
+    n, mo, oh, ow, mb = shape_of(op.results[0])
+    _, co, kh, kw, cb, _ = shape_of(w)
+    acc_t = compute_type(element_of(op.results[0]))
+    x, pads = padded_input(kb, x, pads, (2, 3))
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        h = s[2] * strides[0] - pads[0] + r[1] * dilations[0]
+        wi = s[3] * strides[1] - pads[1] + r[2] * dilations[1]
+        xv = b.value(x, [s[0], r[0], h, wi, r[3]])
+        return mul(b, xv, b.value(w, [s[1], r[0], r[1], r[2], r[3], s[4]]))
+
+    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, add(b, acc, b.value(bias, [s[1] * mb + s[4]])) if bias is not None else acc)
+
+    kb.reduction("conv", dests[0], element_of(op.results[0]), [("n", n), ("mo", mo), ("oh", oh), ("ow", ow), ("mi", mb)],
+                 [("co", co), ("kh", kh), ("kw", kw), ("ci", cb)], "add", 0, acc_t, body, with_bias)  # fmt: skip
 
 
 @anchor(tg.ConvTranspose2dOp)

@@ -63,6 +63,35 @@ def cmpi(a: SSAValue, b: SSAValue, predicate: str) -> Operation:
     return op
 
 
+Range = tuple[int, int] | None
+
+
+def affine_range(e: AffineExpr, ranges: list[Range]) -> Range:
+    """Inclusive bounds of e when each dim d lies in ranges[d] (None: unknown)."""
+    if isinstance(e, AffineDimExpr):
+        return ranges[e.position] if e.position < len(ranges) else None
+    if isinstance(e, AffineConstantExpr):
+        return (e.value, e.value)
+    assert isinstance(e, AffineBinaryOpExpr)
+    a = affine_range(e.lhs, ranges)
+    if e.kind is AffineBinaryOpKind.Add:
+        b = affine_range(e.rhs, ranges)
+        return None if a is None or b is None else (a[0] + b[0], a[1] + b[1])
+    if not isinstance(e.rhs, AffineConstantExpr) or a is None:
+        return None
+    c = e.rhs.value
+    match e.kind:
+        case AffineBinaryOpKind.Mul:
+            return (min(a[0] * c, a[1] * c), max(a[0] * c, a[1] * c))
+        case AffineBinaryOpKind.FloorDiv:
+            return (a[0] // c, a[1] // c)
+        case AffineBinaryOpKind.CeilDiv:
+            return (-((-a[0]) // c), -((-a[1]) // c))
+        case AffineBinaryOpKind.Mod:
+            return (a[0], a[1]) if 0 <= a[0] and a[1] < c else (0, c - 1)
+    return None
+
+
 def linear_coefficient(e: AffineExpr, dim: int) -> int | None:
     """d e / d dim when e is linear in dim (no floordiv/mod of it), else None."""
     if isinstance(e, AffineDimExpr):
@@ -144,26 +173,34 @@ class Emitter:
     def ssa(self, a) -> SSAValue:
         return self.index(a) if isinstance(a, int) else a
 
-    def affine(self, e: AffineExpr, dims: list) -> int | SSAValue:
+    def affine(self, e: AffineExpr, dims: list, ranges: list[Range] | None = None) -> int | SSAValue:
+        """e as index arithmetic; with `ranges` (bounds of the dims), divisions of values
+        known to be non-negative are unsigned (shifts and masks for powers of two)."""
         if isinstance(e, AffineDimExpr):
             return dims[e.position]
         if isinstance(e, AffineConstantExpr):
             return e.value
         assert isinstance(e, AffineBinaryOpExpr)
-        lhs = self.affine(e.lhs, dims)
+        lhs = self.affine(e.lhs, dims, ranges)
         if e.kind is AffineBinaryOpKind.Add:
-            return self.add(lhs, self.affine(e.rhs, dims))
+            return self.add(lhs, self.affine(e.rhs, dims, ranges))
         rhs = e.rhs
         if e.kind is AffineBinaryOpKind.Mul:
             if isinstance(rhs, AffineConstantExpr):
                 return self.mul(lhs, rhs.value)
-            other = self.affine(rhs, dims)
+            other = self.affine(rhs, dims, ranges)
             if isinstance(lhs, int):
                 return self.mul(other, lhs)
             if isinstance(other, int):
                 return self.mul(lhs, other)
             return self.emit(arith.MuliOp(lhs, other))
         assert isinstance(rhs, AffineConstantExpr), "affine divisors are constants"
+        bounds = affine_range(e.lhs, ranges) if ranges is not None else None
+        if bounds is not None and bounds[0] >= 0 and not isinstance(lhs, int) and e.kind is not AffineBinaryOpKind.CeilDiv:
+            if rhs.value == 1:
+                return lhs if e.kind is AffineBinaryOpKind.FloorDiv else 0
+            cls = arith.DivUIOp if e.kind is AffineBinaryOpKind.FloorDiv else arith.RemUIOp
+            return self.emit(cls(lhs, self.index(rhs.value)))
         return {
             AffineBinaryOpKind.FloorDiv: self.floordiv,
             AffineBinaryOpKind.CeilDiv: self.ceildiv,
@@ -550,9 +587,30 @@ class RegionCloner:
 
     # ------------------------------------------------------------------ loads
 
+    def _ranges(self, operands) -> list[Range]:
+        """Bounds of index operands that are axes of the stage: [0, extent - 1]."""
+        out: list[Range] = []
+        for v in operands:
+            if v in self.block_args and self.block_args.index(v) < len(self.stage.extents):
+                n = self.stage.extents[self.block_args.index(v)]
+                out.append((0, max(n - 1, 0)))
+            else:
+                out.append(None)
+        return out
+
     def _indices(self, exprs, operands, env) -> list:
         dims = [env[v] for v in operands]
-        return [self.e.affine(x, dims) for x in exprs]
+        ranges = self._ranges(operands)
+        return [self.e.affine(x, dims, ranges) for x in exprs]
+
+    def _in_bounds(self, exprs, operands, shape) -> list[bool]:
+        """Per index: provably inside [0, n) for every point of the stage's domain."""
+        ranges = self._ranges(operands)
+        result = []
+        for x, n in zip(exprs, shape):
+            r = affine_range(x, ranges)
+            result.append(r is not None and r[0] >= 0 and r[1] < n)
+        return result
 
     def _lane_offsets(self, exprs, operands) -> list[int | None]:
         """Per index: its change per lane (None: not linear in the lane)."""
@@ -602,13 +660,16 @@ class RegionCloner:
         exprs = dims_only(op.map.data)
         operands = list(op.indices)
         padded = isinstance(op, kernel.LoadOp)
+        safe = self._in_bounds(exprs, operands, t.get_shape())
+        if padded and op.cond is None and all(safe):
+            padded = False  # the padding is never read
         pad = e.const(op.pad) if padded else None
         cond = env.get(op.cond) if padded and op.cond is not None else None
         coeffs = self._lane_offsets(exprs, operands) if self.width > 1 else [0] * len(exprs)
         uniform = all(c == 0 for c in coeffs) and not (cond is not None and isinstance(cond, SSAValue) and isinstance(cond.type, VectorType))
         if uniform:
             idx = self._indices(exprs, operands, env)
-            return self._scalar_load(buf, t, idx, pad, cond)
+            return self._scalar_load(buf, t, idx, pad, cond, safe)
         self.lanes.add(op.results[0])
         contiguous = coeffs[-1] == 1 and all(c == 0 for c in coeffs[:-1]) and cond is None
         if contiguous:
@@ -616,7 +677,7 @@ class RegionCloner:
             vt = VectorType(t.element_type, [self.width])
             if not padded and self.mask is None:
                 return e.emit(vector.LoadOp(buf, idx, vt))
-            mask = self._contiguous_mask(idx, t.get_shape()) if padded else None
+            mask = self._contiguous_mask(idx, t.get_shape(), safe) if padded else None
             mask = self._and(mask, self.mask)
             passthru = e.emit(vector.BroadcastOp(pad if pad is not None else e.const(_zero(t.element_type)), vt))
             return e.emit(vector.MaskedLoadOp(buf, idx, mask, passthru))
@@ -631,7 +692,7 @@ class RegionCloner:
                 pad = e.const(_zero(t.element_type))
                 bit = e.emit(vector.ExtractOp(self.mask, [lane], self.mask.type.element_type))
                 lane_cond = bit if lane_cond is None else e.emit(arith.AndIOp(lane_cond, bit))
-            scalars.append(self._scalar_load(buf, t, idx, pad, lane_cond))
+            scalars.append(self._scalar_load(buf, t, idx, pad, lane_cond, safe))
         return self._gather_vector(scalars, t.element_type)
 
     def _memref_load(self, op: memref.LoadOp, env) -> SSAValue:
@@ -647,14 +708,19 @@ class RegionCloner:
             scalars.append(e.emit(memref.LoadOp.get(buf, idx)))
         return self._gather_vector(scalars, buf.type.element_type)  # type: ignore[attr-defined]
 
-    def _scalar_load(self, buf, t: MemRefType, idx: list, pad, cond) -> SSAValue:
-        """A load that may be out of bounds: clamp, load, select the pad."""
+    def _scalar_load(self, buf, t: MemRefType, idx: list, pad, cond, safe: list[bool] | None = None) -> SSAValue:
+        """A load that may be out of bounds: clamp, load, select the pad (dims known to be
+        in bounds are not checked)."""
         e = self.e
         if pad is None and cond is None:
             return e.emit(memref.LoadOp.get(buf, [e.ssa(i) for i in idx]))
         ok = cond
         clamped = []
-        for i, n in zip(idx, t.get_shape()):
+        safe = safe or [False] * len(idx)
+        for i, n, known in zip(idx, t.get_shape(), safe):
+            if known:
+                clamped.append(e.ssa(i))
+                continue
             if isinstance(i, int):
                 inside = 0 <= i < n
                 if not inside:
@@ -673,7 +739,7 @@ class RegionCloner:
             return value
         return e.emit(arith.SelectOp(ok, value, pad))
 
-    def _contiguous_mask(self, idx: list[SSAValue], shape) -> SSAValue:
+    def _contiguous_mask(self, idx: list[SSAValue], shape, safe: list[bool]) -> SSAValue:
         """Lanes of a contiguous padded load that fall inside the buffer: those in
         [clamp(-b), clamp(n - b)) for base b of the last index, none if another index is
         outside. Built from vector.create_mask (xDSL's arith.cmpi has no vector form)."""
@@ -685,15 +751,22 @@ class RegionCloner:
         def clamp(x: SSAValue) -> SSAValue:
             return e.emit(arith.MinSIOp(e.emit(arith.MaxSIOp(x, e.index(0))), e.index(w)))
 
-        hi = clamp(e.emit(arith.SubiOp(e.index(shape[-1]), b)))
-        lo = clamp(e.emit(arith.SubiOp(e.index(0), b)))
+        if safe[-1]:
+            hi, lo = e.index(w), e.index(0)
+        else:
+            hi = clamp(e.emit(arith.SubiOp(e.index(shape[-1]), b)))
+            lo = clamp(e.emit(arith.SubiOp(e.index(0), b)))
         ok = None
-        for i, n in zip(idx[:-1], shape[:-1]):
+        for i, n, known in zip(idx[:-1], shape[:-1], safe[:-1]):
+            if known:
+                continue
             both = e.emit(arith.AndIOp(e.emit(cmpi(i, e.index(0), "sge")), e.emit(cmpi(i, e.index(n), "slt"))))
             ok = both if ok is None else e.emit(arith.AndIOp(ok, both))
         if ok is not None:
             hi = e.emit(arith.SelectOp(ok, hi, e.index(0)))
         upper = e.emit(vector.CreateMaskOp([hi], mt))
+        if safe[-1]:
+            return upper
         below = e.emit(vector.CreateMaskOp([lo], mt))
         everything = e.emit(vector.CreateMaskOp([e.index(w)], mt))
         return e.emit(arith.AndIOp(upper, e.emit(arith.XOrIOp(below, everything))))

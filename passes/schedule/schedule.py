@@ -105,7 +105,8 @@ def _pick_width(extent: int, width: int) -> int:
 
 def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
     """Parallel outer spatial loop, vectorized innermost spatial axis, and for reductions a
-    register tile of up to 8 rows of the second-innermost spatial axis by one vector."""
+    register tile of up to 14 rows of the second-innermost spatial axis by one vector
+    (14 zmm accumulators, as the micro-kernels of shared/research/llvmlite_gemm.md)."""
     extents = op.domain
     k = op.spatial_count
     spatial = [Loop(d, extents[d], 1) for d in range(k)]
@@ -121,8 +122,8 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
             notes.append(f"vector {width}")
         return _parallelize(StageSchedule(loops, None, notes), total)
     if width > 1 and k >= 2:
-        rows_axis = _rows_axis(extents, k)
-        rows = next((r for r in (8, 6, 4, 2) if extents[rows_axis] % r == 0), 1)
+        rows_axis = k - 2
+        rows = next((r for r in range(14, 1, -1) if extents[rows_axis] % r == 0), 1)
         outer = []
         for d in range(k):
             if d == k - 1:
@@ -136,12 +137,6 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
         loops = outer + reduce + tile
         return _parallelize(StageSchedule(loops, len(outer), notes), total)
     return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)
-
-
-def _rows_axis(extents: list[int], k: int) -> int:
-    """The spatial axis to unroll into register rows: the largest one besides the last."""
-    candidates = [d for d in range(k - 1) if extents[d] > 1]
-    return max(candidates, key=lambda d: extents[d]) if candidates else max(0, k - 2)
 
 
 def _parallelize(s: StageSchedule, total: int) -> StageSchedule:

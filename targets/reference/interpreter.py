@@ -158,6 +158,16 @@ class TgFunctions(InterpreterFunctions):
         )  # fmt: skip
         return _typed(op, [y])
 
+    @impl(tg.Conv2dNchwcOp)
+    def run_conv2d_nchwc(self, interp: Interpreter, op: tg.Conv2dNchwcOp, args: PythonValues) -> PythonValues:
+        p = op.properties
+        bias = args[2] if len(args) == 3 else None
+        return _typed(op, [K.conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))])
+
+    @impl(tg.LayoutTransformOp)
+    def run_layout_transform(self, interp: Interpreter, op: tg.LayoutTransformOp, args: PythonValues) -> PythonValues:
+        return _typed(op, [K.to_layout(args[0], op.src.data, op.dst.data)])
+
     # ------------------------------------------------------------------ pooling
 
     def _max_pool(self, interp: Interpreter, op: tg.MaxPool2dOp, args: PythonValues) -> PythonValues:

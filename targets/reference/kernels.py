@@ -144,6 +144,31 @@ def conv_transpose2d(
     return y
 
 
+def to_layout(x: np.ndarray, src: str, dst: str) -> np.ndarray:
+    """NCHW <-> NCHW[c]c and OIHW -> OIHW[i]i[o]o (the names say the order of the dims)."""
+    if src == "NCHW" and dst.endswith("c"):
+        n, ch, h, w = x.shape
+        c = int(dst[4:-1])
+        return x.reshape(n, ch // c, c, h, w).transpose(0, 1, 3, 4, 2)
+    if dst == "NCHW":
+        n, cb, h, w, c = x.shape
+        return x.transpose(0, 1, 4, 2, 3).reshape(n, cb * c, h, w)
+    bi, bo = (int(v) for v in dst[4:-1].split("i"))
+    o, i, kh, kw = x.shape
+    return x.reshape(o // bo, bo, i // bi, bi, kh, kw).transpose(0, 2, 4, 5, 3, 1)
+
+
+def conv2d_nchwc(x, w, b, strides, pads, dilations) -> np.ndarray:
+    """Through the NCHW convolution: unblock, convolve, block again."""
+    n, cb_count, h, wd, cb = x.shape
+    mo, _, kh, kw, _, mb = w.shape
+    x4 = x.transpose(0, 1, 4, 2, 3).reshape(n, cb_count * cb, h, wd)
+    w4 = w.transpose(0, 5, 1, 4, 2, 3).reshape(mo * mb, cb_count * cb, kh, kw)
+    y = conv2d(x4, w4, b, strides, pads, dilations, 1)
+    _, _, oh, ow = y.shape
+    return y.reshape(n, mo, mb, oh, ow).transpose(0, 1, 3, 4, 2)
+
+
 # --------------------------------------------------------------------------- pooling
 
 

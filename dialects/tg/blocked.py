@@ -1,0 +1,112 @@
+"""Blocked layouts: NCHW[x]c activations and OIHW[i]i[o]o weights (TVM's conv2d_NCHWc).
+
+Splitting the channel dim into blocks of a vector's width puts the channels of one pixel
+next to each other, so a convolution can hold a vector of output channels per register and
+broadcast input values, whatever its stride. `tg-layout` introduces these ops and the
+conversions around them, and cancels conversions that meet.
+
+    %xb = tg.layout_transform %x {src = "NCHW", dst = "NCHW16c"} : tensor<1x64x56x56xf32> -> tensor<1x4x56x56x16xf32>
+    %y = tg.conv2d_nchwc %xb, %wb, %b {...} : (tensor<1x4x56x56x16xf32>, tensor<4x4x3x3x16x16xf32>, tensor<64xf32>) -> tensor<1x4x56x56x16xf32>
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, StringAttr, TensorType
+from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, prop_def, result_def, traits_def
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from .base import COMPLEX_OUT_FUSABLE, INJECTIVE, Props, TgOp, require, require_rank, same_element_type
+from .nn import FUNCTIONAL, _check_window_props, conv_output_size
+
+ACTIVATION = re.compile(r"^NCHW(\d+)c$")
+WEIGHT = re.compile(r"^OIHW(\d+)i(\d+)o$")
+
+
+def blocked_shape(shape: Sequence[int], src: str, dst: str) -> tuple[int, ...]:
+    """The shape of a tensor in layout `dst`, given its shape in `src`; ValueError if the
+    conversion is not one tg knows or the blocks do not divide."""
+    if src == "NCHW" and (m := ACTIVATION.match(dst)):
+        c = int(m.group(1))
+        n, ch, h, w = shape
+        if c < 1 or ch % c:
+            raise ValueError(f"{ch} channels do not split into blocks of {c}")
+        return (n, ch // c, h, w, c)
+    if dst == "NCHW" and (m := ACTIVATION.match(src)):
+        n, cb, h, w, c = shape
+        if c != int(m.group(1)):
+            raise ValueError(f"the block dim is {c}, {src} says {m.group(1)}")
+        return (n, cb * c, h, w)
+    if src == "OIHW" and (m := WEIGHT.match(dst)):
+        bi, bo = int(m.group(1)), int(m.group(2))
+        o, i, kh, kw = shape
+        if bi < 1 or bo < 1 or i % bi or o % bo:
+            raise ValueError(f"weights {o}x{i} do not split into {bo} x {bi} blocks")
+        return (o // bo, i // bi, kh, kw, bi, bo)
+    raise ValueError(f"no conversion from {src} to {dst}")
+
+
+@irdl_op_definition
+class LayoutTransformOp(TgOp):
+    name = "tg.layout_transform"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    src = prop_def(StringAttr)
+    dst = prop_def(StringAttr)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        src, dst = (props.get(k) for k in ("src", "dst"))
+        if not isinstance(src, StringAttr) or not isinstance(dst, StringAttr):
+            raise VerifyException("src and dst must be layout names such as \"NCHW\" and \"NCHW16c\"")
+        src, dst = src.data, dst.data
+        try:
+            shape = blocked_shape(x.get_shape(), src, dst)
+        except ValueError as err:
+            raise VerifyException(str(err)) from None
+        return [TensorType(x.element_type, shape)]
+
+
+@irdl_op_definition
+class Conv2dNchwcOp(TgOp):
+    """conv2d on NCHW[cb]c input with OIHW[cb]i[mb]o weights, NCHW[mb]c output (groups = 1).
+
+    y[n, mo, oh, ow, mi] = bias[mo*mb + mi] + sum over (co, kh, kw, ci) of
+        x[n, co, oh*s - pad + kh*d, ow*s - pad + kw*d, ci] * w[mo, co, kh, kw, ci, mi]
+    """
+
+    name = "tg.conv2d_nchwc"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    strides = prop_def(DenseArrayBase)
+    pads = prop_def(DenseArrayBase)
+    dilations = prop_def(DenseArrayBase)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = FUNCTIONAL
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        x, w = operand_types[:2]
+        et = same_element_type(list(operand_types))
+        require_rank(x, 5, "input")
+        require_rank(w, 6, "weight")
+        strides, pads, dilations = _check_window_props(props, 2, "conv2d_nchwc")
+        n, cb_count, h, wd, cb = x.get_shape()
+        mo, wcb_count, kh, kw, wcb, mb = w.get_shape()
+        require(wcb_count == cb_count and wcb == cb, f"weight blocks {wcb_count}x{wcb} differ from the input's {cb_count}x{cb}")
+        if len(operand_types) == 3:
+            require(operand_types[2].get_shape() == (mo * mb,), f"bias must have shape ({mo * mb},), got {operand_types[2]}")
+        out = [
+            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
+            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
+        ]
+        require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
+        return [TensorType(et, [n, mo, *out, mb])]

@@ -1,0 +1,160 @@
+"""tg-layout: convolutions in the blocked NCHW[16]c layout, conversions pushed and cancelled.
+
+A conv2d (groups = 1, output channels a multiple of the block) becomes conv2d_nchwc
+between layout transforms: the input to NCHW[cb]c, the weights to OIHW[cb]i[16]o (a
+transform of a constant, which tg-fold-constants evaluates), the result back to NCHW.
+Element-wise ops whose operands come out of such transforms then run in the blocked
+layout too (their other operands are blocked or broadcast to match), so the conversion
+moves past them; where a conversion meets its inverse, both vanish. A ResNet then stays in
+NCHW16c from one convolution to the next, with conversions only around the ops that need
+NCHW (pooling, flatten).
+
+Gemm weights that are constants are transposed once (trans_b = false) so the output
+columns are contiguous for the vector loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from tessel.dialects import tg
+from tessel.dialects.tg.base import Elementwise, bool_attr, flag, integer, ints_attr
+
+BLOCK = 16
+
+
+def _transform(rewriter: PatternRewriter, v: SSAValue, src: str, dst: str) -> SSAValue:
+    op = tg.LayoutTransformOp.make([v], {"src": StringAttr(src), "dst": StringAttr(dst)})
+    rewriter.insert(op)
+    return op.results[0]
+
+
+def _reshape(rewriter: PatternRewriter, v: SSAValue, shape: list[int]) -> SSAValue:
+    t = v.type
+    assert isinstance(t, TensorType)
+    if list(t.get_shape()) == shape:
+        return v
+    op = tg.ReshapeOp.make([v], result_types=[TensorType(t.element_type, shape)])
+    rewriter.insert(op)
+    return op.results[0]
+
+
+def input_block(channels: int) -> int:
+    """The input channel block: a full vector's worth when it divides, else all of them
+    (the 3 channels of an image), else the largest divisor that fits a vector."""
+    if channels % BLOCK == 0:
+        return BLOCK
+    if channels <= BLOCK:
+        return channels
+    return max(d for d in range(1, BLOCK + 1) if channels % d == 0)
+
+
+class BlockConv(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tg.Conv2dOp, rewriter: PatternRewriter, /) -> None:
+        m = op.weight.type.get_shape()[0]  # type: ignore[attr-defined]
+        c = op.input.type.get_shape()[1]  # type: ignore[attr-defined]
+        if integer(op.properties, "groups") != 1 or m % BLOCK:
+            return
+        cb = input_block(c)
+        x = _transform(rewriter, op.input, "NCHW", f"NCHW{cb}c")
+        w = _transform(rewriter, op.weight, "OIHW", f"OIHW{cb}i{BLOCK}o")
+        operands = [x, w] + ([op.bias] if op.bias is not None else [])
+        props = {k: v for k, v in op.properties.items() if k != "groups"}
+        conv = tg.Conv2dNchwcOp.make(operands, props)
+        rewriter.insert(conv)
+        back = tg.LayoutTransformOp.make([conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")})
+        back.results[0].name_hint = op.result.name_hint
+        rewriter.replace(op, back)
+
+
+def _from_blocked(v: SSAValue) -> tuple[SSAValue, int] | None:
+    """(the blocked value, block) when v is an NCHW view of an NCHW[c]c tensor."""
+    op = v.owner
+    if isinstance(op, tg.LayoutTransformOp) and op.dst.data == "NCHW" and op.src.data.startswith("NCHW"):
+        return op.input, op.input.type.get_shape()[4]  # type: ignore[attr-defined]
+    return None
+
+
+class PushThroughElementwise(RewritePattern):
+    """E(from_blocked(x), y) -> from_blocked(E(x, blocked(y)))."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, tg.TgOp) or not op.has_trait(Elementwise) or isinstance(op, tg.BatchNormOp):
+            return
+        result = op.results[0].type
+        if not isinstance(result, TensorType) or result.get_num_dims() != 4:
+            return
+        blocked = [_from_blocked(v) for v in op.operands]
+        blocks = {b for _, b in filter(None, blocked)}
+        if len(blocks) != 1:
+            return
+        (block,) = blocks
+        n, c, h, w = result.get_shape()
+        operands = []
+        for v, found in zip(op.operands, blocked):
+            if found is not None:
+                operands.append(found[0])
+                continue
+            shape = list(v.type.get_shape())  # type: ignore[attr-defined]
+            s = [1] * (4 - len(shape)) + shape
+            if s[1] == c:
+                operands.append(_transform(rewriter, _reshape(rewriter, v, s), "NCHW", f"NCHW{block}c"))
+            elif s[1] == 1:
+                operands.append(_reshape(rewriter, v, [s[0], 1, s[2], s[3], 1]))
+            else:
+                return
+        new = op.__class__.make(operands, dict(op.properties))
+        rewriter.insert(new)
+        back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})
+        back.results[0].name_hint = op.results[0].name_hint
+        rewriter.replace(op, back)
+
+
+class CancelTransforms(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tg.LayoutTransformOp, rewriter: PatternRewriter, /) -> None:
+        inner = op.input.owner
+        if isinstance(inner, tg.LayoutTransformOp) and inner.src.data == op.dst.data and inner.dst.data == op.src.data:
+            rewriter.replace(op, [], [inner.input])
+
+
+class TransposeGemmWeights(RewritePattern):
+    """gemm(a, b^T) with a constant b: transpose b once, so columns are contiguous."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tg.GemmOp, rewriter: PatternRewriter, /) -> None:
+        if not flag(op.properties, "trans_b") or not tg.is_constant_like(op.b):
+            return
+        t = tg.TransposeOp.make([op.b], {"perm": ints_attr([1, 0])})
+        rewriter.insert(t)
+        props = dict(op.properties) | {"trans_b": bool_attr(False)}
+        new = tg.GemmOp.make([op.a, t.results[0], *op.operands[2:]], props)
+        new.results[0].name_hint = op.result.name_hint
+        rewriter.replace(op, new)
+
+
+@dataclass(frozen=True)
+class TgLayout(ModulePass):
+    name = "tg-layout"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(GreedyRewritePatternApplier([BlockConv(), TransposeGemmWeights()]), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(GreedyRewritePatternApplier([PushThroughElementwise(), CancelTransforms()])).rewrite_module(op)
+        for region in op.regions:
+            region_dce(region)
+

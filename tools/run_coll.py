@@ -157,9 +157,12 @@ def run_command(args: argparse.Namespace) -> int:
     sketch: Sketch | None = load_sketch_json(args.sketch) if args.sketch else None
     nodes = args.nodes if args.nodes is not None else (sketch.nnodes if sketch else None)
     topo, colls, algs = _topology(args, nodes)
-    print(f"topology {topo.name}: {topo.gpus} GPUs ({topo.nodes} node{'s' if topo.nodes > 1 else ''} x {topo.gpus_per_node}), {len(topo.links)} links, {len(topo.ports)} shared ports")
     if sketch is not None:
         check_sketch(sketch, topo, args.sketch)
+    sizes = [parse_size(x, "--sizes") for x in args.sizes.split(",")] if args.sizes else [parse_size(args.size or "1MB")]
+    if args.execute and args.ranks is not None and args.ranks != topo.gpus:
+        _with_nodes(args, topo, args.ranks)  # fail before any work if the ranks do not fit
+    print(f"topology {topo.name}: {topo.gpus} GPUs ({topo.nodes} node{'s' if topo.nodes > 1 else ''} x {topo.gpus_per_node}), {len(topo.links)} links, {len(topo.ports)} shared ports")
     opts = Options(time_limit=args.time_limit, exact=False if args.no_exact else None)
     runs: list[tuple[Algorithm, float, int, float | None, Result | None]] = []
     if algs:
@@ -176,7 +179,6 @@ def run_command(args: argparse.Namespace) -> int:
         else:
             if not args.collective:
                 raise TesselError("--collective is required (allgather, reduce_scatter, allreduce, alltoall, broadcast, reduce)")
-            sizes = [parse_size(s, "--sizes") for s in args.sizes.split(",")] if args.sizes else [parse_size(args.size or "1MB")]
             requests = [(CollKind(args.collective), sizes, args.root)]
         for kind, sizes, root in requests:
             if not 0 <= root < topo.gpus:

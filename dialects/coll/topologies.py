@@ -140,7 +140,7 @@ def _read_json(path: str, what: str) -> dict[str, Any]:
     except OSError as err:
         raise TesselError(f"cannot read {what} {path}: {err.strerror}") from None
     except json.JSONDecodeError as err:
-        raise TesselError(f"{path}:{err.lineno}:{err.colno}: error: {what} is not valid JSON: {err.msg}") from None
+        raise TesselError(f"{what} is not valid JSON: {err.msg}", f"{path}:{err.lineno}:{err.colno}") from None
     if not isinstance(data, dict):
         raise TesselError(f"{path}: {what} must be a JSON object, got {type(data).__name__}")
     return data

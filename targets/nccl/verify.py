@@ -106,13 +106,13 @@ def check_algorithm(alg: Algorithm) -> None:
         elif step.op == "reduce":
             write(step.dst, add(read(step.dst, "reduces into"), read(step.src, "reduces")))
 
+    _check_races(graph, accesses)  # first: a race is the cause of whatever else looks wrong
     for g in alg.gpus:
         for k in range(g.output_chunks):
             want = postcondition(alg, g.rank, k)
             got = state[g.rank]["o"][k]
             if want is not None and got != want:
                 raise AlgorithmError(f"GPU {g.rank} ends with o[{k}] = {_describe(got)}, {alg.collective.kind} needs {_describe(want)}")
-    _check_races(graph, accesses)
 
 
 def _describe(v: frozenset | None) -> str:

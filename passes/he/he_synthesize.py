@@ -49,7 +49,7 @@ class HeSynthesize(ModulePass):
     budget: float = 60.0
     max_length: int = 8
     extra_length: int = 0
-    width: int = 8
+    width: int = 4
     seed: int = 0
     progress: bool = True
     costs: str = ""

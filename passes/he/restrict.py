@@ -21,7 +21,7 @@ class Bounds:
     support: int  # input slots the checked output slots read
 
 
-def sketch_shape(spec: Spec, width: int = 8) -> SketchShape:
+def sketch_shape(spec: Spec, width: int = 4) -> SketchShape:
     """Operations, rotations and plaintext operands allowed by the spec."""
     ops: list[str] = []
 

@@ -108,7 +108,7 @@ class SketchShape:
     ops: tuple[str, ...]
     rotations: tuple[int, ...]  # allowed amounts; index 0 is 0 (no rotation)
     plain_sources: tuple[PlainSource, ...]
-    width: int = 8  # bits per slot in the z3 queries
+    width: int = 4  # bits per slot in the z3 queries
 
 
 def _bits(count: int) -> int:

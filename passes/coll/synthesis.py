@@ -67,8 +67,8 @@ class Result:
 def candidate_sketches(topo: Topology, kind: CollKind, size: int) -> list[Sketch]:
     """Sketches worth trying when the user gives none (TACCL's examples, generalised)."""
     chunkups = (1, 2)
-    if kind == CollKind.ALLTOALL:
-        chunkups = (1,)
+    if kind == CollKind.ALLTOALL or topo.gpus > 32:
+        chunkups = (1,)  # large machines: chunkup 1 already gives tens of thousands of sends
     if topo.nodes == 1:
         out = [Sketch(name=f"auto-c{c}", chunkup=c) for c in chunkups]
         if kind == CollKind.ALLREDUCE:

@@ -96,8 +96,9 @@ def _heap_tree(nodes: int, mirror: bool) -> dict[int, int]:
     return {idx(k): idx((k - 1) // 2) for k in range(1, nodes)}
 
 
-def tree_plan(topo: Topology, size: int, messages: int) -> Plan:
-    """Double binary tree; each tree carries half the buffer in `messages` pipelined messages."""
+def tree_plan(topo: Topology, size: int, messages: int, interleave: bool = False) -> Plan:
+    """Double binary tree; each tree carries half the buffer in `messages` pipelined messages
+    (`interleave`: chunks alternate between the trees instead of halving the buffer)."""
     n, per, nodes = topo.gpus, topo.gpus_per_node, topo.nodes
     chain = node_ring(topo)
     ntrees = 2 if nodes > 1 else 1
@@ -129,8 +130,10 @@ def tree_plan(topo: Topology, size: int, messages: int) -> Plan:
     sends = []
     reduce_ids = {}
     for f in coll.flows():
-        t = f.chunk // half
-        msg = (f.chunk % half) // per_msg
+        if interleave:
+            t, msg = f.chunk % len(trees), (f.chunk // len(trees)) // per_msg
+        else:
+            t, msg = f.chunk // half, (f.chunk % half) // per_msg
         parent, root, h = trees[t]
         top = h[root]
         group = (t * messages + msg) * 2
@@ -146,7 +149,7 @@ def tree_plan(topo: Topology, size: int, messages: int) -> Plan:
         flows.append(nf)
     for s in sends:
         s.end = s.start + 1
-    plan = Plan(coll, flows, sends, coll.chunk_bytes(size), topo, f"NCCL tree x{messages}")
+    plan = Plan(coll, flows, sends, coll.chunk_bytes(size), topo, f"NCCL tree x{messages}{'i' if interleave else ''}")
     plan.groups = 2 * ntrees * messages
     return plan
 
@@ -176,6 +179,8 @@ def candidates(topo: Topology, kind: CollKind, size: int) -> list[Plan]:
     if kind == CollKind.ALLREDUCE:
         for messages in (1, 2, 4, 8, 16, 32):
             plans.append(tree_plan(topo, size, messages))
+        for messages in (8, 32, 64, 128):
+            plans.append(tree_plan(topo, size, messages, interleave=True))
     if not plans:
         raise TesselError(f"no NCCL baseline for {kind}")
     return plans

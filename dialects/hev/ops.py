@@ -183,13 +183,13 @@ class CipherBinaryOp(HevOp):
         parser.parse_punctuation(",")
         rhs = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
+        colon = parser.pos
         parser.parse_punctuation(":")
         a = parser.parse_type()
         b = parser.parse_type() if parser.parse_optional_punctuation(",") is not None else a
-        pos = parser.pos
         r = parser.parse_type() if parser.parse_optional_punctuation("->") is not None else a
         if b is not a and r is a:
-            parser.raise_error(f"expected '->' and the result type after the operand types of {cls.name}", pos, pos)
+            parser.raise_error(f"expected '->' and the result type after the operand types of {cls.name}", colon, colon + 1)
         operands = parser.resolve_operands([lhs, rhs], [a, b], parser.pos)
         op = cls.create(operands=operands, result_types=[r], attributes=attrs)
         return op

@@ -33,9 +33,10 @@ def check_slots(n: int, what: str) -> None:
 
 
 class _SlotsType(ParametrizedAttribute, TypeAttribute):
-    """Base of vec and pt: just a slot count."""
+    """Base of vec and pt: just a slot count (each subclass declares the parameter itself:
+    xDSL compares attributes by the fields of the decorated class only)."""
 
-    slots: IntAttr = param_def(converter=IntAttr.get)
+    slots: IntAttr
 
     def __init__(self, slots: int | IntAttr):
         super().__init__(IntAttr(slots) if isinstance(slots, int) else slots)
@@ -61,6 +62,7 @@ class VecType(_SlotsType):
     """A cleartext vector of integers mod t."""
 
     name = "hev.vec"
+    slots: IntAttr = param_def(converter=IntAttr.get)
 
 
 @irdl_attr_definition
@@ -68,6 +70,7 @@ class PlainType(_SlotsType):
     """An encoded (not encrypted) plaintext."""
 
     name = "hev.pt"
+    slots: IntAttr = param_def(converter=IntAttr.get)
 
 
 @irdl_attr_definition

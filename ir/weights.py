@@ -86,8 +86,9 @@ class WeightStore(Mapping[str, np.ndarray]):
         return sum(1 for _ in self)
 
 
-def attach(ctx: Context, store: WeightStore) -> None:
-    """Make `store` the weights that passes run with `ctx` read and extend."""
+def attach(ctx: Context, store: WeightStore | None) -> None:
+    """Make `store` the weights that passes run with `ctx` read and extend (None: the
+    module has no weights file, and passes leave tg.weight data alone)."""
     ctx.tessel_weights = store  # type: ignore[attr-defined]
 
 

@@ -44,7 +44,13 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return KernelToLoops
 
+    def layout() -> type[ModulePass]:
+        from tessel.passes.graph.layout import TgLayout
+
+        return TgLayout
+
     return {
+        "tg-layout": layout,
         "coll-synthesize": lambda: __import__("tessel.passes.coll.coll_synthesize", fromlist=["CollSynthesize"]).CollSynthesize,
         "coll-verify": lambda: __import__("tessel.passes.coll.coll_verify", fromlist=["CollVerify"]).CollVerify,
         "he-synthesize": lambda: __import__("tessel.passes.he.he_synthesize", fromlist=["HeSynthesize"]).HeSynthesize,

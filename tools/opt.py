@@ -111,10 +111,12 @@ class TesselOptMain(xDSLOptMain):
                 try:
                     module = self.parse_chunk(chunk, "mlir", offset)
                     assert module is not None
-                    store = WeightStore.for_module(module, self.args.input_file)
+                    store = None
+                    if WEIGHTS_ATTR in module.attributes:
+                        store = WeightStore.for_module(module, self.args.input_file)
                     attach(self.ctx, store)
                     self.apply_passes(module)
-                    if store.created:
+                    if store is not None and store.created:
                         self._save_weights(module, store)
                     output.write(self.output_resulting_program(module))
                 except TesselError as err:

@@ -8,9 +8,12 @@ buffer's life instead of getting its own. Placement is greedy by size: largest f
 at the lowest 64-byte-aligned offset free over its whole lifetime (TFLite's arena planner),
 which is within a few percent of optimal on CNNs.
 
-Each producing op gets `tg.offset` (bytes into the arena); the function gets
-`tg.memory = {arena = <bytes>, unplanned = <sum of all buffers>}`. Function inputs and
-results are the caller's buffers and are not placed.
+Each producing op gets `tg.offset` (bytes into the arena; `tg.offsets`, one per result,
+for ops with several results); the function gets `tg.memory = {arena = <bytes>,
+unplanned = <bytes>}`, where unplanned is what one buffer per value would take (each
+rounded up to the alignment, as in the arena). Function inputs and results are the
+caller's buffers and are not placed. A view of a function argument or a weight is not a
+view here: the lowering copies it into a buffer of its own.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -29,6 +32,7 @@ from tessel.ir import dtypes
 
 ALIGN = 64
 OFFSET_ATTR = "tg.offset"
+OFFSETS_ATTR = "tg.offsets"  # ops with several results: one offset each, -1 when not placed
 MEMORY_ATTR = "tg.memory"
 
 
@@ -112,9 +116,17 @@ class TgPlanMemory(ModulePass):
                 continue
             buffers = lifetimes(fn.body.block)
             arena = place(buffers)
+            offsets: dict[Operation, dict[int, int]] = {}
             for buf in buffers:
-                buf.producer.attributes[OFFSET_ATTR] = IntegerAttr(buf.offset, i64)
-            unplanned = sum(b.size for b in buffers)
+                index = list(buf.producer.results).index(buf.aliases[0])
+                offsets.setdefault(buf.producer, {})[index] = buf.offset
+            for producer, by_result in offsets.items():
+                if len(producer.results) == 1:
+                    producer.attributes[OFFSET_ATTR] = IntegerAttr(by_result[0], i64)
+                else:
+                    values = [by_result.get(i, -1) for i in range(len(producer.results))]
+                    producer.attributes[OFFSETS_ATTR] = DenseArrayBase.from_list(i64, values)
+            unplanned = sum(-(-b.size // ALIGN) * ALIGN for b in buffers)
             fn.attributes[MEMORY_ATTR] = DictionaryAttr(
                 {"arena": IntegerAttr(arena, i64), "unplanned": IntegerAttr(unplanned, i64)}
             )

@@ -90,9 +90,10 @@ def check_structure(program: func.FuncOp, spec: func.FuncOp) -> None:
     if ps.output_slots != ss.output_slots or ps.plain_modulus != ss.plain_modulus:
         raise TesselError(f"{name}: hev.slots and hev.plain_modulus must match the spec @{ss.name}", op_location(program))
     block = program.body.blocks[0]
+    order = {op: k for k, op in enumerate(block.ops)}
     for i, (arg, a) in enumerate(zip(block.args, ps.arguments, strict=True)):
         want = hev.EncodeOp if a.public else hev.EncryptOp
-        for use in arg.uses:
+        for use in sorted(arg.uses, key=lambda u: order.get(u.operation, -1)):
             if not isinstance(use.operation, want):
                 what = "public (hev.public): encode it with hev.encode" if a.public else "secret: encrypt it with hev.encrypt"
                 raise TesselError(f"{name}: argument #{i} is {what}, not '{use.operation.name}'", op_location(use.operation))

@@ -19,6 +19,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IndexType,
@@ -36,7 +37,7 @@ from xdsl.printer import Printer
 from tessel.dialects import tg
 from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.graph.plan_memory import MEMORY_ATTR, OFFSET_ATTR
+from tessel.passes.graph.plan_memory import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
 from tessel.passes.kernel.scalar import storage_type
 from tessel.passes.kernel.stages import KernelBuilder, lower_group
 
@@ -102,7 +103,7 @@ class GraphLowering:
                 constants += 1
                 value_of[op.result] = self._global(block, globals_, name, op.result.type, op.value)
             elif isinstance(op, tg.FusedOp):
-                dests = [dest_of.get(r) or self._buffer(block, arena, op, r) for r in op.results]
+                dests = [dest_of.get(r) or self._buffer(block, arena, op, i) for i, r in enumerate(op.results)]
                 for r, d in zip(op.results, dests):
                     value_of[r] = d
                 fn = kernel_function(f"k{len(new_funcs)}_{op.kind.data}"[:64], op)
@@ -151,11 +152,12 @@ class GraphLowering:
         block.add_op(alloc)
         return alloc.results[0]
 
-    def _buffer(self, block: Block, arena: SSAValue | None, op: tg.FusedOp, r: SSAValue) -> SSAValue:
+    def _buffer(self, block: Block, arena: SSAValue | None, op: tg.FusedOp, index: int) -> SSAValue:
+        r = op.results[index]
         t = memref_of(r.type)  # type: ignore[arg-type]
-        offset = op.attributes.get(OFFSET_ATTR)
-        if arena is not None and isinstance(offset, IntegerAttr) and len(op.results) == 1:
-            shift = arith.ConstantOp(IntegerAttr(offset.value.data, IndexType()))
+        offset = _planned_offset(op, index)
+        if arena is not None and offset is not None:
+            shift = arith.ConstantOp(IntegerAttr(offset, IndexType()))
             block.add_op(shift)
             view = memref.ViewOp(arena, shift, [], t)
             block.add_op(view)
@@ -177,6 +179,17 @@ class GraphLowering:
         get.results[0].name_hint = name.strip("_") or "global"
         block.add_op(get)
         return get.results[0]
+
+
+def _planned_offset(op: tg.FusedOp, index: int) -> int | None:
+    single = op.attributes.get(OFFSET_ATTR)
+    if isinstance(single, IntegerAttr) and len(op.results) == 1:
+        return single.value.data
+    several = op.attributes.get(OFFSETS_ATTR)
+    if isinstance(several, DenseArrayBase):
+        value = several.get_values()[index]
+        return int(value) if value >= 0 else None
+    return None
 
 
 @dataclass(frozen=True)

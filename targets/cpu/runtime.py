@@ -124,7 +124,7 @@ class CpuExecutable:
             return np.frombuffer(raw, dt).reshape(t.get_shape()).copy()
         if name not in self.weights:
             raise TesselError(f"no data for weight @{name}")
-        value = np.ascontiguousarray(self.weights[name])
+        value = np.asarray(self.weights[name], order="C")
         if value.shape != tuple(t.get_shape()):
             raise TesselError(f"weight @{name} has shape {list(value.shape)}, the IR declares {list(t.get_shape())}")
         return value.view(dt) if value.dtype != dt and value.dtype.itemsize == dt.itemsize else value.astype(dt)
@@ -146,7 +146,7 @@ class CpuExecutable:
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         in_dtypes, out_dtypes = self.port_dtypes()
-        ins = [np.ascontiguousarray(x, dtype=d) for x, d in zip(inputs, in_dtypes)]
+        ins = [np.asarray(x, dtype=d, order="C") for x, d in zip(inputs, in_dtypes)]
         outs = []
         for (a, _), d in zip(self.outputs, out_dtypes):
             outs.append(aligned_empty(a.type.get_shape(), d))  # type: ignore[attr-defined]

@@ -111,7 +111,8 @@ class KernelEvaluator:
         n_in = len(inputs)
         env: dict[SSAValue, object] = {}
         for arg, value in zip(args, inputs):
-            env[arg] = np.ascontiguousarray(value).view(np_type(arg.type.element_type)) if np.asarray(value).dtype.kind in "iu" else np.ascontiguousarray(value)  # type: ignore[attr-defined]
+            array = np.asarray(value, order="C")
+            env[arg] = array.view(np_type(arg.type.element_type)) if array.dtype.kind in "iu" else array  # type: ignore[attr-defined]
         outputs = []
         for arg in args[n_in:]:
             t = arg.type

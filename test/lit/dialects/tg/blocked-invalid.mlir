@@ -1,0 +1,47 @@
+// RUN: %tessel-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @channels_do_not_split(%x: tensor<1x24x5x6xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.layout_transform' op 24 channels do not split into blocks of 16
+  %b = tg.layout_transform %x {src = "NCHW", dst = "NCHW16c"} : tensor<1x24x5x6xf32> -> tensor<1x1x5x6x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @unknown_layout(%x: tensor<1x32x5x6xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.layout_transform' op no conversion from NCHW to NHWC
+  %b = tg.layout_transform %x {src = "NCHW", dst = "NHWC"} : tensor<1x32x5x6xf32> -> tensor<1x5x6x32xf32>
+  func.return
+}
+
+// -----
+
+func.func @block_mismatch(%x: tensor<1x2x5x6x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.layout_transform' op the block dim is 16, NCHW8c says 8
+  %u = tg.layout_transform %x {src = "NCHW8c", dst = "NCHW"} : tensor<1x2x5x6x16xf32> -> tensor<1x32x5x6xf32>
+  func.return
+}
+
+// -----
+
+func.func @weight_blocks(%x: tensor<1x1x8x8x16xf32>, %w: tensor<1x2x3x3x8x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc' op weight blocks 2x8 differ from the input's 1x16
+  %y = tg.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x8x8x16xf32>, tensor<1x2x3x3x8x16xf32>) -> tensor<1x1x6x6x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @wrong_output(%x: tensor<1x1x8x8x16xf32>, %w: tensor<1x1x3x3x16x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc' op result type should be tensor<1x1x6x6x16xf32>, got tensor<1x1x8x8x16xf32>
+  %y = tg.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x8x8x16xf32>, tensor<1x1x3x3x16x16xf32>) -> tensor<1x1x8x8x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @bias_shape(%x: tensor<1x1x8x8x16xf32>, %w: tensor<1x1x3x3x16x16xf32>, %b: tensor<32xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc' op bias must have shape (16,), got tensor<32xf32>
+  %y = tg.conv2d_nchwc %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x8x8x16xf32>, tensor<1x1x3x3x16x16xf32>, tensor<32xf32>) -> tensor<1x1x6x6x16xf32>
+  func.return
+}

@@ -1,0 +1,63 @@
+// RUN: %tessel-opt %s -p tg-layout --split-input-file | filecheck %s
+
+// A conv becomes conv2d_nchwc between transforms; the relu after it moves into the blocked
+// layout, and the transform back to NCHW meets the next conv's transform into NCHW16c, so
+// both vanish: only the model's edges convert.
+// CHECK-LABEL: func.func @two_convs
+// CHECK:      %[[XB:.*]] = tg.layout_transform %x {src = "NCHW", dst = "NCHW16c"}
+// CHECK:      %[[W1:.*]] = tg.layout_transform %w1 {src = "OIHW", dst = "OIHW16i16o"}
+// CHECK:      %[[Y1:.*]] = tg.conv2d_nchwc %[[XB]], %[[W1]]
+// CHECK-NEXT: %[[R:.*]] = tg.relu %[[Y1]] : tensor<1x2x8x8x16xf32>
+// CHECK:      %[[Y2:.*]] = tg.conv2d_nchwc %[[R]], %{{.*}}
+// CHECK-NEXT: %{{.*}} = tg.layout_transform %[[Y2]] {src = "NCHW16c", dst = "NCHW"}
+// CHECK-NOT:  tg.layout_transform
+// CHECK:      func.return
+func.func @two_convs(%x: tensor<1x16x8x8xf32>, %w1: tensor<32x16x3x3xf32>, %w2: tensor<16x32x1x1xf32>) -> tensor<1x16x8x8xf32> {
+  %a = tg.conv2d %x, %w1 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32>
+  %r = tg.relu %a : tensor<1x32x8x8xf32>
+  %b = tg.conv2d %r, %w2 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x8x8xf32>, tensor<16x32x1x1xf32>) -> tensor<1x16x8x8xf32>
+  func.return %b : tensor<1x16x8x8xf32>
+}
+
+// -----
+
+// The image's 3 channels make one input block (NCHW3c); a per-channel bias operand of an
+// add is blocked to match, a broadcast over channels is reshaped.
+// CHECK-LABEL: func.func @stem
+// CHECK:      tg.layout_transform %x {src = "NCHW", dst = "NCHW3c"} : tensor<1x3x8x8xf32> -> tensor<1x1x8x8x3xf32>
+// CHECK:      tg.layout_transform %w {src = "OIHW", dst = "OIHW3i16o"}
+// CHECK:      %[[B:.*]] = tg.layout_transform %{{.*}} {src = "NCHW", dst = "NCHW16c"} : tensor<1x16x1x1xf32> -> tensor<1x1x1x1x16xf32>
+// CHECK:      tg.add %{{.*}}, %[[B]] : (tensor<1x1x8x8x16xf32>, tensor<1x1x1x1x16xf32>) -> tensor<1x1x8x8x16xf32>
+// CHECK:      %[[S:.*]] = tg.reshape %s : tensor<1x8x8xf32> -> tensor<1x1x8x8x1xf32>
+// CHECK:      tg.mul %{{.*}}, %[[S]]
+func.func @stem(%x: tensor<1x3x8x8xf32>, %w: tensor<16x3x3x3xf32>, %bias: tensor<16x1x1xf32>, %s: tensor<1x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %a = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x8x8xf32>
+  %b = tg.add %a, %bias : (tensor<1x16x8x8xf32>, tensor<16x1x1xf32>) -> tensor<1x16x8x8xf32>
+  %c = tg.mul %b, %s : (tensor<1x16x8x8xf32>, tensor<1x8x8xf32>) -> tensor<1x16x8x8xf32>
+  func.return %c : tensor<1x16x8x8xf32>
+}
+
+// -----
+
+// Depthwise (grouped) convolutions and output channels that do not fill a block stay NCHW.
+// CHECK-LABEL: func.func @stays
+// CHECK-NOT:  tg.conv2d_nchwc
+// CHECK:      tg.conv2d %x, %dw
+// CHECK:      tg.conv2d %{{.*}}, %w
+func.func @stays(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %w: tensor<8x16x1x1xf32>) -> tensor<1x8x8x8xf32> {
+  %a = tg.conv2d %x, %dw {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x8x8xf32>
+  %b = tg.conv2d %a, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<8x16x1x1xf32>) -> tensor<1x8x8x8xf32>
+  func.return %b : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// A constant gemm weight used transposed is transposed once (for tg-fold-constants).
+// CHECK-LABEL: func.func @gemm
+// CHECK:      %[[T:.*]] = tg.transpose %w {perm = array<i64: 1, 0>} : tensor<10x4xf32> -> tensor<4x10xf32>
+// CHECK:      tg.gemm %a, %[[T]], %c {{{.*}}trans_b = false{{.*}}} : (tensor<2x4xf32>, tensor<4x10xf32>, tensor<10xf32>) -> tensor<2x10xf32>
+func.func @gemm(%a: tensor<2x4xf32>, %c: tensor<10xf32>) -> tensor<2x10xf32> {
+  %w = tg.weight @w : tensor<10x4xf32>
+  %y = tg.gemm %a, %w, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<2x4xf32>, tensor<10x4xf32>, tensor<10xf32>) -> tensor<2x10xf32>
+  func.return %y : tensor<2x10xf32>
+}

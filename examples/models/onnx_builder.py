@@ -14,8 +14,9 @@ OPSET = 17
 
 
 class GraphBuilder:
-    def __init__(self, name: str, seed: int):
+    def __init__(self, name: str, seed: int, opset: int = OPSET):
         self.name = name
+        self.opset = opset
         self.rng = np.random.default_rng(seed)
         self.nodes: list[onnx.NodeProto] = []
         self.initializers: list[onnx.TensorProto] = []
@@ -75,6 +76,36 @@ class GraphBuilder:
         self.nodes.append(helper.make_node("BatchNormalization", [x, *params], [name], name=name, epsilon=1e-5))
         return name
 
+    def conv_transpose(self, x: str, cin: int, cout: int, k: int, stride: int, pad: int, name: str = "deconv") -> str:
+        name = self.fresh(name)
+        w = (self.rng.standard_normal((cin, cout, k, k)) * np.sqrt(1.0 / (cin * k * k / stride**2))).astype(np.float32)
+        self.nodes.append(helper.make_node(
+            "ConvTranspose", [x, self.weight(f"{name}.weight", w)], [name], name=name,
+            kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4,
+        ))  # fmt: skip
+        return name
+
+    def matmul(self, x: str, fin: int, fout: int, name: str = "linear", bias: bool = True) -> str:
+        """x @ W (+ b) with W of shape (fin, fout), as ONNX exporters write a Linear layer."""
+        name = self.fresh(name)
+        w = (self.rng.standard_normal((fin, fout)) * np.sqrt(1.0 / fin)).astype(np.float32)
+        y = self.node("MatMul", [x, self.weight(f"{name}.weight", w)], name=f"{name}.matmul")
+        if not bias:
+            return y
+        b = (self.rng.standard_normal(fout) * 0.02).astype(np.float32)
+        return self.node("Add", [y, self.weight(f"{name}.bias", b)], name=f"{name}.add")
+
+    def layer_norm(self, x: str, dim: int, name: str = "ln", output: str | None = None) -> str:
+        name = self.fresh(name)
+        scale = self.weight(f"{name}.weight", self.rng.uniform(0.8, 1.2, dim).astype(np.float32))
+        bias = self.weight(f"{name}.bias", (self.rng.standard_normal(dim) * 0.02).astype(np.float32))
+        out = output or name
+        self.nodes.append(helper.make_node("LayerNormalization", [x, scale, bias], [out], name=name, axis=-1, epsilon=1e-5))
+        return out
+
+    def const(self, name: str, values, dtype=np.int64) -> str:
+        return self.weight(self.fresh(name), np.asarray(values, dtype=dtype))
+
     def gemm(self, x: str, fin: int, fout: int, name: str = "fc", output: str | None = None) -> str:
         name = self.fresh(name)
         w = (self.rng.standard_normal((fout, fin)) * np.sqrt(1.0 / fin)).astype(np.float32)
@@ -85,7 +116,7 @@ class GraphBuilder:
 
     def model(self) -> onnx.ModelProto:
         graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.initializers)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="tessel-examples")
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", self.opset)], producer_name="tessel-examples")
         model.ir_version = 8
         model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
         onnx.checker.check_model(model, full_check=True)

@@ -63,7 +63,11 @@ def test_verifier_catches_wrong_output_and_double_reduction():
     alg = _ring_allgather()
     local = alg.gpus[0].tbs[-1]
     assert local.steps[0].op == "copy"
-    local.steps[0] = Step("copy", ("i", 0), ("o", 1), 1)
+    saved = local.steps[0]
+    local.steps[0] = Step("copy", ("i", 0), ("o", 1), 1)  # overwrites what a receive writes
+    with pytest.raises(AlgorithmError, match=r"race on GPU 0 o\[1\]: .* writes it while .* writes it"):
+        check_algorithm(alg)
+    local.steps[0] = Step("nop", None, None, 1, list(saved.deps))  # the own chunk never lands
     with pytest.raises(AlgorithmError, match=r"GPU 0 ends with o\[0\] = nothing, allgather needs \{r0:0\}"):
         check_algorithm(alg)
     rs = synthesize(T.ring(4), CollKind.REDUCE_SCATTER, 4096, opts=Options(time_limit=2)).algorithm

@@ -66,7 +66,7 @@ class SealRuntime:
         self.context = seal.SEALContext(parms, True, seal.SEC_LEVEL_TYPE.TC128)
         if not self.context.parameters_set():
             raise TesselError(f"SEAL rejects {params.describe()} with t={plain_modulus}: {self.context.parameters_error_message()}")
-        keygen = seal.KeyGenerator(self.context)
+        keygen = self.keygen = seal.KeyGenerator(self.context)
         self.public_key = seal.PublicKey()
         keygen.create_public_key(self.public_key)
         self.relin_keys = None

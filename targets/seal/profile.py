@@ -30,14 +30,18 @@ from tessel.tools.cli import guarded
 PLAIN_MODULUS = 65537
 
 
-def _median_us(fn: Callable[[], object], reps: int) -> float:
-    fn()  # warm up (allocations, NTT tables)
-    times = []
+def _medians_us(ops: dict[str, Callable[[], object]], reps: int) -> dict[str, float]:
+    """Median time of each operation, measured in interleaved rounds (one run of every
+    operation per round), so a burst of load on a shared machine hits all of them alike."""
+    for fn in ops.values():
+        fn()  # warm up (allocations, NTT tables)
+    times: dict[str, list[float]] = {name: [] for name in ops}
     for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return round(statistics.median(times) * 1e6, 2)
+        for name, fn in ops.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: round(statistics.median(t) * 1e6, 2) for name, t in times.items()}
 
 
 def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
@@ -48,22 +52,25 @@ def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
     cx, cy, p = rt.encrypt(x), rt.encrypt(y), rt.encode(rng.integers(0, PLAIN_MODULUS, n))
     product = rt.multiply(cx, cy)
     levels = len(params.resolved_bits()) - 1
-    lat = {
-        "add": _median_us(lambda: rt.add(cx, cy), reps),
-        "sub": _median_us(lambda: rt.sub(cx, cy), reps),
-        "negate": _median_us(lambda: rt.negate(cx), reps),
-        "multiply": _median_us(lambda: rt.multiply(cx, cy), reps),
-        "square": _median_us(lambda: rt.multiply(cx, cx), reps),
-        "relinearize": _median_us(lambda: rt.relinearize(product), reps),
-        "rotate": _median_us(lambda: rt.rotate(cx, 1), reps),
-        "multiply_plain": _median_us(lambda: rt.multiply_plain(cx, p), reps),
-        "add_plain": _median_us(lambda: rt.add_plain(cx, p), reps),
-        "sub_plain": _median_us(lambda: rt.sub_plain(cx, p), reps),
-        "mod_switch": _median_us(lambda: rt.mod_switch(cx), reps) if levels > 1 else 0.0,
-        "encrypt": _median_us(lambda: rt.encrypt(x), reps),
-        "encode": _median_us(lambda: rt.encode(x), reps),
-        "decrypt": _median_us(lambda: rt.decrypt(cx), reps),
+    ops: dict[str, Callable[[], object]] = {
+        "add": lambda: rt.add(cx, cy),
+        "sub": lambda: rt.sub(cx, cy),
+        "negate": lambda: rt.negate(cx),
+        "multiply": lambda: rt.multiply(cx, cy),
+        "square": lambda: rt.multiply(cx, cx),
+        "relinearize": lambda: rt.relinearize(product),
+        "rotate": lambda: rt.rotate(cx, 1),
+        "multiply_plain": lambda: rt.multiply_plain(cx, p),
+        "add_plain": lambda: rt.add_plain(cx, p),
+        "sub_plain": lambda: rt.sub_plain(cx, p),
+        "encrypt": lambda: rt.encrypt(x),
+        "encode": lambda: rt.encode(x),
+        "decrypt": lambda: rt.decrypt(cx),
     }
+    if levels > 1:
+        ops["mod_switch"] = lambda: rt.mod_switch(cx)
+    lat = _medians_us(ops, reps)
+    lat.setdefault("mod_switch", 0.0)
     assert set(lat) == set(LATENCY_OPS)
     fresh = rt.noise_budget(cx)
     relin = rt.relinearize(product)

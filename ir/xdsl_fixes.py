@@ -34,4 +34,12 @@ def _hex_float_literals_are_bit_patterns() -> None:
     element.to_type = to_type  # type: ignore[method-assign]
 
 
+def _affine_rsub_subtracts_the_right_way() -> None:
+    """xDSL's AffineExpr.__rsub__ returns self - other, so `2 - d0` builds d0 - 2."""
+    from xdsl.ir.affine import AffineExpr
+
+    AffineExpr.__rsub__ = lambda self, other: (-self) + other  # type: ignore[method-assign]
+
+
 _hex_float_literals_are_bit_patterns()
+_affine_rsub_subtracts_the_right_way()

@@ -68,7 +68,7 @@ def _arrange_inputs(ports: list[Port], given: dict[str, np.ndarray], source: str
 def median_ms(executable, feed: list[np.ndarray], runs: int) -> float:
     """Median wall time of `runs` runs after one warm-up, in ms (outputs reused)."""
     outs = executable.run(feed)
-    ins = [np.ascontiguousarray(x) for x in feed]
+    ins = [np.asarray(x, order="C") for x in feed]
     times = []
     for _ in range(max(1, runs)):
         start = time.perf_counter()

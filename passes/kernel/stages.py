@@ -232,37 +232,61 @@ def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then:
 
 @anchor(tg.ConvTranspose2dOp)
 def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
-    """Gather form: y[oh] += x[ih] w[kh] where ih*s + kh*d = oh + pad, read only when
-    (oh + pad - kh*d) is a multiple of the stride and ih is inside x."""
+    """A convolution over the input dilated by the stride (zeros between its pixels) and
+    padded by d*(k-1) - pad, with the kernel flipped and its channel dims swapped: a stage
+    `dilate` builds that input, so the convolution stage reads without conditions (the
+    scatter form would test a divisibility per tap)."""
     x, w = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) == 3 else None
     p = op.properties
     strides, pads, dilations, groups = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
+    out_pad = ints(p, "output_padding")
     n, m, oh, ow = shape_of(op.results[0])
     c, mg, kh, kw = shape_of(w)
+    _, _, h, wd = shape_of(x)
     cg = c // groups
-    acc_t = compute_type(element_of(op.results[0]))
+    et = element_of(op.results[0])
+    acc_t = compute_type(et)
+    # padding of the dilated input: before = d*(k-1) - pad_begin, after adds output_padding
+    before = [dilations[0] * (kh - 1) - pads[0], dilations[1] * (kw - 1) - pads[1]]
+    size = [(h - 1) * strides[0] + 1, (wd - 1) * strides[1] + 1]
+    after = [oh + dilations[0] * (kh - 1) - before[0] - size[0], ow + dilations[1] * (kw - 1) - before[1] - size[1]]
+    low = [min(b, 0) for b in before]  # negative padding crops: read from -b on
+    shape = [n, c, size[0] + max(before[0], 0) + max(after[0], 0), size[1] + max(before[1], 0) + max(after[1], 0)]
+    del out_pad
+    t = TensorType(element_of(x), shape)
+    dilated = kb.temp(t, "dilated")
+    source = kb.buffers[x]
 
-    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        g = s[1] // mg
-        channel = g * cg + r[0] if groups > 1 else r[0]
-        num_h = s[2] + pads[0] - r[1] * dilations[0]
-        num_w = s[3] + pads[1] - r[2] * dilations[1]
+    def spread(b: ElementBuilder, idx: Index) -> SSAValue:
         cond = None
-        for num, stride in ((num_h, strides[0]), (num_w, strides[1])):
-            if stride > 1:
-                rem = b.ssa(num % stride)
+        src = [idx[0], idx[1]]
+        for d in range(2):
+            pos = idx[2 + d] - max(before[d], 0)  # type: ignore[operator]
+            if strides[d] > 1:
+                rem = b.ssa(pos % strides[d])
                 ok = b.emit(arith.CmpiOp(rem, b.const(0, IndexType()), "eq"))
                 cond = ok if cond is None else b.emit(arith.AndIOp(cond, ok))
-        idx = [s[0], channel, num_h // strides[0], num_w // strides[1]]
-        xv = b.load(kb.buffers[x], idx, element_of(x), pad=0, when=cond) if x in kb.buffers else b.value(x, idx)
-        wv = b.value(w, [channel, s[1] - g * mg if groups > 1 else s[1], r[1], r[2]])
+            src.append(pos // strides[d])
+        return b.load(source, src, element_of(x), pad=0, when=cond)
+
+    kb.elementwise("dilate", dilated, element_of(x), spread)
+    xd = kb.placeholder(t, dilated)
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        g = s[1] // mg if groups > 1 else None
+        channel = g * cg + r[0] if g is not None else r[0]  # type: ignore[operator]
+        hi = s[2] - low[0] + r[1] * dilations[0]
+        wi = s[3] - low[1] + r[2] * dilations[1]
+        xv = b.value(xd, [s[0], channel, hi, wi])
+        out = s[1] - g * mg if g is not None else s[1]  # type: ignore[operator]
+        wv = b.value(w, [channel, out, (kh - 1) - r[1], (kw - 1) - r[2]])
         return mul(b, xv, wv)
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, add(b, acc, b.value(bias, [s[1]])) if bias is not None else acc)
 
-    kb.reduction("conv_transpose", dests[0], element_of(op.results[0]), _axes("o", (n, m, oh, ow)),
+    kb.reduction("conv_transpose", dests[0], et, _axes("o", (n, m, oh, ow)),
                  [("c", cg), ("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
 
 

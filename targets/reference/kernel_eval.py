@@ -234,9 +234,11 @@ class KernelEvaluator:
             buf = env[op.memref]
             m = op.map.data
             idx = [affine_eval(e, v[1 : 1 + m.num_dims], v[1 + m.num_dims :]) for e in m.results]
+            _check_bounds(op, idx, buf.shape)  # type: ignore[attr-defined]
             return buf[tuple(np.broadcast_arrays(*idx))] if idx else buf[()]  # type: ignore[index]
         if isinstance(op, memref.LoadOp):
             buf = env[op.memref]
+            _check_bounds(op, v[1:], buf.shape)  # type: ignore[attr-defined]
             return buf[tuple(np.broadcast_arrays(*v[1:]))] if len(v) > 1 else buf[()]  # type: ignore[index]
         if isinstance(op, kernel.LoadOp):
             return self._padded_load(op, env)
@@ -284,6 +286,15 @@ class KernelEvaluator:
         if buf.size == 0:  # type: ignore[attr-defined]
             return np.broadcast_to(pad, ok.shape)
         return np.where(ok, buf[clamped] if clamped else buf[()], pad)  # type: ignore[index]
+
+
+def _check_bounds(op: Operation, idx: Sequence, shape: Sequence[int]) -> None:
+    """An out-of-bounds affine/memref load is undefined in the IR: numpy would wrap a
+    negative index around silently, so the evaluator refuses instead."""
+    for i, n in zip(idx, shape):
+        i = np.asarray(i)
+        if i.size and (i.min() < 0 or i.max() >= n):
+            raise IndexError(f"{op.name} reads index {int(i.min())}..{int(i.max())} of a dim of size {n}")
 
 
 def grids_for(extents: Sequence[int]) -> list[np.ndarray]:

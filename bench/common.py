@@ -1,0 +1,87 @@
+"""Measurement helpers shared by the benchmarks: quiet-machine checks, interleaved timing,
+environment lines. The machine is shared, so every peer runs in the same process,
+alternating with Tessel, and medians are reported with the idle share seen."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+
+def cpu_idle(seconds: float = 0.5) -> float:
+    """Share of CPU time idle over `seconds` (from /proc/stat), 0..1."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+        return values[3] + values[4], sum(values)
+
+    idle0, total0 = sample()
+    time.sleep(seconds)
+    idle1, total1 = sample()
+    return (idle1 - idle0) / max(total1 - total0, 1)
+
+
+def wait_for_quiet(limit: float = 20.0, threshold: float = 0.85) -> float:
+    """Wait (at most `limit` s) for the CPUs to be mostly idle; returns the idle share seen."""
+    deadline = time.monotonic() + limit
+    idle = cpu_idle()
+    while idle < threshold and time.monotonic() < deadline:
+        idle = cpu_idle()
+    return idle
+
+
+def timed(fn: Callable[[], object], min_seconds: float = 0.05) -> float:
+    """Seconds per call, calling fn often enough that one sample lasts about min_seconds."""
+    start = time.perf_counter()
+    fn()
+    once = time.perf_counter() - start
+    reps = max(1, int(min_seconds / max(once, 1e-6)))
+    start = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    return (time.perf_counter() - start) / reps
+
+
+def interleaved(candidates: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
+    """Per candidate, `rounds` samples taken in alternation (after one warm-up each)."""
+    for fn in candidates.values():
+        fn()
+    samples: dict[str, list[float]] = {name: [] for name in candidates}
+    for _ in range(rounds):
+        for name, fn in candidates.items():
+            samples[name].append(timed(fn))
+    return samples
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1e3
+
+
+def environment(threads: int) -> str:
+    import llvmlite
+    import numpy
+    import onnx
+    import xdsl
+
+    try:
+        import onnxruntime
+
+        ort = onnxruntime.__version__
+    except ImportError:
+        ort = "missing"
+    from tessel.targets.cpu.jit import host_description
+
+    return (
+        f"python {platform.python_version()}, xdsl {xdsl.__version__ if hasattr(xdsl, '__version__') else '0.74'}, "
+        f"llvmlite {llvmlite.__version__}, numpy {numpy.__version__}, onnx {onnx.__version__}, onnxruntime {ort}; "
+        f"{host_description()}; {os.cpu_count()} cpus, {threads} threads"
+    )
+
+
+def log(line: str) -> None:
+    print(line, file=sys.stdout, flush=True)

@@ -1,0 +1,95 @@
+"""CPU latency of the example models: Tessel (untuned default schedules) vs onnxruntime.
+
+    python -m tessel.bench.cpu_models [--threads 2] [--rounds 15] [--models resnet18,dqn]
+
+Both run in this process on the same inputs, alternating, with the same thread count
+(onnxruntime: intra_op = threads, inter_op = 1, all graph optimizations). Reported: median
+ms per inference, the ratio onnxruntime / Tessel (> 1: Tessel is faster), Tessel's compile
+time (cold: the object cache is bypassed), and the max error against onnxruntime relative
+to the output's scale. The last line is
+
+    RESULT cpu_models resnet18_ms=<x> ort_resnet18_ms=<x> geomean_vs_ort=<x> ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
+
+MODELS = ("resnet18", "mobilenet_v1", "transformer", "dqn", "dcgan")
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "models"
+
+
+def _build(name: str):
+    sys.path.insert(0, str(EXAMPLES))
+    module = __import__(name)
+    return module.build()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--rounds", type=int, default=15)
+    p.add_argument("--models", default=",".join(MODELS))
+    args = p.parse_args(argv)
+
+    import onnxruntime as ort
+
+    from tessel.compiler import compile_for_cpu
+    from tessel.frontends.onnx import import_model
+
+    os.environ["TESSEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="tessel-bench-")  # cold compiles
+    log(f"environment: {environment(args.threads)}")
+    rows = []
+    for name in args.models.split(","):
+        model = _build(name)
+        result = import_model(model, source=f"{name}.onnx")
+        start = time.perf_counter()
+        executable, report = compile_for_cpu(result.module, result.weights, threads=args.threads)
+        compile_s = time.perf_counter() - start
+        rng = np.random.default_rng(0)
+        feed = {}
+        for vi in model.graph.input:
+            shape = [d.dim_value for d in vi.type.tensor_type.shape.dim]
+            feed[vi.name] = rng.standard_normal(shape).astype(np.float32)
+        inputs = list(feed.values())
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = args.threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        outs = executable.run(inputs)
+        expected = session.run(None, feed)
+        error = max(float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(outs, expected))
+        idle = wait_for_quiet()
+        samples = interleaved(
+            {"tessel": lambda: executable.run_into(inputs, outs), "ort": lambda: session.run(None, feed)}, args.rounds
+        )
+        executable.close()
+        t, o = median_ms(samples["tessel"]), median_ms(samples["ort"])
+        rows.append((name, t, o, o / t, compile_s, error, idle, report))
+        log(f"{name:14s} tessel {t:9.3f} ms   onnxruntime {o:9.3f} ms   ratio {o / t:5.2f}   "
+            f"compile {compile_s:5.1f} s   rel error {error:.1e}   idle {idle:.0%}   ({report.summary()})")  # fmt: skip
+    geomean = math.exp(sum(math.log(r[3]) for r in rows) / len(rows))
+    log("")
+    log("| model | Tessel ms | onnxruntime ms | ratio (ort / Tessel) | compile s | max rel error |")
+    log("|---|---:|---:|---:|---:|---:|")
+    for name, t, o, ratio, c, err, _, _ in rows:
+        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f} | {c:.1f} | {err:.1e} |")
+    first = [f"{name}_ms={t:.3f} ort_{name}_ms={o:.3f}" for name, t, o, *_ in rows if name == "resnet18"]
+    rest = [f"{name}_ms={t:.3f} ort_{name}_ms={o:.3f}" for name, t, o, *_ in rows if name != "resnet18"]
+    log(f"RESULT cpu_models {' '.join([*first, f'geomean_vs_ort={geomean:.3f}', *rest])} threads={args.threads}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

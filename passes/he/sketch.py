@@ -213,7 +213,12 @@ class Sketch:
         slots: list[tuple[z3.BoolRef, z3.BitVecRef, z3.BitVecRef]] = []
         for i in range(self.length):
             for k, name in enumerate(self.shape.ops):
-                terms.append((self.op[i] == k, c[name]))
+                if name == MUL and "square" in c:  # SEAL squares faster than it multiplies
+                    same = z3.And(self.a[i] == self.b[i], self.ra[i] == self.rb[i])
+                    terms.append((z3.And(self.op[i] == k, same), c["square"]))
+                    terms.append((z3.And(self.op[i] == k, z3.Not(same)), c[name]))
+                else:
+                    terms.append((self.op[i] == k, c[name]))
             terms.append((self.relin[i], c["relinearize"]))
             slots.append((z3.BoolVal(True), self.a[i], self.ra[i]))
             slots.append((self.uses_b(i), self.b[i], self.rb[i]))

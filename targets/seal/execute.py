@@ -51,14 +51,15 @@ class Execution:
     latencies_ms: list[float]
     noise_budget: int  # bits left in the result before decryption
     key_steps: list[int]
-    galois_key_bytes: int
 
     @property
     def median_ms(self) -> float:
         return statistics.median(self.latencies_ms)
 
 
-def make_runtime(fn: func.FuncOp, params: ParamSet, keys: str = "exact", measure_keys: bool = False) -> SealRuntime:
+def make_runtime(fn: func.FuncOp, params: ParamSet, keys: str = "exact") -> SealRuntime:
+    """Keys for exactly what `fn` needs: relinearization only if it multiplies, Galois keys
+    only for its rotations."""
     iface = kernel.interface(fn)
     return SealRuntime(params, iface.plain_modulus, iface.slots, rotations(fn), multiplies(fn), keys)
 
@@ -112,5 +113,4 @@ def execute(
         latencies_ms=times,
         noise_budget=rt.noise_budget(result),
         key_steps=list(rt.key_steps),
-        galois_key_bytes=0,
     )

@@ -180,17 +180,3 @@ class SealRuntime:
             self.evaluator.rotate_rows(out, step, self.galois_keys, nxt)
             out = nxt
         return out
-
-    # ------------------------------------------------------------------ sizes
-
-    def galois_key_bytes(self) -> int:
-        """Serialized size of the Galois keys (what a client must upload)."""
-        if self.galois_keys is None:
-            return 0
-        import os
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "galois.bin")
-            self.galois_keys.save(path)
-            return os.path.getsize(path)

@@ -131,5 +131,5 @@ def costs_for_depth(table: CostTable, slots: int, t: int, mult_depth: int, margi
         raise TesselError(f"no parameter set in the cost table supports depth {mult_depth} for {slots} slots at t={t}")
     lat = best.latency_us
     units = {name: max(1, round(lat[name] / 10)) for name in
-             ("add", "sub", "negate", "multiply", "relinearize", "rotate", "multiply_plain", "add_plain", "sub_plain")}
+             ("add", "sub", "negate", "multiply", "square", "relinearize", "rotate", "multiply_plain", "add_plain", "sub_plain")}
     return best, units

@@ -4,6 +4,10 @@
 // RUN: %tessel-opt %s -p 'he-select-parameters{costs="%S/Inputs/costs.json"}' | filecheck %s
 // RUN: %tessel-opt %s -p 'he-select-parameters{costs="%S/Inputs/costs.json" margin=40.0}' | filecheck %s --check-prefix=MARGIN
 // RUN: not %tessel-opt %s -p 'he-select-parameters{costs="%S/Inputs/costs.json" margin=1000.0}' 2>&1 | filecheck %s --check-prefix=NONE
+// RUN: not %tessel-opt %s -p 'he-select-parameters{margin=-1.0}' 2>&1 | filecheck %s --check-prefix=NEGATIVE
+// RUN: not %tessel-opt %s -p 'he-select-parameters{costs="%S/Inputs/missing.json"}' 2>&1 | filecheck %s --check-prefix=MISSING
+// NEGATIVE: tessel-opt: error: he-select-parameters: margin must be >= 0 bits
+// MISSING: tessel-opt: error: no cost table at {{.*}}missing.json: measure one with `python -m tessel.targets.seal.profile -o targets/seal/costs.json`
 
 // A depth-0 kernel on 16 slots: the smallest ring and modulus.
 // CHECK-LABEL: func.func @blur_prog

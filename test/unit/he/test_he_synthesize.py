@@ -145,3 +145,21 @@ def test_unsatisfiable_spec_is_an_error():
 
     with pytest.raises(TesselError, match=r"unsatisfiable: no program of at most 3 operations computes @l2"):
         synthesize(l2.module(), max_length=3)
+
+
+def test_select_parameters_keeps_semantics_and_records_keys():
+    """he-select-parameters only annotates: the programs compute the same before and after,
+    and the recorded rotation keys are exactly the program's rotation steps."""
+    from tessel.passes.he.he_select_parameters import HeSelectParameters
+
+    module = read_module(make_context(), str(EXAMPLES / "sobel_gx.mlir"))
+    before = parse_module(make_context(), print_module(module))
+    HeSelectParameters(costs=COSTS).apply(Context(), module)
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 65537, 4096)
+    for prog in kernel.programs(module):
+        old = kernel.lookup(before, prog.sym_name.data)
+        assert np.array_equal(run_kernel(module, prog, [x], 65537), run_kernel(before, old, [x], 65537))
+        steps = list(prog.attributes["hev.rotation_keys"].get_values())
+        rotations = {op.amount for op in prog.body.walk() if op.name == "hev.rotate"}
+        assert sorted(steps) == sorted(rotations)

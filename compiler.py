@@ -55,8 +55,9 @@ class CompileReport:
 
 
 def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | None = None,
-          schedules: Mapping | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
-    """Run the tg -> loops pipeline on `module` in place; the store holds folded weights."""
+          schedules: Mapping | None = None, stop_after: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
+    """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
+    `stop_after`, when given); the store holds folded weights."""
     from xdsl.dialects import func
 
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
@@ -86,6 +87,8 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
                 if memory is not None:
                     report.arena_bytes = memory.data["arena"].value.data  # type: ignore[attr-defined]
                     report.unplanned_bytes = memory.data["unplanned"].value.data  # type: ignore[attr-defined]
+        if p.name == stop_after:
+            break
     report.kernels = sum(1 for f in module.ops if isinstance(f, func.FuncOp) and KERNEL_ATTR in f.attributes)
     report.stages = sum(1 for f in module.ops if isinstance(f, func.FuncOp) and STAGE_ATTR in f.attributes)
     return store, report

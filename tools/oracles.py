@@ -75,3 +75,16 @@ def onnx_oracles(model: onnx.ModelProto, feed: Mapping[str, np.ndarray]) -> Iter
         return
     session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     yield f"onnxruntime {onnxruntime.__version__}", dict(zip(names, session.run(None, dict(feed))))
+
+
+def onnxruntime_session(model: onnx.ModelProto, threads: int):
+    """An onnxruntime CPU session with `threads` intra-op threads, or None when not installed."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return None
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return onnxruntime.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])

@@ -5,6 +5,7 @@ pipeline (graph passes, kernels, loops, LLVM) and runs native code on --threads 
 
 Examples:
   tessel-run model.onnx --target cpu --check --time 20  # vs reference, onnx.reference and onnxruntime
+  tessel-run model.onnx --target cpu --profile 20      # per-kernel times, slowest first
   tessel-run model.onnx --target cpu --dump-ir ir/      # the IR after every pass, and the LLVM IR
   tessel-run model.mlir --target reference --inputs in.npz -o out.npz
   tessel-run model.mlir --seed 3                      # random inputs, reproducible
@@ -29,7 +30,7 @@ from tessel.ir.source import make_context, read_module, verify
 from tessel.ir.weights import WeightStore
 from tessel.targets.reference.interpreter import entry_function, run
 from tessel.tools.cli import check_output_path, load_npz, parse_bindings, parse_shapes
-from tessel.tools.oracles import compare, onnx_oracles
+from tessel.tools.oracles import compare, onnx_oracles, onnxruntime_session
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="a .mlir module (tg) or an .onnx model")
@@ -41,6 +42,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="compare with the reference semantics (cpu target) and, for ONNX input, "
                         "onnx.reference.ReferenceEvaluator and onnxruntime")
     p.add_argument("--time", type=int, default=0, metavar="N", help="time N runs and report the median (cpu)")
+    p.add_argument("--profile", type=int, default=0, metavar="N",
+                   help="median time of every kernel launch over N runs, slowest first (cpu)")
     p.add_argument("--threads", type=int, default=2, help="threads for the cpu target (default: 2)")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every pass into DIR (cpu)")
     p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default: 1e-4)")
@@ -65,17 +68,31 @@ def _arrange_inputs(ports: list[Port], given: dict[str, np.ndarray], source: str
     return arrays
 
 
-def median_ms(executable, feed: list[np.ndarray], runs: int) -> float:
-    """Median wall time of `runs` runs after one warm-up, in ms (outputs reused)."""
+def median_times(executable, feed: list[np.ndarray], runs: int, session=None, feed_by_name=None) -> tuple[float, float]:
+    """Median wall time in ms of Tessel and (when given) an onnxruntime session, over `runs`
+    runs each after one warm-up, alternating so both see the same machine load."""
     outs = executable.run(feed)
     ins = [np.asarray(x, order="C") for x in feed]
-    times = []
+    if session is not None:
+        session.run(None, feed_by_name)
+    ours, theirs = [], []
     for _ in range(max(1, runs)):
         start = time.perf_counter()
         executable.run_into(ins, outs)
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return times[len(times) // 2] * 1e3
+        ours.append(time.perf_counter() - start)
+        if session is not None:
+            start = time.perf_counter()
+            session.run(None, feed_by_name)
+            theirs.append(time.perf_counter() - start)
+    return float(np.median(ours)) * 1e3, float(np.median(theirs)) * 1e3 if theirs else float("nan")
+
+
+def print_profile(rows: list[tuple[str, int, float]]) -> None:
+    total = sum(t for _, _, t in rows) or 1.0
+    print(f"profile: {len(rows)} launches, {total:.3f} ms in total (median per launch)")
+    print(f"  {'ms':>9}  {'share':>6}  {'extent':>7}  kernel")
+    for name, extent, t in sorted(rows, key=lambda r: -r[2]):
+        print(f"  {t:9.3f}  {t / total:6.1%}  {extent:7d}  {name}")
 
 
 def _describe(name: str, a: np.ndarray) -> str:
@@ -91,8 +108,8 @@ def run_command(args: argparse.Namespace) -> int:
     compiled = args.target != "reference"
     if args.check and not is_onnx and not compiled:
         raise TesselError("--check compares the reference target with the ONNX oracles; give an .onnx model")
-    if not compiled and (args.time or args.dump_ir):
-        raise TesselError("--time and --dump-ir apply to compiled targets (--target cpu)")
+    if not compiled and (args.time or args.dump_ir or args.profile):
+        raise TesselError("--time, --profile and --dump-ir apply to compiled targets (--target cpu)")
     check_output_path(args.output)
     if is_onnx:
         model = load_model(args.model)
@@ -130,7 +147,15 @@ def run_command(args: argparse.Namespace) -> int:
     if args.output:
         np.savez(args.output, **named)
     if compiled and args.time:
-        print(f"time: median {median_ms(executable, feed, args.time):.3f} ms over {args.time} runs, {args.threads} threads")
+        session = onnxruntime_session(model, args.threads) if is_onnx else None
+        feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind) if is_onnx else None
+        ours, theirs = median_times(executable, feed, args.time, session, feed_by_name)
+        line = f"time: median {ours:.3f} ms over {args.time} runs, {args.threads} threads"
+        if session is not None:
+            line += f"; onnxruntime {theirs:.3f} ms (same threads, interleaved), ratio {theirs / ours:.2f}"
+        print(line)
+    if compiled and args.profile:
+        print_profile(executable.profile(feed, args.profile))
 
     if not args.check:
         return 0

@@ -29,6 +29,7 @@ from tessel.tools.cli import check_output_path, guarded, parse_assignments, pars
 # target name -> "module:function"; the function takes (input path, {option: value}) and
 # returns the artefact as text or bytes.
 TRANSLATIONS: dict[str, str] = {
+    "cpu": "tessel.targets.cpu.translate:translate",
     "msccl-xml": "tessel.targets.nccl.translate:msccl_xml",
     "seal-cpp": "tessel.targets.seal.cpp:translate",
 }

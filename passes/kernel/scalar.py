@@ -462,12 +462,12 @@ def _layout(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     src, dst = op.src.data, op.dst.data  # type: ignore[attr-defined]
     x = op.operands[0]
     if src == "NCHW":
-        if dst.startswith("NCHW"):
-            c = shape_of(op.results[0])[4]
-            channel = affine_op(b, idx[1], lambda e: e * c) if isinstance(idx[1], SSAValue) else idx[1] * c + idx[4]  # type: ignore[operator]
-            if isinstance(channel, SSAValue):
-                channel = b.emit(arith.AddiOp(channel, b.ssa(idx[4])))
-            return b.value(x, [idx[0], channel, idx[2], idx[3]])
+        c = shape_of(op.results[0])[4]
+        channel = affine_op(b, idx[1], lambda e: e * c) if isinstance(idx[1], SSAValue) else idx[1] * c + idx[4]  # type: ignore[operator]
+        if isinstance(channel, SSAValue):
+            channel = b.emit(arith.AddiOp(channel, b.ssa(idx[4])))
+        return b.value(x, [idx[0], channel, idx[2], idx[3]])
+    if src == "OIHW":
         _, _, _, _, bi, bo = shape_of(op.results[0])
         o = _affine_pair(b, idx[0], bo, idx[5])
         i = _affine_pair(b, idx[1], bi, idx[4])

@@ -121,28 +121,36 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
             loops += [Loop(last.axis, last.extent // width, width), Loop(last.axis, width, 1, "vector")]
             notes.append(f"vector {width}")
         return _parallelize(StageSchedule(loops, None, notes), total)
-    if width > 1 and k >= 2:
-        rows_axis = k - 2
-        rows = next((r for r in range(14, 1, -1) if extents[rows_axis] % r == 0), 1)
+    if width > 1:
+        rows_axis = k - 2 if k >= 2 else None
+        rows = 1
+        if rows_axis is not None:
+            rows = next((r for r in range(14, 1, -1) if extents[rows_axis] % r == 0), 1)
+        # Few rows (a matrix-vector product, a 1x1 output): widen the tile along the vector
+        # axis instead, so each reduction step still issues several independent FMAs.
+        vectors = extents[k - 1] // width
+        cols = next((c for c in (8, 4, 2) if rows * c <= 16 and vectors % c == 0), 1) if rows < 4 else 1
         outer = []
         for d in range(k):
             if d == k - 1:
-                outer.append(Loop(d, extents[d] // width, width))
+                outer.append(Loop(d, vectors // cols, width * cols))
             elif d == rows_axis and rows > 1:
                 outer.append(Loop(d, extents[d] // rows, rows))
             else:
                 outer.append(Loop(d, extents[d], 1))
-        tile = ([Loop(rows_axis, rows, 1, "unroll")] if rows > 1 else []) + [Loop(k - 1, width, 1, "vector")]
-        notes.append(f"register tile {rows}x{width}")
+        tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 else []
+        tile += [Loop(k - 1, cols, width, "unroll")] if cols > 1 else []
+        tile += [Loop(k - 1, width, 1, "vector")]
+        notes.append(f"register tile {rows}x{cols * width}")
         loops = outer + reduce + tile
-        return _parallelize(StageSchedule(loops, len(outer), notes), total)
+        return _parallelize(StageSchedule(loops, len(outer), notes), total * math.prod(extents[k:]))
     return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)
 
 
-def _parallelize(s: StageSchedule, total: int) -> StageSchedule:
+def _parallelize(s: StageSchedule, work: int) -> StageSchedule:
     """Make the first loop with more than one trip parallel (moving it outermost) when the
-    stage has enough work to pay for a thread hand-off (about 20 us)."""
-    if total < 4096:
+    stage has enough work (points x reduction steps) to pay for a thread hand-off (~20 us)."""
+    if work < 4096:
         return s
     limit = s.acc_at if s.acc_at is not None else len(s.loops)
     for i, loop in enumerate(s.loops[:limit]):

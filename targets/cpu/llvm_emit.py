@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tessel.dialects.kernel import STAGE_ATTR
+from tessel.targets.cpu import vector_math
 
 ATTRIBUTES = '"prefer-vector-width"="512" "min-legal-vector-width"="512" nounwind'
 
@@ -122,6 +123,8 @@ CASTS = {
 MATH_INTRINSICS = {mathd.ExpOp: "llvm.exp", mathd.SqrtOp: "llvm.sqrt", mathd.LogOp: "llvm.log", mathd.AbsFOp: "llvm.fabs",
                    mathd.FloorOp: "llvm.floor", mathd.CeilOp: "llvm.ceil"}  # fmt: skip
 LIBM = {mathd.TanhOp: "tanh", mathd.ErfOp: "erf"}  # scalar libm functions, per lane
+# float32 (scalar and vector) goes to the polynomial versions of vector_math.py.
+POLYNOMIAL = {mathd.ExpOp: "exp", mathd.LogOp: "log", mathd.TanhOp: "tanh", mathd.ErfOp: "erf"}
 
 
 class FunctionEmitter:
@@ -223,6 +226,10 @@ class FunctionEmitter:
                 self.names[r] = self.v(op.operands[0])
             else:
                 self.line(f"{name} = {kind} {self.typed(op.operands[0])} to {t}")
+        elif type(op) in POLYNOMIAL and isinstance(scalar_of(r.type), Float32Type):
+            n = r.type.get_shape()[0] if isinstance(r.type, VectorType) else 1
+            self.declare(vector_math.definition(POLYNOMIAL[type(op)], n))
+            self.line(f"{name} = call {t} @{vector_math.function_name(POLYNOMIAL[type(op)], n)}({self.typed(op.operands[0])})")
         elif type(op) in MATH_INTRINSICS:
             fn = f"{MATH_INTRINSICS[type(op)]}.{mangle(r.type)}"
             self.declare(f"declare {t} @{fn}({t})")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -153,7 +154,9 @@ class CpuExecutable:
         self.run_into(ins, outs)
         return outs
 
-    def run_into(self, ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+    def run_into(self, ins: Sequence[np.ndarray], outs: Sequence[np.ndarray], clock: list[float] | None = None) -> None:
+        """Run the plan; with `clock`, append each launch's wall time in seconds to it."""
+
         def address(slot) -> int:
             if isinstance(slot, tuple):
                 kind, i = slot
@@ -167,11 +170,26 @@ class CpuExecutable:
             return self.keep[slot]
 
         for launch in self.launches:
+            start = time.perf_counter() if clock is not None else 0.0
             if launch.fn is None:
                 np.copyto(array(launch.args[1]), array(launch.args[0]).view(array(launch.args[1]).dtype))
-                continue
-            args = [address(s) for s in launch.args]
-            self._launch(launch, args)
+            else:
+                self._launch(launch, [address(s) for s in launch.args])
+            if clock is not None:
+                clock.append(time.perf_counter() - start)
+
+    def profile(self, inputs: Sequence[np.ndarray], runs: int = 10) -> list[tuple[str, int, float]]:
+        """(kernel, parallel extent, median ms) per launch, in launch order, over `runs` runs."""
+        outs = self.run(inputs)
+        in_dtypes, _ = self.port_dtypes()
+        ins = [np.asarray(x, dtype=d, order="C") for x, d in zip(inputs, in_dtypes)]
+        samples: list[list[float]] = [[] for _ in self.launches]
+        for _ in range(max(1, runs)):
+            clock: list[float] = []
+            self.run_into(ins, outs, clock)
+            for i, t in enumerate(clock):
+                samples[i].append(t)
+        return [(l.name, l.extent, float(np.median(s)) * 1e3) for l, s in zip(self.launches, samples)]
 
     def _launch(self, launch: Launch, args: list[int]) -> None:
         extent = launch.extent

@@ -26,12 +26,15 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    TypeAttribute,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
 from scipy import special
 
 from tessel.dialects import kernel
+from tessel.dialects.kernel import ELEMENT_ATTR
+from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 
 
@@ -114,12 +117,16 @@ class KernelEvaluator:
             array = np.asarray(value, order="C")
             env[arg] = array.view(np_type(arg.type.element_type)) if array.dtype.kind in "iu" else array  # type: ignore[attr-defined]
         outputs = []
-        for arg in args[n_in:]:
+        attrs = [a.data for a in fn.arg_attrs.data] if fn.arg_attrs else [{} for _ in args]
+        for arg, at in zip(args[n_in:], attrs[n_in:]):
             t = arg.type
             assert isinstance(t, MemRefType)
             out = np.zeros(t.get_shape(), np_type(t.element_type))
             env[arg] = out
-            outputs.append(out)
+            # memrefs hold signless integers; the port says how to read them (ui8, ...)
+            element = at.get(ELEMENT_ATTR)
+            wanted = dtypes.to_numpy(element) if isinstance(element, TypeAttribute) else out.dtype
+            outputs.append(out.view(wanted) if wanted.itemsize == out.dtype.itemsize and wanted != out.dtype else out)
         self._run_block(fn.body.block, env)
         return outputs
 

@@ -32,3 +32,17 @@ config.substitutions.append(("%tessel-run", tool("tessel-run", "run")))
 config.substitutions.append(("%tessel-tune", tool("tessel-tune", "tune")))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(__file__), "..", "..", "examples")))
+
+
+def _host_has(feature: str) -> bool:
+    try:
+        import llvmlite.binding as llvm
+
+        return f"+{feature}" in llvm.get_host_cpu_features().flatten().split(",")
+    except Exception:
+        return False
+
+
+# Tests of generated machine code state what the host must have (`REQUIRES: avx512f`).
+if _host_has("avx512f"):
+    config.available_features.add("avx512f")

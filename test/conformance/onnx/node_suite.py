@@ -5,9 +5,10 @@ test time from the pinned onnx package (`collect_testcases()`) into
 `.cache/onnx-node-tests/onnx-<version>/`, in the layout of ONNX's own test data
 (`<test>/model.onnx`, `<test>/test_data_set_<i>/{input,output}_<j>.pb`). Each test is
 imported (inputs that feed shape-like operands are bound to their test values, as a
-static-shape compiler needs), run on each Tessel target (the reference semantics, and
-compiled for the CPU) and compared with the expected
-outputs at the test's own tolerance, exactly as ONNX's backend runner does.
+static-shape compiler needs), run on each Tessel target (the reference semantics; the
+kernel IR after the graph passes and tg-to-kernel, evaluated with numpy; and compiled for
+the CPU) and compared with the expected outputs at the test's own tolerance, exactly as
+ONNX's backend runner does.
 """
 
 from __future__ import annotations
@@ -146,7 +147,17 @@ def run_cpu(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
         executable.close()
 
 
-TARGETS: dict[str, Runner] = {"reference": run_reference, "cpu": run_cpu}
+def run_kernels(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
+    """The graph passes and tg-to-kernel, then the kernel IR evaluated with numpy: checks
+    the lowering to kernels apart from loop scheduling and code generation."""
+    from tessel.compiler import lower
+    from tessel.targets.reference.kernel_eval import run_kernel_module
+
+    store, _ = lower(module, weights, stop_after="tg-to-kernel")
+    return run_kernel_module(module, inputs, store)
+
+
+TARGETS: dict[str, Runner] = {"reference": run_reference, "kernels": run_kernels, "cpu": run_cpu}
 
 
 def _tensor_io(model: onnx.ModelProto) -> bool:

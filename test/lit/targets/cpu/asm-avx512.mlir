@@ -1,0 +1,17 @@
+// REQUIRES: avx512f
+// RUN: %tessel-translate %s --target cpu --opt form=asm | filecheck %s
+
+// On an AVX-512 host the convolution's inner loop is 512-bit FMAs on zmm registers with
+// the input broadcast from memory ({1to16}), one per accumulator of the 8-row register
+// tile, and no 256-bit (ymm) instruction after them. (The relu is fused with the
+// transform back to NCHW here.)
+// CHECK-LABEL: k1_conv2d_nchwc__s1:
+// CHECK-COUNT-8: vfmadd231ps {{.*}}{1to16}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// CHECK-NOT:   ymm
+// CHECK-LABEL: .Lfunc_end
+func.func @main(%x: tensor<1x16x8x8xf32>) -> tensor<1x32x8x8xf32> {
+  %w = tg.constant dense<0.5> : tensor<32x16x3x3xf32>
+  %a = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32>
+  %r = tg.relu %a : tensor<1x32x8x8xf32>
+  func.return %r : tensor<1x32x8x8xf32>
+}

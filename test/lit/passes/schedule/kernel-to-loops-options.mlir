@@ -1,0 +1,20 @@
+// RUN: not %tessel-opt %s -p 'kernel-to-loops{schedules=1}' 2>&1 | %python %S/../../tools/Inputs/count_lines.py | filecheck %s --check-prefix=DICT
+// RUN: not %tessel-opt %s -p 'kernel-to-loops{tile=14}' 2>&1 | %python %S/../../tools/Inputs/count_lines.py | filecheck %s --check-prefix=UNKNOWN
+
+// The only error paths of kernel-to-loops reachable from the command line are its
+// options. Its one option, `schedules` (stage function -> StageSchedule), is meant to be
+// given programmatically (tuned schedules): no textual value can be a dict, so the CLI
+// must refuse it in one line, exit 1, before running anything. The default schedule is
+// valid by construction, so StageSchedule.validate's errors cannot be reached from here.
+// (The wording after the pipeline is xDSL's; the checks keep only what names the problem.)
+
+// DICT:      lines: 1
+// DICT-NEXT: {{^}}tessel-opt: error: bad pass pipeline 'kernel-to-loops{schedules=1}': {{.*}}expected <class 'dict'>{{$}}
+
+// UNKNOWN:      lines: 1
+// UNKNOWN-NEXT: {{^}}tessel-opt: error: bad pass pipeline 'kernel-to-loops{tile=14}': {{.*}}["tile"] not found in expected arguments ["schedules"]{{$}}
+
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = tg.relu %x : tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}

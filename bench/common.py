@@ -47,13 +47,20 @@ def timed(fn: Callable[[], object], min_seconds: float = 0.05) -> float:
     return (time.perf_counter() - start) / reps
 
 
-def interleaved(candidates: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
-    """Per candidate, `rounds` samples taken in alternation (after one warm-up each)."""
+def interleaved(candidates: dict[str, Callable[[], object]], rounds: int, settle: float = 0.0) -> dict[str, list[float]]:
+    """Per candidate, `rounds` samples taken in alternation (after one warm-up each).
+
+    With `settle` > 0, each sample starts after that many seconds of sleep and one untimed
+    call: runtimes whose worker threads spin after a run (onnxruntime, libgomp) would
+    otherwise take the CPUs from the candidate measured next."""
     for fn in candidates.values():
         fn()
     samples: dict[str, list[float]] = {name: [] for name in candidates}
     for _ in range(rounds):
         for name, fn in candidates.items():
+            if settle > 0:
+                time.sleep(settle)
+                fn()
             samples[name].append(timed(fn))
     return samples
 

@@ -2,8 +2,10 @@
 
     python -m tessel.bench.cpu_models [--threads 2] [--rounds 15] [--models resnet18,dqn]
 
-Both run in this process on the same inputs, alternating, with the same thread count
-(onnxruntime: intra_op = threads, inter_op = 1, all graph optimizations). Reported: median
+Both run in this process on the same inputs, alternating in blocks of about 50 ms with a
+pause between blocks (both runtimes' threads spin after a run and would slow the other),
+with the same thread count (onnxruntime: intra_op = threads, inter_op = 1, all graph
+optimizations). Reported: median
 ms per inference, the ratio onnxruntime / Tessel (> 1: Tessel is faster), Tessel's compile
 time (cold: the object cache is bypassed), and the max error against onnxruntime relative
 to the output's scale. The last line is
@@ -72,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         error = max(float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(outs, expected))
         idle = wait_for_quiet()
         samples = interleaved(
-            {"tessel": lambda: executable.run_into(inputs, outs), "ort": lambda: session.run(None, feed)}, args.rounds
+            {"tessel": lambda: executable.run_into(inputs, outs), "ort": lambda: session.run(None, feed)}, args.rounds,
+            settle=0.05,
         )
         executable.close()
         t, o = median_ms(samples["tessel"]), median_ms(samples["ort"])

@@ -10,7 +10,7 @@ indices) to the stored element, which is where fused element-wise consumers go.
     kernel.compute "conv" %y(n = 1, m = 64, h = 56, w = 56) reduce(c = 64, kh = 3, kw = 3)
         combine "add" init 0.000000e+00 : f32 : memref<1x64x56x56xf32> {
     ^bb0(%n: index, %m: index, %h: index, %w: index, %c: index, %kh: index, %kw: index):
-      %a = kernel.load %x[%n, %c, %h + %kh - 1, %w + %kw - 1] pad 0.000000e+00 : memref<1x64x56x56xf32>
+      %a = kernel.load %x[%n, %c, %h + %kh - 1, %w + %kw - 1] pad 0.000000e+00 : f32 : memref<1x64x56x56xf32>
       %b = affine.load %wt[%m, %c, %kh, %kw] : memref<64x64x3x3xf32>
       %p = arith.mulf %a, %b : f32
       kernel.yield %p : f32

@@ -24,7 +24,7 @@ from .elementwise import (
     SubOp,
     TanhOp,
 )
-from .blocked import Conv2dNchwcOp, LayoutTransformOp
+from .blocked import Conv2dNchwcOp, DensePackedOp, LayoutTransformOp
 from .fused import FusedOp, YieldOp
 from .nn import (
     AvgPool2dOp,
@@ -97,6 +97,7 @@ OPS: list[type[TgOp]] = [
     PadOp,
     LayoutTransformOp,
     Conv2dNchwcOp,
+    DensePackedOp,
 ]
 
 # Structure, not computation: the result of `tg-fuse`.

@@ -1,4 +1,5 @@
-"""Blocked layouts: NCHW[x]c activations and OIHW[i]i[o]o weights (TVM's conv2d_NCHWc).
+"""Blocked layouts: NCHW[x]c activations and OIHW[i]i[o]o weights (TVM's conv2d_NCHWc),
+and packed dense weights (TVM's dense_pack).
 
 Splitting the channel dim into blocks of a vector's width puts the channels of one pixel
 next to each other, so a convolution can hold a vector of output channels per register and
@@ -7,6 +8,12 @@ conversions around them, and cancels conversions that meet.
 
     %xb = tg.layout_transform %x {src = "NCHW", dst = "NCHW16c"} : tensor<1x64x56x56xf32> -> tensor<1x4x56x56x16xf32>
     %y = tg.conv2d_nchwc %xb, %wb, %b {...} : (tensor<1x4x56x56x16xf32>, tensor<4x4x3x3x16x16xf32>, tensor<64xf32>) -> tensor<1x4x56x56x16xf32>
+
+A matmul by a constant [K, N] matrix reads a row of N per step of K; with N large those
+rows are kilobytes apart and evict each other from L1. Packed as [N/16, K, 16], the 16
+columns one vector register accumulates are contiguous along K:
+
+    %y = tg.dense_packed %a, %wp {columns = 1000 : i64} : (tensor<1x512xf32>, tensor<63x512x16xf32>) -> tensor<1x1000xf32>
 """
 
 from __future__ import annotations
@@ -14,12 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
 from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .base import COMPLEX_OUT_FUSABLE, INJECTIVE, Props, TgOp, require, require_rank, same_element_type
+from .base import COMPLEX_OUT_FUSABLE, INJECTIVE, Props, TgOp, integer, require, require_rank, same_element_type
 from .nn import FUNCTIONAL, _check_window_props, conv_output_size
 
 ACTIVATION = re.compile(r"^NCHW(\d+)c$")
@@ -110,3 +117,32 @@ class Conv2dNchwcOp(TgOp):
         ]
         require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
         return [TensorType(et, [n, mo, *out, mb])]
+
+
+@irdl_op_definition
+class DensePackedOp(TgOp):
+    """a [..., M, K] times a matrix B [K, N] held packed as w [ceil(N/nb), K, nb], with
+    w[j, k, i] = B[k, j*nb + i] (zero past N):
+
+    y[..., m, n] = sum over k of a[..., m, k] * w[n floordiv nb, k, n mod nb],  n < columns
+    """
+
+    name = "tg.dense_packed"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    result = result_def(TensorType)
+    columns = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = FUNCTIONAL
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        a, w = operand_types
+        et = same_element_type([a, w])
+        require_rank(w, 3, "packed weight")
+        require(a.get_num_dims() >= 2, f"the input must have rank >= 2, got {a}")
+        blocks, k, nb = w.get_shape()
+        n = integer(props, "columns")
+        require(a.get_shape()[-1] == k, f"contraction sizes differ: input has {a.get_shape()[-1]}, weight has {k}")
+        require(nb >= 1 and (blocks - 1) * nb < n <= blocks * nb, f"{n} columns do not fill {blocks} blocks of {nb}")
+        return [TensorType(et, [*a.get_shape()[:-1], n])]

@@ -9,8 +9,10 @@ moves past them; where a conversion meets its inverse, both vanish. A ResNet the
 NCHW16c from one convolution to the next, with conversions only around the ops that need
 NCHW (pooling, flatten).
 
-Gemm weights that are constants are transposed once (trans_b = false) so the output
-columns are contiguous for the vector loop.
+A matmul or gemm by a constant matrix becomes dense_packed with the matrix packed as
+[N/16, K, 16] (padded with zero columns to a whole block): reshape, transpose and pad of a
+constant, which tg-fold-constants evaluates. Other gemms by a constant b^T get b
+transposed once (trans_b = false) so the output columns are contiguous.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
-from tessel.dialects.tg.base import Elementwise, bool_attr, flag, integer, ints_attr
+from tessel.dialects.tg.base import Elementwise, bool_attr, flag, floating, int_attr, integer, ints_attr
+from tessel.ir import dtypes
 
 BLOCK = 16
 
@@ -148,12 +151,78 @@ class TransposeGemmWeights(RewritePattern):
         rewriter.replace(op, new)
 
 
+def _pack(rewriter: PatternRewriter, b: SSAValue, transposed: bool) -> SSAValue:
+    """B [K, N] (or B^T [N, K]) -> [ceil(N/nb), K, nb], zero columns past N."""
+    t = b.type
+    assert isinstance(t, TensorType)
+    nb = 64 // dtypes.to_numpy(t.element_type).itemsize
+    n_dim = 0 if transposed else 1
+    n, k = t.get_shape()[n_dim], t.get_shape()[1 - n_dim]
+    extra = -n % nb
+    if extra:
+        pads = [0, 0, 0, 0]
+        pads[2 + n_dim] = extra
+        pad = tg.PadOp.make([b], {"pads": ints_attr(pads), "mode": StringAttr("constant")})
+        rewriter.insert(pad)
+        b = pad.results[0]
+    blocks = (n + extra) // nb
+    if transposed:
+        grouped = _reshape(rewriter, b, [blocks, nb, k])
+        perm = [0, 2, 1]
+    else:
+        grouped = _reshape(rewriter, b, [k, blocks, nb])
+        perm = [1, 0, 2]
+    op = tg.TransposeOp.make([grouped], {"perm": ints_attr(perm)})
+    rewriter.insert(op)
+    return op.results[0]
+
+
+def _packable(a: SSAValue, b: SSAValue) -> bool:
+    ta, tb = a.type, b.type
+    return (
+        isinstance(ta, TensorType) and isinstance(tb, TensorType) and ta.get_num_dims() >= 2
+        and tb.get_num_dims() == 2 and dtypes.is_float(tb.element_type) and tg.is_constant_like(b)
+    )  # fmt: skip
+
+
+class PackDenseWeights(RewritePattern):
+    """matmul(a, B) and gemm(a, B) + C with a constant B: dense_packed on packed B."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tg.MatmulOp | tg.GemmOp, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, tg.MatmulOp):
+            a, b, transposed, bias = op.lhs, op.rhs, False, None
+        elif isinstance(op, tg.GemmOp):
+            p = op.properties
+            if flag(p, "trans_a") or floating(p, "alpha") != 1.0:
+                return
+            a, b, transposed = op.a, op.b, flag(p, "trans_b")
+            bias = op.operands[2] if len(op.operands) == 3 else None
+            if bias is not None and floating(p, "beta") != 1.0:
+                return
+        else:
+            return
+        if not _packable(a, b):
+            return
+        result = op.results[0]
+        columns = result.type.get_shape()[-1]  # type: ignore[attr-defined]
+        dense = tg.DensePackedOp.make([a, _pack(rewriter, b, transposed)], {"columns": int_attr(columns)})
+        if bias is None:
+            dense.results[0].name_hint = result.name_hint
+            rewriter.replace(op, dense)
+            return
+        rewriter.insert(dense)
+        add = tg.AddOp.make([dense.results[0], bias])
+        add.results[0].name_hint = result.name_hint
+        rewriter.replace(op, add)
+
+
 @dataclass(frozen=True)
 class TgLayout(ModulePass):
     name = "tg-layout"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([BlockConv(), TransposeGemmWeights()]), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(GreedyRewritePatternApplier([BlockConv(), PackDenseWeights(), TransposeGemmWeights()]), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(GreedyRewritePatternApplier([PushThroughElementwise(), CancelTransforms()])).rewrite_module(op)
         for region in op.regions:
             region_dce(region)

@@ -315,6 +315,20 @@ def _matmul(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
     kb.reduction("matmul", dests[0], element_of(op.results[0]), _axes("o", sr), [("k", k)], "add", 0, acc_t, body, then)
 
 
+@anchor(tg.DensePackedOp)
+def _dense_packed(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    a, w = op.operands
+    sr = shape_of(op.results[0])
+    blocks, k, nb = shape_of(w)
+    acc_t = compute_type(element_of(op.results[0]))
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        n = s[-1]
+        return mul(b, b.value(a, [*s[:-1], r[0]]), b.value(w, [n // nb, r[0], n % nb]))  # type: ignore[operator]
+
+    kb.reduction("dense", dests[0], element_of(op.results[0]), _axes("o", sr), [("k", k)], "add", 0, acc_t, body, then)
+
+
 @anchor(tg.GemmOp)
 def _gemm(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
     a, bv = op.operands[0], op.operands[1]
@@ -611,7 +625,11 @@ def lower_group(kb: KernelBuilder, fused: tg.FusedOp, dests: list[SSAValue]) -> 
         for value, dest in zip(yielded, dests):
             kb.elementwise(fused.kind.data, dest, element_of(value), lambda b, i, v=value: b.value(v, i))
         return
+    if len(anchors) > 1:
+        raise NotImplementedError(f"it holds {len(anchors)} anchor ops ({', '.join(op.name for op in anchors)}); a kernel has one")
     (anchor_op,) = anchors
+    if len(yielded) > 1 and yielded != list(anchor_op.results):
+        raise NotImplementedError(f"it yields {len(yielded)} values; a group around {anchor_op.name} yields only that op's results")
     sink = yielded[0]
     rule = ANCHORS[type(anchor_op)]
     if len(yielded) > 1 or sink is anchor_op.results[0]:

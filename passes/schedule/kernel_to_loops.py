@@ -1,7 +1,7 @@
 """kernel-to-loops: every kernel.compute becomes a stage function of loops, launched by
 its kernel.
 
-    kernel.compute "conv" %out(...) ...   ==>   kernel.launch @k0_conv__s0(%x, %w, %out) over 64
+    kernel.compute "conv" %out(...) ...   ==>   kernel.launch @k0_conv__s0(%x, %w, %out) over 64 : i64 : memref<...>, ...
 
 The stage function `@k0_conv__s0(%x, %w, %out, %lo: index, %hi: index)` holds the loop
 nest the stage's schedule asks for (see `loop_builder`); [lo, hi) is the part of its

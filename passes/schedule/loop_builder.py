@@ -115,6 +115,49 @@ def linear_coefficient(e: AffineExpr, dim: int) -> int | None:
             return 0 if lhs == 0 and rhs == 0 else None
 
 
+def aligned_lane_coefficient(e: AffineExpr, dim: int, width: int) -> int | None:
+    """d e / d lane for the lanes `dim = base + lane`, 0 <= lane < width, where base is a
+    multiple of `width` (the vector loop starts aligned), or None when not linear.
+
+    Unlike linear_coefficient this sees through floordiv and mod by multiples of the
+    width: the lanes of `(dim + R) floordiv c` are equal and those of `(dim + R) mod c`
+    consecutive when R is a multiple of the width, which is what blocked layouts index
+    with (x[n floordiv 16, k, n mod 16] is a contiguous vector)."""
+
+    def walk(x: AffineExpr) -> tuple[int, bool] | None:
+        # (coefficient of the lane, whether the rest is a known multiple of width)
+        if isinstance(x, AffineDimExpr):
+            return (1, True) if x.position == dim else (0, False)
+        if isinstance(x, AffineConstantExpr):
+            return 0, x.value % width == 0
+        assert isinstance(x, AffineBinaryOpExpr)
+        a = walk(x.lhs)
+        if a is None:
+            return None
+        if x.kind is AffineBinaryOpKind.Add:
+            b = walk(x.rhs)
+            return None if b is None else (a[0] + b[0], a[1] and b[1])
+        if not isinstance(x.rhs, AffineConstantExpr):
+            return None
+        c = x.rhs.value
+        if x.kind is AffineBinaryOpKind.Mul:
+            return a[0] * c, a[1] or c % width == 0
+        if c == 1 and x.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod):
+            return a if x.kind is AffineBinaryOpKind.FloorDiv else (0, True)
+        if a[0] == 0:
+            return 0, False
+        if a[0] != 1 or not a[1] or c <= 0 or c % width:
+            return None
+        if x.kind is AffineBinaryOpKind.FloorDiv:
+            return 0, False
+        if x.kind is AffineBinaryOpKind.Mod:
+            return 1, True
+        return None
+
+    result = walk(e)
+    return None if result is None else result[0]
+
+
 @dataclass
 class Emitter:
     """Appends ops to the current block; folds index arithmetic on constants."""
@@ -222,6 +265,11 @@ class StageLowering:
         vec = schedule.loops[-1] if schedule.loops and schedule.loops[-1].kind == "vector" else None
         self.vec = vec
         self.width = vec.extent if vec else 1
+        # every vector starts at a multiple of the width: the other loops of its axis
+        # step by multiples of it
+        self.aligned = vec is not None and all(
+            l.stride % self.width == 0 for l in schedule.loops if l.axis == vec.axis and l is not vec
+        )
         self.out_type = op.out.type
         assert isinstance(self.out_type, MemRefType)
 
@@ -615,6 +663,8 @@ class RegionCloner:
     def _lane_offsets(self, exprs, operands) -> list[int | None]:
         """Per index: its change per lane (None: not linear in the lane)."""
         lane_dims = [i for i, v in enumerate(operands) if self._varies(v)]
+        if self.stage.aligned and len(lane_dims) == 1 and self._is_vector_axis(operands[lane_dims[0]]):
+            return [aligned_lane_coefficient(x, lane_dims[0], self.width) for x in exprs]
         coeffs = []
         for x in exprs:
             c = 0
@@ -626,6 +676,9 @@ class RegionCloner:
                 c += dc
             coeffs.append(c)
         return coeffs
+
+    def _is_vector_axis(self, v: SSAValue) -> bool:
+        return v in self.block_args and self.block_args.index(v) == self.vec_axis
 
     def _lane_index(self, expr, operands, env) -> SSAValue:
         """A vector<W x index> of an affine index that depends on the lane."""

@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tessel.dialects.kernel import STAGE_ATTR
-from tessel.targets.cpu import vector_math
+from tessel.targets.cpu import native_plan, vector_math
 
 ATTRIBUTES = '"prefer-vector-width"="512" "min-legal-vector-width"="512" nounwind'
 
@@ -484,8 +484,10 @@ define bfloat @__truncdfbf2(double %x) {
 def emit_module(module: ModuleOp) -> str:
     """The LLVM IR of every stage function in the module."""
     declares: set[str] = set()
-    functions = []
+    functions, dispatchers = [], []
     for op in module.ops:
         if isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes:
             functions.append(FunctionEmitter(op, declares).emit())
-    return "\n\n".join([*sorted(declares), *functions, SUPPORT, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"
+            dispatchers.append(native_plan.dispatcher(op.sym_name.data, len(op.body.block.args) - 2))
+    parts = [*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT]
+    return "\n\n".join([*parts, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"

@@ -27,7 +27,9 @@ from tessel.dialects import kernel
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
+from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
+from tessel.targets.cpu.native_plan import NativePlan, load_libgomp
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.reference.kernel_eval import np_type
 
@@ -54,6 +56,8 @@ class Launch:
 class CpuExecutable:
     def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
         self.llvm_ir = emit_module(module)
+        if threads > 1:
+            load_libgomp()  # before the JIT resolves GOMP_parallel
         self.compiled = CompiledModule(self.llvm_ir)
         self.threads = max(1, threads)
         self.pool = ThreadPoolExecutor(max_workers=self.threads - 1) if self.threads > 1 else None
@@ -74,6 +78,7 @@ class CpuExecutable:
         for i, (a, _) in enumerate(self.outputs):
             env[a] = ("out", i)
         self._plan(main.body.block, env)
+        self.native = self._native_plan()
 
     # ------------------------------------------------------------------ planning
 
@@ -136,6 +141,32 @@ class CpuExecutable:
             self._ctypes[name] = proto(self.compiled.address(name))
         return self._ctypes[name]
 
+    def _native_plan(self) -> NativePlan | None:
+        """The plan as descriptors for @tessel.run_plan; None when threads > 1 and no
+        libgomp could be loaded (the Python executor then splits the ranges)."""
+        if self.threads > 1 and load_libgomp() is None:
+            return None
+
+        def slot(s):
+            return s if isinstance(s, tuple) else self.keep[s].ctypes.data
+
+        launches = []
+        for launch in self.launches:
+            if launch.fn is None:
+                src, dst = launch.args
+                nbytes = (self.keep[dst] if not isinstance(dst, tuple) else None)
+                size = nbytes.nbytes if nbytes is not None else self._port_nbytes(dst)
+                launches.append((self.compiled.address(native_plan.COPY), [slot(src), slot(dst), size], 1))
+            else:
+                launches.append((self.compiled.address(f"{launch.name}.dispatch"), [slot(s) for s in launch.args], launch.extent))
+        return NativePlan(self.compiled.address("tessel.run_plan"), launches, self.threads)
+
+    def _port_nbytes(self, slot: tuple[str, int]) -> int:
+        kind, i = slot
+        arg, _ = (self.inputs if kind == "in" else self.outputs)[i]
+        t = arg.type
+        return math.prod(t.get_shape()) * np_type(t.element_type).itemsize  # type: ignore[attr-defined]
+
     # ------------------------------------------------------------------ running
 
     def port_dtypes(self) -> tuple[list[np.dtype], list[np.dtype]]:
@@ -156,6 +187,16 @@ class CpuExecutable:
 
     def run_into(self, ins: Sequence[np.ndarray], outs: Sequence[np.ndarray], clock: list[float] | None = None) -> None:
         """Run the plan; with `clock`, append each launch's wall time in seconds to it."""
+        if self.native is not None:
+            self.native.patch(ins, outs)
+            if clock is None:
+                self.native.run()
+                return
+            for i in range(len(self.launches)):
+                start = time.perf_counter()
+                self.native.run(i, 1)
+                clock.append(time.perf_counter() - start)
+            return
 
         def address(slot) -> int:
             if isinstance(slot, tuple):

@@ -164,6 +164,10 @@ class TgFunctions(InterpreterFunctions):
         bias = args[2] if len(args) == 3 else None
         return _typed(op, [K.conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))])
 
+    @impl(tg.DensePackedOp)
+    def run_dense_packed(self, interp: Interpreter, op: tg.DensePackedOp, args: PythonValues) -> PythonValues:
+        return _typed(op, [K.dense_packed(args[0], args[1], integer(op.properties, "columns"))])
+
     @impl(tg.LayoutTransformOp)
     def run_layout_transform(self, interp: Interpreter, op: tg.LayoutTransformOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.to_layout(args[0], op.src.data, op.dst.data)])

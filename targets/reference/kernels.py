@@ -169,6 +169,12 @@ def conv2d_nchwc(x, w, b, strides, pads, dilations) -> np.ndarray:
     return y.reshape(n, mo, mb, oh, ow).transpose(0, 1, 3, 4, 2)
 
 
+def dense_packed(a: np.ndarray, w: np.ndarray, columns: int) -> np.ndarray:
+    """Unpack w [N/nb, K, nb] to B [K, N] and multiply."""
+    blocks, k, nb = w.shape
+    return np.matmul(a, w.transpose(1, 0, 2).reshape(k, blocks * nb)[:, :columns])
+
+
 # --------------------------------------------------------------------------- pooling
 
 

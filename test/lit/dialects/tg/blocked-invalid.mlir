@@ -45,3 +45,27 @@ func.func @bias_shape(%x: tensor<1x1x8x8x16xf32>, %w: tensor<1x1x3x3x16x16xf32>,
   %y = tg.conv2d_nchwc %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x8x8x16xf32>, tensor<1x1x3x3x16x16xf32>, tensor<32xf32>) -> tensor<1x1x6x6x16xf32>
   func.return
 }
+
+// -----
+
+func.func @dense_contraction(%a: tensor<4x32xf32>, %w: tensor<2x64x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.dense_packed' op contraction sizes differ: input has 32, weight has 64
+  %y = tg.dense_packed %a, %w {columns = 32 : i64} : (tensor<4x32xf32>, tensor<2x64x16xf32>) -> tensor<4x32xf32>
+  func.return
+}
+
+// -----
+
+func.func @dense_columns(%a: tensor<4x64xf32>, %w: tensor<2x64x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.dense_packed' op 16 columns do not fill 2 blocks of 16
+  %y = tg.dense_packed %a, %w {columns = 16 : i64} : (tensor<4x64xf32>, tensor<2x64x16xf32>) -> tensor<4x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dense_weight_rank(%a: tensor<4x64xf32>, %w: tensor<64x32xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.dense_packed' op packed weight must have rank 3
+  %y = tg.dense_packed %a, %w {columns = 32 : i64} : (tensor<4x64xf32>, tensor<64x32xf32>) -> tensor<4x32xf32>
+  func.return
+}

@@ -22,3 +22,16 @@ func.func @conv_nchwc(%x: tensor<1x1x16x16x3xf32>, %w: tensor<2x1x7x7x3x16xf32>,
   %z = tg.conv2d_nchwc %y, %w2 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 2>} : (tensor<1x2x8x8x16xf32>, tensor<1x2x3x3x16x16xf32>) -> tensor<1x1x4x4x16xf32>
   func.return %z : tensor<1x1x4x4x16xf32>
 }
+
+// -----
+
+// A matmul by a packed [N/16, K, 16] weight: batched input, and a last block padded
+// (40 columns in 3 blocks of 16).
+// CHECK-LABEL: func.func @dense_packed
+// CHECK: tg.dense_packed %a, %w {columns = 48 : i64} : (tensor<2x5x64xf32>, tensor<3x64x16xf32>) -> tensor<2x5x48xf32>
+// CHECK: tg.dense_packed %v, %w {columns = 40 : i64} : (tensor<1x64xf32>, tensor<3x64x16xf32>) -> tensor<1x40xf32>
+func.func @dense_packed(%a: tensor<2x5x64xf32>, %v: tensor<1x64xf32>, %w: tensor<3x64x16xf32>) -> tensor<1x40xf32> {
+  %y = tg.dense_packed %a, %w {columns = 48 : i64} : (tensor<2x5x64xf32>, tensor<3x64x16xf32>) -> tensor<2x5x48xf32>
+  %z = tg.dense_packed %v, %w {columns = 40 : i64} : (tensor<1x64xf32>, tensor<3x64x16xf32>) -> tensor<1x40xf32>
+  func.return %z : tensor<1x40xf32>
+}

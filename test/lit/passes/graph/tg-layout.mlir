@@ -52,12 +52,39 @@ func.func @stays(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %w: tensor
 
 // -----
 
-// A constant gemm weight used transposed is transposed once (for tg-fold-constants).
-// CHECK-LABEL: func.func @gemm
-// CHECK:      %[[T:.*]] = tg.transpose %w {perm = array<i64: 1, 0>} : tensor<10x4xf32> -> tensor<4x10xf32>
-// CHECK:      tg.gemm %a, %[[T]], %c {{{.*}}trans_b = false{{.*}}} : (tensor<2x4xf32>, tensor<4x10xf32>, tensor<10xf32>) -> tensor<2x10xf32>
-func.func @gemm(%a: tensor<2x4xf32>, %c: tensor<10xf32>) -> tensor<2x10xf32> {
-  %w = tg.weight @w : tensor<10x4xf32>
-  %y = tg.gemm %a, %w, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<2x4xf32>, tensor<10x4xf32>, tensor<10xf32>) -> tensor<2x10xf32>
-  func.return %y : tensor<2x10xf32>
+// A matmul or gemm by a constant becomes dense_packed on the weight packed as
+// [N/16, K, 16]: pad to whole blocks, reshape, transpose (tg-fold-constants evaluates
+// them). Gemm's C becomes an add after it; gemm's b^T packs from [N, K] directly.
+// CHECK-LABEL: func.func @dense
+// CHECK:      %[[P:.*]] = tg.pad %w {pads = array<i64: 0, 0, 0, 8>, mode = "constant"} : tensor<64x40xf32> -> tensor<64x48xf32>
+// CHECK-NEXT: %[[R:.*]] = tg.reshape %[[P]] : tensor<64x48xf32> -> tensor<64x3x16xf32>
+// CHECK-NEXT: %[[T:.*]] = tg.transpose %[[R]] {perm = array<i64: 1, 0, 2>} : tensor<64x3x16xf32> -> tensor<3x64x16xf32>
+// CHECK-NEXT: %y = tg.dense_packed %a, %[[T]] {columns = 40 : i64} : (tensor<2x8x64xf32>, tensor<3x64x16xf32>) -> tensor<2x8x40xf32>
+// CHECK:      %[[R2:.*]] = tg.reshape %wt : tensor<32x64xf32> -> tensor<2x16x64xf32>
+// CHECK-NEXT: %[[T2:.*]] = tg.transpose %[[R2]] {perm = array<i64: 0, 2, 1>} : tensor<2x16x64xf32> -> tensor<2x64x16xf32>
+// CHECK-NEXT: %[[D:.*]] = tg.dense_packed %v, %[[T2]] {columns = 32 : i64}
+// CHECK-NEXT: %g = tg.add %[[D]], %c : (tensor<4x32xf32>, tensor<32xf32>) -> tensor<4x32xf32>
+func.func @dense(%a: tensor<2x8x64xf32>, %v: tensor<4x64xf32>, %c: tensor<32xf32>) -> (tensor<2x8x40xf32>, tensor<4x32xf32>) {
+  %w = tg.constant dense<0.5> : tensor<64x40xf32>
+  %wt = tg.constant dense<0.25> : tensor<32x64xf32>
+  %y = tg.matmul %a, %w : (tensor<2x8x64xf32>, tensor<64x40xf32>) -> tensor<2x8x40xf32>
+  %g = tg.gemm %v, %wt, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<4x64xf32>, tensor<32x64xf32>, tensor<32xf32>) -> tensor<4x32xf32>
+  func.return %y, %g : tensor<2x8x40xf32>, tensor<4x32xf32>
+}
+
+// -----
+
+// Not packed: a weight that is a function argument (not constant), and a gemm whose
+// alpha is not 1 (its b^T is still transposed once).
+// CHECK-LABEL: func.func @not_dense
+// CHECK-NOT:  tg.dense_packed
+// CHECK:      tg.matmul %a, %w
+// CHECK:      tg.transpose %wt {perm = array<i64: 1, 0>}
+// CHECK:      tg.gemm
+// CHECK-NOT:  tg.dense_packed
+func.func @not_dense(%a: tensor<8x64xf32>, %w: tensor<64x32xf32>, %v: tensor<4x64xf32>) -> (tensor<8x32xf32>, tensor<4x32xf32>) {
+  %wt = tg.constant dense<0.25> : tensor<32x64xf32>
+  %y = tg.matmul %a, %w : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  %g = tg.gemm %v, %wt {alpha = 2.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<4x64xf32>, tensor<32x64xf32>) -> tensor<4x32xf32>
+  func.return %y, %g : tensor<8x32xf32>, tensor<4x32xf32>
 }

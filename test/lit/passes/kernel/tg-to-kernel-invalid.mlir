@@ -46,3 +46,33 @@ func.func @anchor_transposed(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor
   }
   func.return %t : tensor<4x4xf32>
 }
+
+// -----
+
+// A kernel is built around one anchor; two matmuls in one group (hand-written: tg-fuse
+// never makes this) must be split, not half-lowered.
+func.func @two_anchors(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // CHECK: tg-to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_matmul' to a kernel: it holds 2 anchor ops (tg.matmul, tg.matmul); a kernel has one
+  %t = tg.fused "matmul_matmul"(%a, %b) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a1: tensor<4x4xf32>, %b1: tensor<4x4xf32>):
+    %y = tg.matmul %a1, %b1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %z = tg.matmul %y, %b1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    tg.yield %z : tensor<4x4xf32>
+  }
+  func.return %t : tensor<4x4xf32>
+}
+
+// -----
+
+// The anchor's stage writes one output; a group that also yields its epilogue's value
+// would leave that second output unwritten, so it is rejected.
+func.func @anchor_two_results(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  // CHECK: tg-to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_relu' to a kernel: it yields 2 values; a group around tg.matmul yields only that op's results
+  %t:2 = tg.fused "matmul_relu"(%a, %b) : (tensor<4x4xf32>, tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  ^bb0(%a1: tensor<4x4xf32>, %b1: tensor<4x4xf32>):
+    %y = tg.matmul %a1, %b1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %z = tg.relu %y : tensor<4x4xf32>
+    tg.yield %y, %z : tensor<4x4xf32>, tensor<4x4xf32>
+  }
+  func.return %t#0, %t#1 : tensor<4x4xf32>, tensor<4x4xf32>
+}

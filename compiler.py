@@ -1,6 +1,7 @@
 """The tensor compiler's pipeline, from a tg module to an executable for a target.
 
-    ONNX -> tg -> tg-fold-batchnorm, tg-layout, tg-fold-constants, tg-fuse, tg-plan-memory
+    ONNX -> tg -> tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-layout, tg-fold-constants,
+               tg-fuse, tg-plan-memory
                -> tg-to-kernel (kernel.compute stages) -> kernel-to-loops (scf/vector)
                -> LLVM IR -> machine code
 
@@ -24,13 +25,14 @@ from tessel.ir.weights import WeightStore, attach
 
 
 def graph_passes() -> list[ModulePass]:
+    from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
     from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
     from tessel.passes.graph.fold_constants import TgFoldConstants
     from tessel.passes.graph.fuse import TgFuse
     from tessel.passes.graph.layout import TgLayout
     from tessel.passes.graph.plan_memory import TgPlanMemory
 
-    return [TgFoldBatchnorm(), TgLayout(), TgFoldConstants(), TgFuse(), TgPlanMemory()]
+    return [TgFoldBatchnorm(), TgConvTransposeToConv(), TgLayout(), TgFoldConstants(), TgFuse(), TgPlanMemory()]
 
 
 def kernel_passes(schedules: Mapping | None = None) -> list[ModulePass]:

@@ -49,8 +49,14 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TgLayout
 
+    def conv_transpose_to_conv() -> type[ModulePass]:
+        from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
+
+        return TgConvTransposeToConv
+
     return {
         "tg-layout": layout,
+        "tg-conv-transpose-to-conv": conv_transpose_to_conv,
         "coll-synthesize": lambda: __import__("tessel.passes.coll.coll_synthesize", fromlist=["CollSynthesize"]).CollSynthesize,
         "coll-verify": lambda: __import__("tessel.passes.coll.coll_verify", fromlist=["CollVerify"]).CollVerify,
         "he-synthesize": lambda: __import__("tessel.passes.he.he_synthesize", fromlist=["HeSynthesize"]).HeSynthesize,

@@ -53,6 +53,7 @@ from .tensor import (
     WeightOp,
     constant_op,
     constant_value,
+    is_compile_time,
     is_constant_like,
     weight_op,
 )
@@ -123,6 +124,7 @@ __all__ = [
     "constant_value",
     "constant_op",
     "weight_op",
+    "is_compile_time",
     "is_constant_like",
     "INLINE_LIMIT",
     *[op.__name__ for op in OPS],

@@ -344,6 +344,23 @@ def is_constant_like(value: SSAValue) -> bool:
     return isinstance(value.owner, ConstantOp | WeightOp)
 
 
+def is_compile_time(value: SSAValue) -> bool:
+    """Constant-like, or computed by tg ops from such values only (tg-fold-constants will
+    evaluate it): the weights other passes have rewritten, such as a batch-norm fold."""
+    seen: set[SSAValue] = set()
+    work = [value]
+    while work:
+        v = work.pop()
+        if v in seen or is_constant_like(v):
+            continue
+        seen.add(v)
+        owner = v.owner
+        if not isinstance(owner, TgOp) or owner.regions or not owner.operands:
+            return False
+        work.extend(owner.operands)
+    return True
+
+
 def constant_value(op: ConstantOp) -> np.ndarray:
     """The value of a tg.constant as a numpy array."""
     value = op.value

@@ -1,4 +1,5 @@
-"""tg-fold-batchnorm: fold an inference batch_norm into the conv2d or gemm that feeds it.
+"""tg-fold-batchnorm: fold an inference batch_norm into the conv2d, conv_transpose2d or
+gemm that feeds it.
 
     batch_norm(conv2d(x, w, b), scale, bias, mean, var, eps)
       = conv2d(x, w * s[:, None, None, None], (b - mean) * s + bias),  s = scale / sqrt(var + eps)
@@ -21,7 +22,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
-from tessel.dialects.tg.base import flag, floating
+from tessel.dialects.tg.base import flag, floating, integer
 from tessel.ir import dtypes
 
 
@@ -80,6 +81,34 @@ class FoldIntoConv(RewritePattern):
         rewriter.erase(conv)
 
 
+class FoldIntoConvTranspose(RewritePattern):
+    """The same for conv_transpose2d, whose weights are (C, M/groups, kH, kW): output
+    channel g*M/groups + j scales w[g*C/groups + i, j] for every i of group g."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, bn: tg.BatchNormOp, rewriter: PatternRewriter, /) -> None:
+        conv = bn.input.owner
+        if not isinstance(conv, tg.ConvTranspose2dOp) or not conv.result.has_one_use() or not _constant_params(bn):
+            return
+        if not all(tg.is_constant_like(v) for v in conv.operands[1:]):
+            return
+        b = _Builder(rewriter)
+        s, shift = _scale_and_shift(b, bn)
+        c, mg, kh, kw = conv.weight.type.get_shape()  # type: ignore[attr-defined]
+        groups = integer(conv.properties, "groups")
+        # per group g: w[g*C/G:(g+1)*C/G] scales by s[g*mg:(g+1)*mg] along dim 1
+        per_group = b.reshape(s, [groups, 1, mg, 1, 1])
+        grouped = b.reshape(conv.weight, [groups, c // groups, mg, kh, kw])
+        weight = b.reshape(b.op(tg.MulOp, [grouped, per_group]), [c, mg, kh, kw])
+        bias = shift if conv.bias is None else b.op(tg.AddOp, [b.op(tg.MulOp, [conv.bias, s]), shift])
+        weight.name_hint = f"{conv.weight.name_hint or 'weight'}_bn"
+        bias.name_hint = f"{bn.bias.name_hint or 'bias'}_folded"
+        new = tg.ConvTranspose2dOp.make([conv.input, weight, bias], dict(conv.properties))
+        new.results[0].name_hint = bn.result.name_hint
+        rewriter.replace(bn, new)
+        rewriter.erase(conv)
+
+
 class FoldIntoGemm(RewritePattern):
     """batch_norm over the columns of a 2-D gemm result: scale B's output columns and C."""
 
@@ -117,6 +146,7 @@ class TgFoldBatchnorm(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(FoldIntoConv()).rewrite_module(op)
+        PatternRewriteWalker(FoldIntoConvTranspose()).rewrite_module(op)
         PatternRewriteWalker(FoldIntoGemm()).rewrite_module(op)
         for region in op.regions:
             region_dce(region)

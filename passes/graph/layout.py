@@ -1,7 +1,7 @@
 """tg-layout: convolutions in the blocked NCHW[16]c layout, conversions pushed and cancelled.
 
-A conv2d (groups = 1, output channels a multiple of the block) becomes conv2d_nchwc
-between layout transforms: the input to NCHW[cb]c, the weights to OIHW[cb]i[16]o (a
+A conv2d (groups = 1, at least 4 output channels, padded with zero filters to a multiple
+of the block) becomes conv2d_nchwc between layout transforms: the input to NCHW[cb]c, the weights to OIHW[cb]i[16]o (a
 transform of a constant, which tg-fold-constants evaluates), the result back to NCHW.
 Element-wise ops whose operands come out of such transforms then run in the blocked
 layout too (their other operands are blocked or broadcast to match), so the conversion
@@ -38,6 +38,7 @@ from tessel.dialects.tg.base import Elementwise, bool_attr, flag, floating, int_
 from tessel.ir import dtypes
 
 BLOCK = 16
+MIN_PADDED_OUTPUTS = 4  # fewer output channels stay in NCHW rather than pad a block
 
 
 def _transform(rewriter: PatternRewriter, v: SSAValue, src: str, dst: str) -> SSAValue:
@@ -71,18 +72,36 @@ class BlockConv(RewritePattern):
     def match_and_rewrite(self, op: tg.Conv2dOp, rewriter: PatternRewriter, /) -> None:
         m = op.weight.type.get_shape()[0]  # type: ignore[attr-defined]
         c = op.input.type.get_shape()[1]  # type: ignore[attr-defined]
-        if integer(op.properties, "groups") != 1 or m % BLOCK:
+        if integer(op.properties, "groups") != 1 or m < MIN_PADDED_OUTPUTS:
             return
+        # output channels that do not fill whole blocks get zero filters (12 -> 16): a
+        # blocked conv with a quarter of its lanes idle still beats the NCHW one
+        extra = -m % BLOCK
+        weight, bias = op.weight, op.bias
+        if extra:
+            weight = _pad(rewriter, weight, [0, 0, 0, 0, extra, 0, 0, 0])
+            bias = _pad(rewriter, bias, [0, extra]) if bias is not None else None
         cb = input_block(c)
         x = _transform(rewriter, op.input, "NCHW", f"NCHW{cb}c")
-        w = _transform(rewriter, op.weight, "OIHW", f"OIHW{cb}i{BLOCK}o")
-        operands = [x, w] + ([op.bias] if op.bias is not None else [])
+        w = _transform(rewriter, weight, "OIHW", f"OIHW{cb}i{BLOCK}o")
+        operands = [x, w] + ([bias] if bias is not None else [])
         props = {k: v for k, v in op.properties.items() if k != "groups"}
         conv = tg.Conv2dNchwcOp.make(operands, props)
         rewriter.insert(conv)
         back = tg.LayoutTransformOp.make([conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")})
+        if extra:
+            rewriter.insert(back)
+            n, _, h, w_ = back.results[0].type.get_shape()  # type: ignore[attr-defined]
+            back = tg.SliceOp.make([back.results[0]], {"starts": ints_attr([0, 0, 0, 0]), "steps": ints_attr([1, 1, 1, 1])},
+                                   [TensorType(op.result.type.element_type, [n, m, h, w_])])  # type: ignore[attr-defined]  # fmt: skip
         back.results[0].name_hint = op.result.name_hint
         rewriter.replace(op, back)
+
+
+def _pad(rewriter: PatternRewriter, v: SSAValue, pads: list[int]) -> SSAValue:
+    op = tg.PadOp.make([v], {"pads": ints_attr(pads), "mode": StringAttr("constant")})
+    rewriter.insert(op)
+    return op.results[0]
 
 
 def _from_blocked(v: SSAValue) -> tuple[SSAValue, int] | None:
@@ -162,9 +181,7 @@ def _pack(rewriter: PatternRewriter, b: SSAValue, transposed: bool) -> SSAValue:
     if extra:
         pads = [0, 0, 0, 0]
         pads[2 + n_dim] = extra
-        pad = tg.PadOp.make([b], {"pads": ints_attr(pads), "mode": StringAttr("constant")})
-        rewriter.insert(pad)
-        b = pad.results[0]
+        b = _pad(rewriter, b, pads)
     blocks = (n + extra) // nb
     if transposed:
         grouped = _reshape(rewriter, b, [blocks, nb, k])
@@ -181,7 +198,7 @@ def _packable(a: SSAValue, b: SSAValue) -> bool:
     ta, tb = a.type, b.type
     return (
         isinstance(ta, TensorType) and isinstance(tb, TensorType) and ta.get_num_dims() >= 2
-        and tb.get_num_dims() == 2 and dtypes.is_float(tb.element_type) and tg.is_constant_like(b)
+        and tb.get_num_dims() == 2 and dtypes.is_float(tb.element_type) and tg.is_compile_time(b)
     )  # fmt: skip
 
 

@@ -51,7 +51,7 @@ def describe(op: kernel.ComputeOp, s: StageSchedule) -> str:
     for i, loop in enumerate(s.loops):
         if s.acc_at is not None and i == s.acc_at:
             parts.append("|acc|")
-        tag = "" if loop.kind == "serial" else f":{loop.kind}"
+        tag = ("" if loop.kind == "serial" else f":{loop.kind}") + (":clamp" if loop.clamp else "")
         parts.append(f"{names[loop.axis]}/{loop.stride}x{loop.extent}{tag}")
     return " ".join(parts)
 

@@ -314,7 +314,7 @@ class StageLowering:
 
     def _bound(self, e: Emitter, loop: Loop, vars_: dict[int, object]):
         """Trip count of `loop` here: its extent, or less in the tail of its axis."""
-        if self._divides(loop):
+        if self._divides(loop) or any(l.clamp for l in self.s.loops if l.axis == loop.axis):
             return loop.extent
         n = self.extents[loop.axis]
         base = 0
@@ -340,7 +340,11 @@ class StageLowering:
             total = 0
             for loop in self.s.loops:
                 if loop.axis == axis and id(loop) in vars_:
-                    total = e.add(total, e.mul(vars_[id(loop)], loop.stride))
+                    step = e.mul(vars_[id(loop)], loop.stride)
+                    if loop.clamp:  # the last tile ends at the axis's end
+                        last = self.extents[axis] - loop.stride
+                        step = min(step, last) if isinstance(step, int) else e.emit(arith.MinSIOp(step, e.index(last)))
+                    total = e.add(total, step)
             values.append(total)
         return values
 

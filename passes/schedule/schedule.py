@@ -33,6 +33,10 @@ class Loop:
     extent: int
     stride: int
     kind: Kind = "serial"
+    # The last step of this (outer) loop moves back to end at the axis's end instead of
+    # leaving a tail: its tile overlaps the one before and recomputes a few elements, and
+    # the unrolled tile inside needs no guards (MKL-style overlapping edge tiles).
+    clamp: bool = False
 
     def but(self, **changes) -> Loop:
         return replace(self, **changes)
@@ -67,6 +71,13 @@ class StageSchedule:
                 raise ValueError("only the innermost loop may be vectorized")
             if loop.kind == "vector" and loop.axis >= k:
                 raise ValueError("a reduction axis cannot be vectorized")
+            if loop.clamp:
+                same = [l for l in self.loops if l.axis == loop.axis]
+                inner = [l for l in same if l is not loop]
+                if len(same) != 2 or len(inner) != 1 or inner[0].stride != 1 or inner[0].extent != loop.stride:
+                    raise ValueError(f"a clamped loop of axis {op.axis_names[loop.axis]} needs exactly one inner loop of its step")
+                if loop.axis >= k or extents[loop.axis] < loop.stride or loop.extent != -(-extents[loop.axis] // loop.stride):
+                    raise ValueError(f"a clamped loop must cover spatial axis {op.axis_names[loop.axis]}, at least one step long")
         if op.reduce_count and self.acc_at is not None:
             inner = self.loops[self.acc_at:]
             seen_spatial = False
@@ -103,6 +114,13 @@ def _pick_width(extent: int, width: int) -> int:
     return 1
 
 
+def _pick_rows(n: int) -> int:
+    """Rows of the register tile: about 8 accumulators hide the FMA latency, so a tile of
+    r rows costs like max(r, 8); minimize that over the tiles covering n (the last one
+    clamped when r does not divide n), preferring more rows on ties."""
+    return min(range(1, min(n, 14) + 1), key=lambda r: (-(-n // r) * max(r, 8), -r))
+
+
 def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
     """Parallel outer spatial loop, vectorized innermost spatial axis, and for reductions a
     register tile of up to 14 rows of the second-innermost spatial axis by one vector
@@ -123,9 +141,8 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
         return _parallelize(StageSchedule(loops, None, notes), total)
     if width > 1:
         rows_axis = k - 2 if k >= 2 else None
-        rows = 1
-        if rows_axis is not None:
-            rows = next((r for r in range(14, 1, -1) if extents[rows_axis] % r == 0), 1)
+        rows = _pick_rows(extents[rows_axis]) if rows_axis is not None else 1
+        clamp = rows > 1 and extents[rows_axis] % rows != 0
         # Few rows (a matrix-vector product, a 1x1 output): widen the tile along the vector
         # axis instead, so each reduction step still issues several independent FMAs.
         vectors = extents[k - 1] // width
@@ -135,7 +152,7 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
             if d == k - 1:
                 outer.append(Loop(d, vectors // cols, width * cols))
             elif d == rows_axis and rows > 1:
-                outer.append(Loop(d, extents[d] // rows, rows))
+                outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
             else:
                 outer.append(Loop(d, extents[d], 1))
         tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 else []

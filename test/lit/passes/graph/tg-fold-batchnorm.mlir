@@ -216,3 +216,26 @@ func.func @not_after_conv_or_gemm(%a: tensor<2x3xf32>) -> tensor<2x4xf32> {
   %y = tg.batch_norm %m, %p, %p, %p, %p {epsilon = 1.0e-05 : f32} : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
   func.return %y : tensor<2x4xf32>
 }
+
+// -----
+
+// conv_transpose2d, weights (C, M/groups, kH, kW) with 2 groups: output channel
+// g*M/groups + j scales w[g*C/groups + i, j], so the weight is viewed per group and the
+// scale broadcast along its second axis.
+// CHECK-LABEL: func.func @conv_transpose_grouped
+// CHECK:         %[[S5:[a-z0-9_]+]] = tg.reshape %[[S:[a-z0-9_]+]] : tensor<4xf32> -> tensor<2x1x2x1x1xf32>
+// CHECK-NEXT:    %[[WG:[a-z0-9_]+]] = tg.reshape %w : tensor<6x2x3x3xf32> -> tensor<2x3x2x3x3xf32>
+// CHECK-NEXT:    %[[M:[a-z0-9_]+]] = tg.mul %[[WG]], %[[S5]] : (tensor<2x3x2x3x3xf32>, tensor<2x1x2x1x1xf32>) -> tensor<2x3x2x3x3xf32>
+// CHECK-NEXT:    %w_bn = tg.reshape %[[M]] : tensor<2x3x2x3x3xf32> -> tensor<6x2x3x3xf32>
+// CHECK:         %y = tg.conv_transpose2d %x, %w_bn, %shift_folded {{{.*}}groups = 2 : i64{{.*}}} : (tensor<1x6x2x2xf32>, tensor<6x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x5x5xf32>
+// CHECK-NOT:     tg.batch_norm
+func.func @conv_transpose_grouped(%x: tensor<1x6x2x2xf32>) -> tensor<1x4x5x5xf32> {
+  %w = tg.weight @w : tensor<6x2x3x3xf32>
+  %scale = tg.weight @scale : tensor<4xf32>
+  %shift = tg.weight @shift : tensor<4xf32>
+  %mean = tg.weight @mean : tensor<4xf32>
+  %var = tg.weight @var : tensor<4xf32>
+  %c = tg.conv_transpose2d %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64, output_padding = array<i64: 0, 0>} : (tensor<1x6x2x2xf32>, tensor<6x2x3x3xf32>) -> tensor<1x4x5x5xf32>
+  %y = tg.batch_norm %c, %scale, %shift, %mean, %var {epsilon = 1.0e-03 : f32} : (tensor<1x4x5x5xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x5x5xf32>
+  func.return %y : tensor<1x4x5x5xf32>
+}

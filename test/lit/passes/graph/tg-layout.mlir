@@ -39,15 +39,15 @@ func.func @stem(%x: tensor<1x3x8x8xf32>, %w: tensor<16x3x3x3xf32>, %bias: tensor
 
 // -----
 
-// Depthwise (grouped) convolutions and output channels that do not fill a block stay NCHW.
+// Depthwise (grouped) convolutions and convolutions with fewer than 4 outputs stay NCHW.
 // CHECK-LABEL: func.func @stays
 // CHECK-NOT:  tg.conv2d_nchwc
 // CHECK:      tg.conv2d %x, %dw
 // CHECK:      tg.conv2d %{{.*}}, %w
-func.func @stays(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %w: tensor<8x16x1x1xf32>) -> tensor<1x8x8x8xf32> {
+func.func @stays(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %w: tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32> {
   %a = tg.conv2d %x, %dw {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x8x8xf32>
-  %b = tg.conv2d %a, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<8x16x1x1xf32>) -> tensor<1x8x8x8xf32>
-  func.return %b : tensor<1x8x8x8xf32>
+  %b = tg.conv2d %a, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32>
+  func.return %b : tensor<1x3x8x8xf32>
 }
 
 // -----
@@ -87,4 +87,23 @@ func.func @not_dense(%a: tensor<8x64xf32>, %w: tensor<64x32xf32>, %v: tensor<4x6
   %y = tg.matmul %a, %w : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
   %g = tg.gemm %v, %wt {alpha = 2.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<4x64xf32>, tensor<32x64xf32>) -> tensor<4x32xf32>
   func.return %y, %g : tensor<8x32xf32>, tensor<4x32xf32>
+}
+
+// -----
+
+// 12 output channels: zero filters (and bias) pad them to a block of 16, the blocked conv
+// runs, and a slice keeps the 12 real channels. Fewer than 4 stay in NCHW.
+// CHECK-LABEL: func.func @padded_outputs
+// CHECK:      %[[W:.*]] = tg.pad %w {pads = array<i64: 0, 0, 0, 0, 4, 0, 0, 0>, mode = "constant"} : tensor<12x16x3x3xf32> -> tensor<16x16x3x3xf32>
+// CHECK-NEXT: %[[B:.*]] = tg.pad %b {pads = array<i64: 0, 4>, mode = "constant"} : tensor<12xf32> -> tensor<16xf32>
+// CHECK:      %[[Y:.*]] = tg.conv2d_nchwc %{{.*}}, %{{.*}}, %[[B]] {{{.*}}} : (tensor<1x1x8x8x16xf32>, tensor<1x1x3x3x16x16xf32>, tensor<16xf32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %[[U:.*]] = tg.layout_transform %[[Y]] {src = "NCHW16c", dst = "NCHW"} : tensor<1x1x8x8x16xf32> -> tensor<1x16x8x8xf32>
+// CHECK-NEXT: %a = tg.slice %[[U]] {starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x16x8x8xf32> -> tensor<1x12x8x8xf32>
+// CHECK:      tg.conv2d %x, %w3
+func.func @padded_outputs(%x: tensor<1x16x8x8xf32>, %b: tensor<12xf32>) -> (tensor<1x12x8x8xf32>, tensor<1x3x8x8xf32>) {
+  %w = tg.constant dense<0.5> : tensor<12x16x3x3xf32>
+  %w3 = tg.constant dense<0.5> : tensor<3x16x1x1xf32>
+  %a = tg.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<12x16x3x3xf32>, tensor<12xf32>) -> tensor<1x12x8x8xf32>
+  %c = tg.conv2d %x, %w3 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32>
+  func.return %a, %c : tensor<1x12x8x8xf32>, tensor<1x3x8x8xf32>
 }

@@ -37,6 +37,14 @@ demo: $(VENV)/.installed-demo
 	@grep -m 8 -E 'tg\.(conv2d|batch_norm|relu|max_pool2d|add)' $(DEMO)/resnet18.mlir | cut -c1-160
 	$(BIN)/tessel-run $(DEMO)/resnet18.mlir --target reference --seed 0 -o $(DEMO)/logits.npz
 	$(BIN)/tessel-run $(DEMO)/resnet18.onnx --target reference --seed 0 --check
+	@echo "--- ResNet-18 compiled for this CPU (2 threads): latency next to onnxruntime's, max error ---"
+	$(BIN)/tessel-run $(DEMO)/resnet18.onnx --target cpu --threads 2 --seed 0 --check --time 20 --dump-ir $(DEMO)/ir
+	@echo "--- homomorphic encryption: box blur synthesized, verified, run on SEAL ---"
+	$(BIN)/python examples/he/demo.py -o $(DEMO)/box_blur.mlir
+	$(BIN)/tessel-run $(DEMO)/box_blur.mlir --target seal --entry box_blur_synth
+	$(BIN)/tessel-translate $(DEMO)/box_blur.mlir --target seal-cpp --opt entry=box_blur_synth -o $(DEMO)/box_blur_seal.h
+	@echo "--- collectives: allgather on 2 NDv2 nodes, synthesized, verified, simulated, run on gloo ---"
+	$(BIN)/tessel-run ndv2x2 --target nccl --collective allgather --size 1MB --time-limit 20 -o $(DEMO)/allgather-ndv2x2.xml --emit-ir $(DEMO)/allgather-ndv2x2.mlir --timeline $(DEMO)/allgather-ndv2x2.png --execute gloo --ranks 8
 
 clean:
 	rm -rf $(VENV) build .cache *.egg-info

@@ -9,6 +9,10 @@ group and the group stays one of these shapes:
 - one reduction, with injective producers (its prologue) and element-wise consumers;
 - one complex-out-fusable op (conv, matmul, pool) with element-wise consumers only.
 
+An element-wise op that such an anchor feeds is left out of an injective group that
+reaches it from below (say a layout transform after conv + relu), so that it becomes the
+anchor's epilogue instead of splitting the anchor from it.
+
 Opaque ops, weights and constants are never fused; a value used outside a group ends it.
 Every remaining computation is wrapped in its own `tg.fused`, so that the lowering sees
 one kind of thing: a group, that becomes one kernel.
@@ -65,6 +69,11 @@ class Group:
             # the only anchor, below element-wise consumers only
             return self.anchor is None and all(o.has_trait(Elementwise) for o in self.ops)
         if self.anchor is None:
+            # an element-wise op that an anchor feeds belongs in that anchor's epilogue
+            # rather than in an injective group that the anchor cannot join (a relu
+            # between a conv and a layout transform goes with the conv)
+            if op.has_trait(Elementwise) and not all(o.has_trait(Elementwise) for o in self.ops):
+                return not _epilogue_of_anchor(op)
             return True  # injective into an injective group
         if self.upstream_of_anchor(op):
             return fusion_category(self.anchor) is FusionCategory.REDUCTION
@@ -74,6 +83,22 @@ class Group:
         self.ops.add(op)
         if fusion_category(op) in ANCHORS:
             self.anchor = op
+
+
+def _epilogue_of_anchor(op: Operation) -> bool:
+    """Is `op` reached from an anchor through single-use element-wise ops only (so that
+    the anchor's group, grown from `op` as its sink, would take it)?"""
+    for operand in op.operands:
+        producer = operand.owner
+        if not isinstance(producer, Operation) or not _fusable(producer) or len(producer.results) != 1:
+            continue
+        if not producer.results[0].has_one_use():
+            continue
+        if fusion_category(producer) is FusionCategory.COMPLEX_OUT_FUSABLE:
+            return True
+        if producer.has_trait(Elementwise) and _epilogue_of_anchor(producer):
+            return True
+    return False
 
 
 def _fusable(op: Operation) -> bool:

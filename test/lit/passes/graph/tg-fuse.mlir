@@ -351,3 +351,20 @@ func.func @resnet_basic_block(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
   %r2 = tg.relu %s : tensor<1x4x4x4xf32>
   func.return %r2 : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// Rule: an element-wise op fed by an anchor is the anchor's epilogue even when an
+// injective op that the anchor cannot join (a layout transform) consumes it: the relu
+// and the add go with the conv, the transform is a group of its own.
+// CHECK-LABEL: func.func @epilogue_before_transform
+// CHECK:      tg.fused "conv2d_nchwc_add_relu"
+// CHECK:      tg.fused "layout_transform"
+// CHECK-NOT:  tg.fused
+func.func @epilogue_before_transform(%x: tensor<1x1x4x4x16xf32>, %w: tensor<1x1x1x1x16x16xf32>, %r: tensor<1x1x4x4x16xf32>) -> tensor<1x16x4x4xf32> {
+  %c = tg.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x4x4x16xf32>, tensor<1x1x1x1x16x16xf32>) -> tensor<1x1x4x4x16xf32>
+  %a = tg.add %c, %r : (tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+  %y = tg.relu %a : tensor<1x1x4x4x16xf32>
+  %t = tg.layout_transform %y {src = "NCHW16c", dst = "NCHW"} : tensor<1x1x4x4x16xf32> -> tensor<1x16x4x4xf32>
+  func.return %t : tensor<1x16x4x4xf32>
+}

@@ -16,8 +16,9 @@ module carries its own executor, in LLVM IR:
 A descriptor is eight int64 words (a cache line, so counters do not share one):
 dispatch address, argument array address, extent, chunk, counter. Inputs and outputs are
 the only argument slots that change between runs; Python patches them and makes one call.
-libgomp comes from the system or from the copy scikit-learn bundles; without it the
-Python executor runs the same plan.
+libgomp comes from the system or from the copy scikit-learn bundles; the loader stores
+GOMP_parallel's address in the module (without libgomp, and with one thread, the plan runs
+serially).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import glob
 import os
 from functools import cache
 
-import llvmlite.binding as llvm
 import numpy as np
 
 WORDS = 8  # int64 words per launch descriptor
@@ -46,7 +46,10 @@ def dispatcher(stage: str, arity: int) -> str:
 
 
 RUNTIME = """
-declare void @GOMP_parallel(ptr, ptr, i32, i32)
+; GOMP_parallel's address, stored by the loader (null: no libgomp, launches run serially).
+; Not an external symbol: MCJIT would resolve a missing one to null and leave the
+; module's other relocations unapplied.
+@tessel.gomp_parallel = global ptr null
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
 define void @tessel.copy(ptr %args, i64 %lo, i64 %hi) {
@@ -101,7 +104,10 @@ launch:
   %chunk = load i64, ptr %pc, align 8
   %one_thread = icmp sle i32 %threads, 1
   %one_chunk = icmp sle i64 %extent, %chunk
-  %serial = or i1 %one_thread, %one_chunk
+  %gomp = load ptr, ptr @tessel.gomp_parallel, align 8
+  %no_gomp = icmp eq ptr %gomp, null
+  %serial0 = or i1 %one_thread, %one_chunk
+  %serial = or i1 %serial0, %no_gomp
   br i1 %serial, label %inline, label %parallel
 inline:
   call void %fn(ptr %args, i64 0, i64 %extent)
@@ -109,7 +115,7 @@ inline:
 parallel:
   %counter = getelementptr i64, ptr %desc, i64 4
   store atomic i64 0, ptr %counter monotonic, align 8
-  call void @GOMP_parallel(ptr @tessel.task, ptr %desc, i32 %threads, i32 0)
+  call void %gomp(ptr @tessel.task, ptr %desc, i32 %threads, i32 0)
   br label %latch
 latch:
   %next = add i64 %i, 1
@@ -122,8 +128,9 @@ exit:
 
 
 @cache
-def load_libgomp() -> str | None:
-    """Make libgomp's symbols visible to the JIT; the path loaded, or None."""
+def gomp_parallel() -> int:
+    """The address of libgomp's GOMP_parallel (0 when no libgomp can be loaded): from the
+    system, else from the copy scikit-learn bundles."""
     candidates = []
     found = ctypes.util.find_library("gomp")
     if found:
@@ -137,12 +144,11 @@ def load_libgomp() -> str | None:
         pass
     for path in candidates:
         try:
-            ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-            llvm.load_library_permanently(path)
-            return path
-        except (OSError, RuntimeError):
+            library = ctypes.CDLL(path)
+            return ctypes.cast(library.GOMP_parallel, ctypes.c_void_p).value or 0
+        except (OSError, AttributeError):
             continue
-    return None
+    return 0
 
 
 class NativePlan:
@@ -151,7 +157,8 @@ class NativePlan:
     `launches` are (dispatch address, argument slots, extent); a slot is an address, or
     ("in", i) / ("out", i), patched per run."""
 
-    def __init__(self, run_plan: int, launches: list[tuple[int, list, int]], threads: int):
+    def __init__(self, run_plan: int, gomp_slot: int, launches: list[tuple[int, list, int]], threads: int):
+        ctypes.c_void_p.from_address(gomp_slot).value = gomp_parallel() or None
         self.threads = threads
         self.desc = np.zeros(max(1, len(launches)) * WORDS + 8, np.int64)  # +8: align to 64 bytes
         shift = (-self.desc.ctypes.data % 64) // 8

@@ -29,7 +29,7 @@ from tessel.ir.diagnostics import TesselError
 from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
 from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
-from tessel.targets.cpu.native_plan import NativePlan, load_libgomp
+from tessel.targets.cpu.native_plan import NativePlan, gomp_parallel
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.reference.kernel_eval import np_type
 
@@ -56,8 +56,6 @@ class Launch:
 class CpuExecutable:
     def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
         self.llvm_ir = emit_module(module)
-        if threads > 1:
-            load_libgomp()  # before the JIT resolves GOMP_parallel
         self.compiled = CompiledModule(self.llvm_ir)
         self.threads = max(1, threads)
         self.pool = ThreadPoolExecutor(max_workers=self.threads - 1) if self.threads > 1 else None
@@ -144,7 +142,7 @@ class CpuExecutable:
     def _native_plan(self) -> NativePlan | None:
         """The plan as descriptors for @tessel.run_plan; None when threads > 1 and no
         libgomp could be loaded (the Python executor then splits the ranges)."""
-        if self.threads > 1 and load_libgomp() is None:
+        if self.threads > 1 and not gomp_parallel():
             return None
 
         def slot(s):
@@ -159,7 +157,8 @@ class CpuExecutable:
                 launches.append((self.compiled.address(native_plan.COPY), [slot(src), slot(dst), size], 1))
             else:
                 launches.append((self.compiled.address(f"{launch.name}.dispatch"), [slot(s) for s in launch.args], launch.extent))
-        return NativePlan(self.compiled.address("tessel.run_plan"), launches, self.threads)
+        slot = self.compiled.engine.get_global_value_address("tessel.gomp_parallel")
+        return NativePlan(self.compiled.address("tessel.run_plan"), slot, launches, self.threads)
 
     def _port_nbytes(self, slot: tuple[str, int]) -> int:
         kind, i = slot

@@ -24,7 +24,7 @@ from .elementwise import (
     SubOp,
     TanhOp,
 )
-from .blocked import Conv2dNchwcOp, DensePackedOp, LayoutTransformOp
+from .blocked import Conv2dNchwcOp, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
 from .fused import FusedOp, YieldOp
 from .nn import (
     AvgPool2dOp,
@@ -98,6 +98,7 @@ OPS: list[type[TgOp]] = [
     PadOp,
     LayoutTransformOp,
     Conv2dNchwcOp,
+    DepthwiseConv2dNchwcOp,
     DensePackedOp,
 ]
 

@@ -120,6 +120,47 @@ class Conv2dNchwcOp(TgOp):
 
 
 @irdl_op_definition
+class DepthwiseConv2dNchwcOp(TgOp):
+    """Depthwise conv2d (groups = channels, one filter each) on NCHW[cb]c input, weights
+    OIHW1i[cb]o ([C/cb, 1, kH, kW, 1, cb]), NCHW[cb]c output: each lane its own channel.
+
+    y[n, b, oh, ow, i] = bias[b*cb + i] + sum over (kh, kw) of
+        x[n, b, oh*s - pad + kh*d, ow*s - pad + kw*d, i] * w[b, 0, kh, kw, 0, i]
+    """
+
+    name = "tg.depthwise_conv2d_nchwc"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    strides = prop_def(DenseArrayBase)
+    pads = prop_def(DenseArrayBase)
+    dilations = prop_def(DenseArrayBase)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = FUNCTIONAL
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        x, w = operand_types[:2]
+        et = same_element_type(list(operand_types))
+        require_rank(x, 5, "input")
+        require_rank(w, 6, "weight")
+        strides, pads, dilations = _check_window_props(props, 2, "depthwise_conv2d_nchwc")
+        n, blocks, h, wd, cb = x.get_shape()
+        wb, one_i, kh, kw, one_o, wcb = w.get_shape()
+        require(one_i == 1 and one_o == 1, f"a depthwise weight has one input channel per block, got {w}")
+        require(wb == blocks and wcb == cb, f"weight blocks {wb}x{wcb} differ from the input's {blocks}x{cb}")
+        if len(operand_types) == 3:
+            require(operand_types[2].get_shape() == (blocks * cb,), f"bias must have shape ({blocks * cb},), got {operand_types[2]}")
+        out = [
+            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
+            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
+        ]
+        require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
+        return [TensorType(et, [n, blocks, *out, cb])]
+
+
+@irdl_op_definition
 class DensePackedOp(TgOp):
     """a [..., M, K] times a matrix B [K, N] held packed as w [ceil(N/nb), K, nb], with
     w[j, k, i] = B[k, j*nb + i] (zero past N):

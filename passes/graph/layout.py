@@ -98,6 +98,27 @@ class BlockConv(RewritePattern):
         rewriter.replace(op, back)
 
 
+class BlockDepthwise(RewritePattern):
+    """A depthwise conv2d (groups = input channels = output channels, a multiple of the
+    block) runs on NCHW16c with its filters as OIHW1i16o: the network stays blocked."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tg.Conv2dOp, rewriter: PatternRewriter, /) -> None:
+        m, per_group = op.weight.type.get_shape()[:2]  # type: ignore[attr-defined]
+        c = op.input.type.get_shape()[1]  # type: ignore[attr-defined]
+        if integer(op.properties, "groups") != c or m != c or per_group != 1 or c % BLOCK:
+            return
+        x = _transform(rewriter, op.input, "NCHW", f"NCHW{BLOCK}c")
+        w = _transform(rewriter, op.weight, "OIHW", f"OIHW1i{BLOCK}o")
+        operands = [x, w] + ([op.bias] if op.bias is not None else [])
+        props = {k: v for k, v in op.properties.items() if k != "groups"}
+        conv = tg.DepthwiseConv2dNchwcOp.make(operands, props)
+        rewriter.insert(conv)
+        back = tg.LayoutTransformOp.make([conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")})
+        back.results[0].name_hint = op.result.name_hint
+        rewriter.replace(op, back)
+
+
 def _pad(rewriter: PatternRewriter, v: SSAValue, pads: list[int]) -> SSAValue:
     op = tg.PadOp.make([v], {"pads": ints_attr(pads), "mode": StringAttr("constant")})
     rewriter.insert(op)
@@ -239,7 +260,7 @@ class TgLayout(ModulePass):
     name = "tg-layout"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([BlockConv(), PackDenseWeights(), TransposeGemmWeights()]), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(GreedyRewritePatternApplier([BlockConv(), BlockDepthwise(), PackDenseWeights(), TransposeGemmWeights()]), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(GreedyRewritePatternApplier([PushThroughElementwise(), CancelTransforms()])).rewrite_module(op)
         for region in op.regions:
             region_dce(region)

@@ -230,6 +230,32 @@ def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then:
                  [("co", co), ("kh", kh), ("kw", kw), ("ci", cb)], "add", 0, acc_t, body, with_bias)  # fmt: skip
 
 
+@anchor(tg.DepthwiseConv2dNchwcOp)
+def _depthwise_conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """Blocked depthwise convolution: each lane of the channel block is its own channel,
+    so the taps are the only reduction and input and weight loads are both vectors."""
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) == 3 else None
+    p = op.properties
+    strides, pads, dilations = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
+    n, blocks, oh, ow, cb = shape_of(op.results[0])
+    _, _, kh, kw, _, _ = shape_of(w)
+    acc_t = compute_type(element_of(op.results[0]))
+    x, pads = padded_input(kb, x, pads, (2, 3))
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        h = s[2] * strides[0] - pads[0] + r[0] * dilations[0]
+        wi = s[3] * strides[1] - pads[1] + r[1] * dilations[1]
+        zero = AffineExpr.constant(0)
+        return mul(b, b.value(x, [s[0], s[1], h, wi, s[4]]), b.value(w, [s[1], zero, r[0], r[1], zero, s[4]]))
+
+    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, add(b, acc, b.value(bias, [s[1] * cb + s[4]])) if bias is not None else acc)
+
+    kb.reduction("dwconv", dests[0], element_of(op.results[0]), [("n", n), ("b", blocks), ("oh", oh), ("ow", ow), ("i", cb)],
+                 [("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+
+
 @anchor(tg.ConvTranspose2dOp)
 def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
     """A convolution over the input dilated by the stride (zeros between its pixels) and

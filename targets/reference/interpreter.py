@@ -164,6 +164,13 @@ class TgFunctions(InterpreterFunctions):
         bias = args[2] if len(args) == 3 else None
         return _typed(op, [K.conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))])
 
+    @impl(tg.DepthwiseConv2dNchwcOp)
+    def run_depthwise_conv2d_nchwc(self, interp: Interpreter, op: tg.DepthwiseConv2dNchwcOp, args: PythonValues) -> PythonValues:
+        p = op.properties
+        bias = args[2] if len(args) == 3 else None
+        y = K.depthwise_conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))
+        return _typed(op, [y])
+
     @impl(tg.DensePackedOp)
     def run_dense_packed(self, interp: Interpreter, op: tg.DensePackedOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.dense_packed(args[0], args[1], integer(op.properties, "columns"))])

@@ -169,6 +169,17 @@ def conv2d_nchwc(x, w, b, strides, pads, dilations) -> np.ndarray:
     return y.reshape(n, mo, mb, oh, ow).transpose(0, 1, 3, 4, 2)
 
 
+def depthwise_conv2d_nchwc(x, w, b, strides, pads, dilations) -> np.ndarray:
+    """Through the grouped NCHW convolution: unblock, convolve, block again."""
+    n, blocks, h, wd, cb = x.shape
+    _, _, kh, kw, _, _ = w.shape
+    x4 = x.transpose(0, 1, 4, 2, 3).reshape(n, blocks * cb, h, wd)
+    w4 = w.transpose(0, 5, 1, 2, 3, 4).reshape(blocks * cb, 1, kh, kw)
+    y = conv2d(x4, w4, b, strides, pads, dilations, blocks * cb)
+    _, _, oh, ow = y.shape
+    return y.reshape(n, blocks, cb, oh, ow).transpose(0, 1, 3, 4, 2)
+
+
 def dense_packed(a: np.ndarray, w: np.ndarray, columns: int) -> np.ndarray:
     """Unpack w [N/nb, K, nb] to B [K, N] and multiply."""
     blocks, k, nb = w.shape

@@ -69,3 +69,19 @@ func.func @dense_weight_rank(%a: tensor<4x64xf32>, %w: tensor<64x32xf32>) {
   %y = tg.dense_packed %a, %w {columns = 32 : i64} : (tensor<4x64xf32>, tensor<64x32xf32>) -> tensor<4x32xf32>
   func.return
 }
+
+// -----
+
+func.func @depthwise_two_inputs_per_filter(%x: tensor<1x2x8x8x16xf32>, %w: tensor<2x2x3x3x1x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.depthwise_conv2d_nchwc' op a depthwise weight has one input channel per block, got tensor<2x2x3x3x1x16xf32>
+  %y = tg.depthwise_conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x2x3x3x1x16xf32>) -> tensor<1x2x8x8x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @depthwise_blocks(%x: tensor<1x2x8x8x16xf32>, %w: tensor<4x1x3x3x1x8xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.depthwise_conv2d_nchwc' op weight blocks 4x8 differ from the input's 2x16
+  %y = tg.depthwise_conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<4x1x3x3x1x8xf32>) -> tensor<1x2x8x8x16xf32>
+  func.return
+}

@@ -35,3 +35,13 @@ func.func @dense_packed(%a: tensor<2x5x64xf32>, %v: tensor<1x64xf32>, %w: tensor
   %z = tg.dense_packed %v, %w {columns = 40 : i64} : (tensor<1x64xf32>, tensor<3x64x16xf32>) -> tensor<1x40xf32>
   func.return %z : tensor<1x40xf32>
 }
+
+// -----
+
+// Depthwise: one filter per channel, each lane its own channel.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: tg.depthwise_conv2d_nchwc %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x1x3x3x1x16xf32>, tensor<32xf32>) -> tensor<1x2x4x4x16xf32>
+func.func @depthwise(%x: tensor<1x2x8x8x16xf32>, %w: tensor<2x1x3x3x1x16xf32>, %b: tensor<32xf32>) -> tensor<1x2x4x4x16xf32> {
+  %y = tg.depthwise_conv2d_nchwc %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x1x3x3x1x16xf32>, tensor<32xf32>) -> tensor<1x2x4x4x16xf32>
+  func.return %y : tensor<1x2x4x4x16xf32>
+}

@@ -39,14 +39,20 @@ func.func @stem(%x: tensor<1x3x8x8xf32>, %w: tensor<16x3x3x3xf32>, %bias: tensor
 
 // -----
 
-// Depthwise (grouped) convolutions and convolutions with fewer than 4 outputs stay NCHW.
-// CHECK-LABEL: func.func @stays
-// CHECK-NOT:  tg.conv2d_nchwc
-// CHECK:      tg.conv2d %x, %dw
+// A depthwise convolution runs blocked too (filters as OIHW1i16o), so the transform
+// between it and the next conv cancels; a grouped (not depthwise) convolution and one with
+// fewer than 4 outputs stay NCHW.
+// CHECK-LABEL: func.func @depthwise_and_stays
+// CHECK:      %[[XB:.*]] = tg.layout_transform %x {src = "NCHW", dst = "NCHW16c"}
+// CHECK:      %[[DW:.*]] = tg.layout_transform %dw {src = "OIHW", dst = "OIHW1i16o"} : tensor<16x1x3x3xf32> -> tensor<1x1x3x3x1x16xf32>
+// CHECK:      %[[A:.*]] = tg.depthwise_conv2d_nchwc %[[XB]], %[[DW]] {{{.*}}} : (tensor<1x1x8x8x16xf32>, tensor<1x1x3x3x1x16xf32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %a = tg.layout_transform %[[A]] {src = "NCHW16c", dst = "NCHW"}
+// CHECK:      tg.conv2d %a, %g {{{.*}}groups = 2 : i64{{.*}}}
 // CHECK:      tg.conv2d %{{.*}}, %w
-func.func @stays(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %w: tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32> {
+func.func @depthwise_and_stays(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %g: tensor<16x8x1x1xf32>, %w: tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32> {
   %a = tg.conv2d %x, %dw {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x8x8xf32>
-  %b = tg.conv2d %a, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32>
+  %c = tg.conv2d %a, %g {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x8x8xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x8x8xf32>
+  %b = tg.conv2d %c, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32>
   func.return %b : tensor<1x3x8x8xf32>
 }
 

@@ -39,6 +39,7 @@ from .nn import (
 )
 from .norm import BatchNormOp, LayerNormOp, LogSoftmaxOp, SoftmaxOp
 from .tensor import (
+    DepthToSpaceOp,
     ConcatOp,
     ConstantOp,
     FlattenOp,
@@ -96,6 +97,7 @@ OPS: list[type[TgOp]] = [
     ConcatOp,
     SliceOp,
     PadOp,
+    DepthToSpaceOp,
     LayoutTransformOp,
     Conv2dNchwcOp,
     DepthwiseConv2dNchwcOp,

@@ -234,6 +234,42 @@ class SliceOp(GivenResultOp):
             require(0 <= start < n and 0 <= last < n, f"dim {d}: indices {start}..{last} leave [0, {n})")
 
 
+DEPTH_TO_SPACE_MODES = ("DCR", "CRD")
+
+
+@irdl_op_definition
+class DepthToSpaceOp(TgOp):
+    """ONNX DepthToSpace: channel groups of b*b become b x b pixel blocks. DCR: channel
+    (i*b + j)*C' + c goes to pixel (h*b + i, w*b + j) of channel c; CRD: channel c*b*b +
+    i*b + j does. On a rank-5 NCHW[k]c tensor the channels are the logical ones
+    (block * k + lane), and the result is NCHW[k]c too: the op is layout-agnostic, so
+    tg-layout can keep a network blocked through it."""
+
+    name = "tg.depth_to_space"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    blocksize = prop_def(IntegerAttr)
+    mode = prop_def(StringAttr)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (x,) = operand_types
+        b = integer(props, "blocksize")
+        string(props, "mode", DEPTH_TO_SPACE_MODES)
+        shape = x.get_shape()
+        require(len(shape) in (4, 5), f"depth_to_space takes NCHW or NCHW[k]c, got {x}")
+        require(b >= 1, f"blocksize must be positive, got {b}")
+        lane = shape[4] if len(shape) == 5 else 1
+        channels = shape[1] * lane
+        require(channels % (b * b) == 0, f"{channels} channels do not split into {b}x{b} blocks")
+        out_channels = channels // (b * b)
+        require(out_channels % lane == 0, f"{out_channels} output channels do not fill blocks of {lane}")
+        out = [shape[0], out_channels // lane, shape[2] * b, shape[3] * b, *shape[4:]]
+        return [TensorType(x.element_type, out)]
+
+
 PAD_MODES = ("constant", "reflect", "edge", "wrap")
 
 

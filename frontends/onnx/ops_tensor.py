@@ -85,6 +85,18 @@ def convert_reshape(ctx: NodeContext) -> list[SSAValue]:
     return [ctx.reshape(ctx.input(0), out)]
 
 
+@converter("DepthToSpace")
+def convert_depth_to_space(ctx: NodeContext) -> list[SSAValue]:
+    if len(ctx.shape(0)) != 4:
+        ctx.fail(f"input must be 4-D (NCHW), got {list(ctx.shape(0))}")
+    mode = ctx.attr("mode", "DCR")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    if mode not in ("DCR", "CRD"):
+        ctx.fail(f"mode must be DCR or CRD, got {mode!r}")
+    props = {"blocksize": int_attr(ctx.attr("blocksize")), "mode": StringAttr(mode)}
+    return [ctx.value(tg.DepthToSpaceOp, [ctx.input(0)], props)]
+
+
 @converter("Flatten")
 def convert_flatten(ctx: NodeContext) -> list[SSAValue]:
     axis = _axis(ctx, ctx.attr("axis", 1), len(ctx.shape(0)), inclusive=True)

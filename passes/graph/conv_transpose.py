@@ -5,7 +5,8 @@ A transposed convolution with stride s writes input pixel i to outputs i*s + k. 
 output phase r = (i*s + k) mod s, each phase is an ordinary stride-1 convolution of the
 input with the taps k = r, r + s, r + 2s... (flipped), so all s*s phases together are one
 conv2d with s*s times the output channels, followed by interleaving the phases into the
-spatial dims (a depth-to-space) and cropping the padding:
+spatial dims (tg.depth_to_space, DCR; a reshape-transpose-reshape when the strides differ)
+and cropping the padding:
 
     conv_transpose2d(x, w [C, M, K, K], stride s, pads p)
       = crop_p(depth_to_space_s(conv2d(x, W, pads J-1))),   J = ceil(K / s),
@@ -96,9 +97,12 @@ class ConvTransposeAsConv(RewritePattern):
             "dilations": ints_attr([1, 1]), "groups": builtin.IntegerAttr(1, builtin.i64),
         }  # fmt: skip
         y = b.make(tg.Conv2dOp, operands, conv_props)
-        y = b.reshape(y, [n, sh, sw, m, qh, qw])
-        y = b.make(tg.TransposeOp, [y], {"perm": ints_attr([0, 3, 4, 1, 5, 2])})
-        y = b.reshape(y, [n, m, qh * sh, qw * sw])
+        if sh == sw:
+            y = b.make(tg.DepthToSpaceOp, [y], {"blocksize": builtin.IntegerAttr(sh, builtin.i64), "mode": builtin.StringAttr("DCR")})
+        else:  # depth-to-space with a block per dim
+            y = b.reshape(y, [n, sh, sw, m, qh, qw])
+            y = b.make(tg.TransposeOp, [y], {"perm": ints_attr([0, 3, 4, 1, 5, 2])})
+            y = b.reshape(y, [n, m, qh * sh, qw * sw])
         y = b.pad(y, [0, 0, -pt, -pl, 0, 0, oh + pt - qh * sh, ow + pl - qw * sw])
         if op.bias is not None and not covered:
             y = b.make(tg.AddOp, [y, b.reshape(op.bias, [m, 1, 1])])

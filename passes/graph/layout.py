@@ -34,7 +34,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
-from tessel.dialects.tg.base import Elementwise, bool_attr, flag, floating, int_attr, integer, ints_attr
+from tessel.dialects.tg.base import Elementwise, bool_attr, flag, floating, int_attr, integer, ints, ints_attr
 from tessel.ir import dtypes
 
 BLOCK = 16
@@ -168,6 +168,34 @@ class PushThroughElementwise(RewritePattern):
         rewriter.replace(op, back)
 
 
+class PushThroughSpatial(RewritePattern):
+    """depth_to_space and spatial pads (crops) of an NCHW view of blocked data run on the
+    blocked data: both are layout-agnostic on NCHW[k]c (depth_to_space when the output
+    channels fill whole blocks), so a transposed convolution's phase shuffle and crop stay
+    blocked between two convolutions."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, tg.DepthToSpaceOp | tg.PadOp):
+            return
+        found = _from_blocked(op.operands[0])
+        if found is None:
+            return
+        x, block = found
+        props = dict(op.properties)
+        if isinstance(op, tg.PadOp):
+            pads = list(ints(op.properties, "pads"))
+            if any(pads[d] or pads[d + 4] for d in (0, 1)) or (op.mode.data != "constant" and any(pads)):
+                return
+            props["pads"] = ints_attr([*pads[:4], 0, *pads[4:], 0])
+        elif op.result.type.get_shape()[1] % block:  # type: ignore[attr-defined]
+            return
+        new = op.__class__.make([x], props)
+        rewriter.insert(new)
+        back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})
+        back.results[0].name_hint = op.results[0].name_hint
+        rewriter.replace(op, back)
+
+
 class CancelTransforms(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.LayoutTransformOp, rewriter: PatternRewriter, /) -> None:
@@ -261,7 +289,7 @@ class TgLayout(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(GreedyRewritePatternApplier([BlockConv(), BlockDepthwise(), PackDenseWeights(), TransposeGemmWeights()]), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(GreedyRewritePatternApplier([PushThroughElementwise(), CancelTransforms()])).rewrite_module(op)
+        PatternRewriteWalker(GreedyRewritePatternApplier([PushThroughElementwise(), PushThroughSpatial(), CancelTransforms()])).rewrite_module(op)
         for region in op.regions:
             region_dce(region)
 

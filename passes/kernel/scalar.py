@@ -518,6 +518,41 @@ def _concat(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     return result
 
 
+def affine_n(b: ElementBuilder, elems: Sequence[IndexElem], fn: Callable[..., AffineExpr]) -> IndexElem:
+    """fn of several index elements: an affine expression, or affine.apply over SSA ones."""
+    if not any(isinstance(e, SSAValue) for e in elems):
+        return fn(*elems)
+    operands = [b.ssa(e) for e in elems]
+    m = AffineMap(len(operands), 0, (fn(*[AffineExpr.dimension(i) for i in range(len(operands))]),))
+    return b.emit(affine.ApplyOp(operands, AffineMapAttr(m)))
+
+
+@rule(tg.DepthToSpaceOp)
+def _depth_to_space(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    size = op.blocksize.value.data  # type: ignore[attr-defined]
+    dcr = op.mode.data == "DCR"  # type: ignore[attr-defined]
+    x = op.operands[0]
+    blocked = len(idx) == 5
+    lane = shape_of(x)[4] if blocked else 1
+    out_channels = shape_of(op.results[0])[1] * lane
+
+    def source_channel(c_out_block, lane_idx, h, w):
+        c = c_out_block * lane + lane_idx if blocked else c_out_block
+        phase = (h % size) * size + w % size
+        return phase * out_channels + c if dcr else c * (size * size) + phase
+
+    zero = AffineExpr.constant(0)
+    elems = [idx[1], idx[4] if blocked else zero, idx[2], idx[3]]
+    channel = affine_n(b, elems, source_channel)
+    h = affine_op(b, idx[2], lambda e: e // size)
+    w = affine_op(b, idx[3], lambda e: e // size)
+    if not blocked:
+        return b.value(x, [idx[0], channel, h, w])
+    block = affine_op(b, channel, lambda e: e // lane)
+    inner = affine_op(b, channel, lambda e: e % lane)
+    return b.value(x, [idx[0], block, h, w, inner])
+
+
 @rule(tg.PadOp)
 def _pad(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     pads = ints(op.properties, "pads")

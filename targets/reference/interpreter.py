@@ -175,6 +175,10 @@ class TgFunctions(InterpreterFunctions):
     def run_dense_packed(self, interp: Interpreter, op: tg.DensePackedOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.dense_packed(args[0], args[1], integer(op.properties, "columns"))])
 
+    @impl(tg.DepthToSpaceOp)
+    def run_depth_to_space(self, interp: Interpreter, op: tg.DepthToSpaceOp, args: PythonValues) -> PythonValues:
+        return _typed(op, [K.depth_to_space(args[0], integer(op.properties, "blocksize"), op.mode.data)])
+
     @impl(tg.LayoutTransformOp)
     def run_layout_transform(self, interp: Interpreter, op: tg.LayoutTransformOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.to_layout(args[0], op.src.data, op.dst.data)])

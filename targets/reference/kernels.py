@@ -144,6 +144,20 @@ def conv_transpose2d(
     return y
 
 
+def depth_to_space(x: np.ndarray, b: int, mode: str) -> np.ndarray:
+    """ONNX DepthToSpace on NCHW; an NCHW[k]c input is unblocked first and reblocked after."""
+    if x.ndim == 5:
+        k = x.shape[4]
+        y = depth_to_space(to_layout(x, f"NCHW{k}c", "NCHW"), b, mode)
+        return to_layout(y, "NCHW", f"NCHW{k}c")
+    n, c, h, w = x.shape
+    if mode == "DCR":
+        y = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, c // (b * b), h * b, w * b)
+
+
 def to_layout(x: np.ndarray, src: str, dst: str) -> np.ndarray:
     """NCHW <-> NCHW[c]c and OIHW -> OIHW[i]i[o]o (the names say the order of the dims)."""
     if src == "NCHW" and dst.endswith("c"):

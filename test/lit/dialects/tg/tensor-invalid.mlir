@@ -444,3 +444,27 @@ func.func @constant_out_of_range() {
   %c = tg.constant dense<300> : tensor<2xui8>
   func.return
 }
+
+// -----
+
+func.func @depth_to_space_channels(%x: tensor<1x6x3x3xf32>) {
+  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.depth_to_space' op 6 channels do not split into 2x2 blocks
+  %y = tg.depth_to_space %x {blocksize = 2 : i64, mode = "DCR"} : tensor<1x6x3x3xf32> -> tensor<1x1x6x6xf32>
+  func.return
+}
+
+// -----
+
+func.func @depth_to_space_mode(%x: tensor<1x8x3x3xf32>) {
+  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.depth_to_space' op property 'mode' must be one of 'DCR', 'CRD', got "RDC"
+  %y = tg.depth_to_space %x {blocksize = 2 : i64, mode = "RDC"} : tensor<1x8x3x3xf32> -> tensor<1x2x6x6xf32>
+  func.return
+}
+
+// -----
+
+func.func @depth_to_space_blocks(%x: tensor<1x2x3x3x16xf32>) {
+  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.depth_to_space' op 8 output channels do not fill blocks of 16
+  %y = tg.depth_to_space %x {blocksize = 2 : i64, mode = "DCR"} : tensor<1x2x3x3x16xf32> -> tensor<1x1x6x6x16xf32>
+  func.return
+}

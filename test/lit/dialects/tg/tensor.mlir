@@ -223,3 +223,17 @@ func.func @reduce_empty_axes(%x: tensor<2x3xf32>, %s: tensor<ui8>) -> tensor<2x3
   %c = tg.reduce_max %s {axes = array<i64>, keepdims = false} : tensor<ui8> -> tensor<ui8>
   func.return %a : tensor<2x3xf32>
 }
+
+// -----
+
+// depth_to_space in both ONNX modes, and on a blocked NCHW16c tensor (logical channels).
+// CHECK-LABEL: func.func @depth_to_space
+// CHECK: tg.depth_to_space %x {blocksize = 2 : i64, mode = "DCR"} : tensor<1x8x3x4xf32> -> tensor<1x2x6x8xf32>
+// CHECK: tg.depth_to_space %x {blocksize = 2 : i64, mode = "CRD"} : tensor<1x8x3x4xf32> -> tensor<1x2x6x8xf32>
+// CHECK: tg.depth_to_space %b {blocksize = 2 : i64, mode = "DCR"} : tensor<1x4x3x3x16xf32> -> tensor<1x1x6x6x16xf32>
+func.func @depth_to_space(%x: tensor<1x8x3x4xf32>, %b: tensor<1x4x3x3x16xf32>) -> tensor<1x1x6x6x16xf32> {
+  %d = tg.depth_to_space %x {blocksize = 2 : i64, mode = "DCR"} : tensor<1x8x3x4xf32> -> tensor<1x2x6x8xf32>
+  %c = tg.depth_to_space %x {blocksize = 2 : i64, mode = "CRD"} : tensor<1x8x3x4xf32> -> tensor<1x2x6x8xf32>
+  %y = tg.depth_to_space %b {blocksize = 2 : i64, mode = "DCR"} : tensor<1x4x3x3x16xf32> -> tensor<1x1x6x6x16xf32>
+  func.return %y : tensor<1x1x6x6x16xf32>
+}

@@ -2,8 +2,8 @@
 
 // DCGAN's layer shape: stride 2, 4x4 kernel, pad 1. The four output phases are one
 // conv2d with 4 x 16 output channels over 2x2 taps (the kernel reversed per phase), its
-// bias repeated per phase; then depth-to-space (reshape, transpose, reshape) and a crop
-// of the padding (a pad by -1).
+// bias repeated per phase; then depth_to_space (DCR) and a crop of the padding (a pad
+// by -1).
 // CHECK-LABEL: func.func @deconv
 // CHECK:      %[[W6:.*]] = tg.reshape %w : tensor<8x16x4x4xf32> -> tensor<8x16x2x2x2x2xf32>
 // CHECK-NEXT: %[[F:.*]] = tg.slice %[[W6]] {starts = array<i64: 0, 0, 1, 0, 1, 0>, steps = array<i64: 1, 1, -1, 1, -1, 1>}
@@ -11,9 +11,7 @@
 // CHECK-NEXT: %[[W:.*]] = tg.reshape %[[T]] : tensor<2x2x16x8x2x2xf32> -> tensor<64x8x2x2xf32>
 // CHECK-NEXT: %[[B:.*]] = tg.concat %b, %b, %b, %b {axis = 0 : i64}
 // CHECK-NEXT: %[[C:.*]] = tg.conv2d %x, %[[W]], %[[B]] {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x4x4xf32>, tensor<64x8x2x2xf32>, tensor<64xf32>) -> tensor<1x64x5x5xf32>
-// CHECK-NEXT: %[[R:.*]] = tg.reshape %[[C]] : tensor<1x64x5x5xf32> -> tensor<1x2x2x16x5x5xf32>
-// CHECK-NEXT: %[[S:.*]] = tg.transpose %[[R]] {perm = array<i64: 0, 3, 4, 1, 5, 2>}
-// CHECK-NEXT: %[[U:.*]] = tg.reshape %[[S]] : tensor<1x16x5x2x5x2xf32> -> tensor<1x16x10x10xf32>
+// CHECK-NEXT: %[[U:.*]] = tg.depth_to_space %[[C]] {blocksize = 2 : i64, mode = "DCR"} : tensor<1x64x5x5xf32> -> tensor<1x16x10x10xf32>
 // CHECK-NEXT: %y = tg.pad %[[U]] {pads = array<i64: 0, 0, -1, -1, 0, 0, -1, -1>, mode = "constant"} : tensor<1x16x10x10xf32> -> tensor<1x16x8x8xf32>
 // CHECK-NEXT: func.return %y
 func.func @deconv(%x: tensor<1x8x4x4xf32>) -> tensor<1x16x8x8xf32> {
@@ -51,6 +49,21 @@ func.func @past_the_phases(%x: tensor<1x2x3x3xf32>) -> tensor<1x3x8x8xf32> {
   %b = tg.weight @b : tensor<3xf32>
   %y = tg.conv_transpose2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, output_padding = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x3x4x4xf32>, tensor<3xf32>) -> tensor<1x3x8x8xf32>
   func.return %y : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+// Different strides per dim: the phase shuffle is a reshape, transpose and reshape.
+// CHECK-LABEL: func.func @unequal_strides
+// CHECK:      %[[C:.*]] = tg.conv2d %x, %{{.*}} : (tensor<1x2x3x3xf32>, tensor<6x2x2x3xf32>) -> tensor<1x6x4x5xf32>
+// CHECK-NEXT: %[[R:.*]] = tg.reshape %[[C]] : tensor<1x6x4x5xf32> -> tensor<1x2x1x3x4x5xf32>
+// CHECK-NEXT: %[[T:.*]] = tg.transpose %[[R]] {perm = array<i64: 0, 3, 4, 1, 5, 2>} : tensor<1x2x1x3x4x5xf32> -> tensor<1x3x4x2x5x1xf32>
+// CHECK-NEXT: %[[U:.*]] = tg.reshape %[[T]] : tensor<1x3x4x2x5x1xf32> -> tensor<1x3x8x5xf32>
+// CHECK-NEXT: %y = tg.pad %[[U]] {pads = array<i64: 0, 0, 0, 0, 0, 0, -1, 0>, mode = "constant"} : tensor<1x3x8x5xf32> -> tensor<1x3x7x5xf32>
+func.func @unequal_strides(%x: tensor<1x2x3x3xf32>) -> tensor<1x3x7x5xf32> {
+  %w = tg.weight @w : tensor<2x3x3x3xf32>
+  %y = tg.conv_transpose2d %x, %w {strides = array<i64: 2, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, output_padding = array<i64: 0, 0>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x7x5xf32>
+  func.return %y : tensor<1x3x7x5xf32>
 }
 
 // -----

@@ -113,3 +113,25 @@ func.func @padded_outputs(%x: tensor<1x16x8x8xf32>, %b: tensor<12xf32>) -> (tens
   %c = tg.conv2d %x, %w3 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<3x16x1x1xf32>) -> tensor<1x3x8x8xf32>
   func.return %a, %c : tensor<1x12x8x8xf32>, tensor<1x3x8x8xf32>
 }
+
+// -----
+
+// A transposed convolution after tg-conv-transpose-to-conv: the phase shuffle
+// (depth_to_space) and the crop (a negative pad of H and W) run on the blocked data, so
+// the chain conv -> shuffle -> crop -> relu -> conv has no layout conversion inside.
+// CHECK-LABEL: func.func @shuffle_stays_blocked
+// CHECK:      %[[C:.*]] = tg.conv2d_nchwc
+// CHECK-NEXT: %[[D:.*]] = tg.depth_to_space %[[C]] {blocksize = 2 : i64, mode = "DCR"} : tensor<1x4x5x5x16xf32> -> tensor<1x1x10x10x16xf32>
+// CHECK-NEXT: %[[P:.*]] = tg.pad %[[D]] {pads = array<i64: 0, 0, -1, -1, 0, 0, 0, -1, -1, 0>, mode = "constant"} : tensor<1x1x10x10x16xf32> -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %[[R:.*]] = tg.relu %[[P]] : tensor<1x1x8x8x16xf32>
+// CHECK:      tg.conv2d_nchwc %[[R]]
+func.func @shuffle_stays_blocked(%x: tensor<1x8x5x5xf32>) -> tensor<1x16x8x8xf32> {
+  %w = tg.constant dense<0.5> : tensor<64x8x1x1xf32>
+  %w2 = tg.constant dense<0.25> : tensor<16x16x3x3xf32>
+  %c = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x5x5xf32>, tensor<64x8x1x1xf32>) -> tensor<1x64x5x5xf32>
+  %d = tg.depth_to_space %c {blocksize = 2 : i64, mode = "DCR"} : tensor<1x64x5x5xf32> -> tensor<1x16x10x10xf32>
+  %p = tg.pad %d {pads = array<i64: 0, 0, -1, -1, 0, 0, -1, -1>, mode = "constant"} : tensor<1x16x10x10xf32> -> tensor<1x16x8x8xf32>
+  %r = tg.relu %p : tensor<1x16x8x8xf32>
+  %y = tg.conv2d %r, %w2 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x8x8xf32>
+  func.return %y : tensor<1x16x8x8xf32>
+}

@@ -3,9 +3,8 @@
 
 // On an AVX-512 host the convolution's inner loop is 512-bit FMAs on zmm registers with
 // the input broadcast from memory ({1to16}), one per accumulator of the 8-row register
-// tile, and no 256-bit (ymm) instruction after them. (The relu is fused with the
-// transform back to NCHW here.)
-// CHECK-LABEL: k1_conv2d_nchwc__s1:
+// tile, and no 256-bit (ymm) instruction after them (the relu epilogue included).
+// CHECK-LABEL: k1_conv2d_nchwc_relu__s1:
 // CHECK-COUNT-8: vfmadd231ps {{.*}}{1to16}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // CHECK-NOT:   ymm
 // CHECK-LABEL: .Lfunc_end

@@ -1,22 +1,26 @@
 // RUN: %tessel-translate %s --target cpu | filecheck %s
 // RUN: %tessel-translate %s --target cpu --opt form=opt-ll | filecheck %s --check-prefix=OPT
 
-// A 3x3 convolution with bias and relu, where the weights are an input (not constants, so
-// their transform to the blocked layout is a kernel of its own). The conv is one kernel
-// (its stage functions take the buffers and their slice [lo, hi) of the parallel loop),
-// the bias add and relu another, fused with the transform back to NCHW.
+// A 3x3 convolution with bias and relu, where the weights and bias are inputs (not
+// constants, so their transforms to the blocked layout are kernels of their own). The
+// conv, the bias add and the relu are one kernel (its stage functions take the buffers
+// and their slice [lo, hi) of the parallel loop); the transform back to NCHW another.
 // CHECK:     define void @k0_layout_transform__s0(
 // CHECK:     define void @k1_layout_transform__s0(
-// CHECK:     define void @k2_conv2d_nchwc__s0(ptr noalias %a0, ptr noalias %a1, ptr noalias %a2, ptr noalias %a3, i64 %a4, i64 %a5) #0
+// CHECK:     define void @k2_reshape_layout_transform__s0(
+// CHECK:     define void @k3_conv2d_nchwc_add_relu__s1(ptr noalias %a0, ptr noalias %a1, ptr noalias %a2, ptr noalias %a3, ptr noalias %a4, i64 %a5, i64 %a6) #0
 // The multiply-adds are 16-lane, allowed to contract into FMAs and nothing more.
 // CHECK:     fmul contract <16 x float>
 // CHECK:     fadd contract <16 x float>
-// CHECK:     define void @k3_reshape_layout_transform_add_relu_layout_transform__s0(
-// CHECK-NOT: define void @k4
-// Every function asks LLVM for 512-bit vectors: the host's default would be 256.
+// CHECK:     define void @k4_layout_transform__s0(
+// CHECK-NOT: define void @k5
+// Each stage has a dispatcher for the native launch plan, which the module carries.
+// CHECK:     define void @k3_conv2d_nchwc_add_relu__s1.dispatch(ptr %args, i64 %lo, i64 %hi)
+// CHECK:     define void @tessel.run_plan(ptr %plan, i64 %count, i32 %threads)
+// Every stage function asks LLVM for 512-bit vectors: the host's default would be 256.
 // CHECK:     attributes #0 = { "prefer-vector-width"="512" "min-legal-vector-width"="512"
 // O3 keeps the accumulators in registers (no loads or stores of the tile in the loop).
-// OPT-LABEL: define void @k2_conv2d_nchwc__s1(
+// OPT-LABEL: define void @k3_conv2d_nchwc_add_relu__s1(
 // OPT:       fmul contract <16 x float>
 // OPT-NEXT:  fadd contract <16 x float> %{{.*}}.sroa.
 func.func @main(%x: tensor<1x16x8x8xf32>, %w: tensor<32x16x3x3xf32>, %b: tensor<32x1x1xf32>) -> tensor<1x32x8x8xf32> {

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
+from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -80,15 +81,10 @@ class LayoutTransformOp(TgOp):
         return [TensorType(x.element_type, shape)]
 
 
-@irdl_op_definition
-class Conv2dNchwcOp(TgOp):
-    """conv2d on NCHW[cb]c input with OIHW[cb]i[mb]o weights, NCHW[mb]c output (groups = 1).
+class BlockedConvOp(TgOp):
+    """What the blocked convolutions share: NCHW[cb]c input and output, a 6-D blocked
+    weight, an optional bias over the logical output channels, a 2-D window."""
 
-    y[n, mo, oh, ow, mi] = bias[mo*mb + mi] + sum over (co, kh, kw, ci) of
-        x[n, co, oh*s - pad + kh*d, ow*s - pad + kw*d, ci] * w[mo, co, kh, kw, ci, mi]
-    """
-
-    name = "tg.conv2d_nchwc"
     input = operand_def(TensorType)
     weight = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
@@ -100,27 +96,48 @@ class Conv2dNchwcOp(TgOp):
     assembly_format = FUNCTIONAL
 
     @classmethod
-    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+    def check_blocked(cls, operand_types: Sequence[TensorType], props: Props, out_channels: int) -> tuple[Attribute, list[int]]:
+        """Element type and output spatial size, after the checks both ops make."""
         x, w = operand_types[:2]
         et = same_element_type(list(operand_types))
         require_rank(x, 5, "input")
         require_rank(w, 6, "weight")
-        strides, pads, dilations = _check_window_props(props, 2, "conv2d_nchwc")
-        n, cb_count, h, wd, cb = x.get_shape()
-        mo, wcb_count, kh, kw, wcb, mb = w.get_shape()
-        require(wcb_count == cb_count and wcb == cb, f"weight blocks {wcb_count}x{wcb} differ from the input's {cb_count}x{cb}")
+        strides, pads, dilations = _check_window_props(props, 2, cls.name.removeprefix("tg."))
+        _, _, h, wd, _ = x.get_shape()
+        _, _, kh, kw, _, _ = w.get_shape()
         if len(operand_types) == 3:
-            require(operand_types[2].get_shape() == (mo * mb,), f"bias must have shape ({mo * mb},), got {operand_types[2]}")
+            require(operand_types[2].get_shape() == (out_channels,), f"bias must have shape ({out_channels},), got {operand_types[2]}")
         out = [
             conv_output_size(size, k, s, pads[i], pads[i + 2], d)
             for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
         ]
         require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
+        return et, out
+
+
+@irdl_op_definition
+class Conv2dNchwcOp(BlockedConvOp):
+    """conv2d on NCHW[cb]c input with OIHW[cb]i[mb]o weights, NCHW[mb]c output (groups = 1).
+
+    y[n, mo, oh, ow, mi] = bias[mo*mb + mi] + sum over (co, kh, kw, ci) of
+        x[n, co, oh*s - pad + kh*d, ow*s - pad + kw*d, ci] * w[mo, co, kh, kw, ci, mi]
+    """
+
+    name = "tg.conv2d_nchwc"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        x, w = operand_types[:2]
+        require_rank(w, 6, "weight")
+        mo, wcb_count, _, _, wcb, mb = w.get_shape()
+        et, out = cls.check_blocked(operand_types, props, mo * mb)
+        n, cb_count, _, _, cb = x.get_shape()
+        require(wcb_count == cb_count and wcb == cb, f"weight blocks {wcb_count}x{wcb} differ from the input's {cb_count}x{cb}")
         return [TensorType(et, [n, mo, *out, mb])]
 
 
 @irdl_op_definition
-class DepthwiseConv2dNchwcOp(TgOp):
+class DepthwiseConv2dNchwcOp(BlockedConvOp):
     """Depthwise conv2d (groups = channels, one filter each) on NCHW[cb]c input, weights
     OIHW1i[cb]o ([C/cb, 1, kH, kW, 1, cb]), NCHW[cb]c output: each lane its own channel.
 
@@ -129,34 +146,17 @@ class DepthwiseConv2dNchwcOp(TgOp):
     """
 
     name = "tg.depthwise_conv2d_nchwc"
-    input = operand_def(TensorType)
-    weight = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
-    result = result_def(TensorType)
-    strides = prop_def(DenseArrayBase)
-    pads = prop_def(DenseArrayBase)
-    dilations = prop_def(DenseArrayBase)
-    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
-    assembly_format = FUNCTIONAL
 
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         x, w = operand_types[:2]
-        et = same_element_type(list(operand_types))
         require_rank(x, 5, "input")
         require_rank(w, 6, "weight")
-        strides, pads, dilations = _check_window_props(props, 2, "depthwise_conv2d_nchwc")
-        n, blocks, h, wd, cb = x.get_shape()
-        wb, one_i, kh, kw, one_o, wcb = w.get_shape()
+        n, blocks, _, _, cb = x.get_shape()
+        wb, one_i, _, _, one_o, wcb = w.get_shape()
         require(one_i == 1 and one_o == 1, f"a depthwise weight has one input channel per block, got {w}")
         require(wb == blocks and wcb == cb, f"weight blocks {wb}x{wcb} differ from the input's {blocks}x{cb}")
-        if len(operand_types) == 3:
-            require(operand_types[2].get_shape() == (blocks * cb,), f"bias must have shape ({blocks * cb},), got {operand_types[2]}")
-        out = [
-            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
-            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
-        ]
-        require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
+        et, out = cls.check_blocked(operand_types, props, blocks * cb)
         return [TensorType(et, [n, blocks, *out, cb])]
 
 

@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from tessel.dialects import kernel, tg
-from tessel.dialects.tg.base import flag, floating, integer, ints, string
+from tessel.dialects.tg.base import floating, integer, ints, string
 from tessel.ir import dtypes
 
 IndexElem = AffineExpr | SSAValue
@@ -459,7 +459,7 @@ def _transpose(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
 
 @rule(tg.LayoutTransformOp)
 def _layout(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
-    src, dst = op.src.data, op.dst.data  # type: ignore[attr-defined]
+    src = op.src.data  # type: ignore[attr-defined]
     x = op.operands[0]
     if src == "NCHW":
         c = shape_of(op.results[0])[4]

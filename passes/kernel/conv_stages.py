@@ -1,0 +1,178 @@
+"""The kernel.compute stages of convolutions: direct NCHW (any groups), blocked NCHW16c
+(conv2d_nchwc, depthwise_conv2d_nchwc) and transposed ones that tg-conv-transpose-to-conv
+did not rewrite. Each convolution reads a pre-padded copy of its input (stage `pad`), so
+its hot loop has no bounds checks; the bias and the group's epilogue go in `then`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr
+
+from tessel.dialects import tg
+from tessel.dialects.tg.base import integer, ints
+from tessel.passes.kernel.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
+from tessel.passes.kernel.stages import KernelBuilder, Then, _axes, _window_index, add, anchor, mul, read
+
+
+def padded_input(kb: KernelBuilder, x: SSAValue, pads: Sequence[int], spatial_dims: Sequence[int]) -> tuple[SSAValue, list[int]]:
+    """A temporary copy of x with zero borders (stage `pad`), so that the convolution's
+    hot loop reads without bounds checks; returns the buffer and the pads left to apply
+    (all zero). Without padding, x itself."""
+    if not any(pads):
+        return x, list(pads)
+    shape = list(shape_of(x))
+    sp = len(spatial_dims)
+    for i, d in enumerate(spatial_dims):
+        shape[d] += pads[i] + pads[i + sp]
+    t = TensorType(element_of(x), shape)
+    temp = kb.temp(t, "padded")
+    buffer = kb.buffers[x]
+
+    def copy(b: ElementBuilder, idx: Index) -> SSAValue:
+        src = list(idx)
+        for i, d in enumerate(spatial_dims):
+            src[d] = idx[d] - pads[i]  # type: ignore[operator]
+        return b.load(buffer, src, element_of(x), pad=0)
+
+    kb.elementwise("pad", temp, element_of(x), copy)
+    return kb.placeholder(t, temp), [0] * len(pads)
+
+
+@anchor(tg.Conv2dOp)
+def _conv2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) == 3 else None
+    p = op.properties
+    strides, pads, dilations, groups = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
+    n, m, oh, ow = shape_of(op.results[0])
+    _, cg, kh, kw = shape_of(w)
+    mg = m // groups
+    acc_t = compute_type(element_of(op.results[0]))
+    x, pads = padded_input(kb, x, pads, (2, 3)) if x in kb.buffers else (x, pads)
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        channel = r[0] if groups == 1 else (s[1] // mg) * cg + r[0]
+        h = s[2] * strides[0] - pads[0] + r[1] * dilations[0]
+        wi = s[3] * strides[1] - pads[1] + r[2] * dilations[1]
+        xv = read(b, x, [s[0], channel, h, wi], pad=0 if any(pads) else None)
+        return mul(b, xv, b.value(w, [s[1], r[0], r[1], r[2]]))
+
+    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, add(b, acc, b.value(bias, [s[1]])) if bias is not None else acc)
+
+    kb.reduction("conv", dests[0], element_of(op.results[0]), _axes("o", (n, m, oh, ow)),
+                 [("c", cg), ("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+
+
+@anchor(tg.Conv2dNchwcOp)
+def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """Blocked convolution: the output channel block is the innermost (vector) axis, the
+    input channel block the innermost reduction."""
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) == 3 else None
+    p = op.properties
+    strides, pads, dilations = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
+    n, mo, oh, ow, mb = shape_of(op.results[0])
+    _, co, kh, kw, cb, _ = shape_of(w)
+    acc_t = compute_type(element_of(op.results[0]))
+    x, pads = padded_input(kb, x, pads, (2, 3))
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        _, _, h, wi = _window_index(s, r[1:3], strides, pads, dilations)
+        xv = b.value(x, [s[0], r[0], h, wi, r[3]])
+        return mul(b, xv, b.value(w, [s[1], r[0], r[1], r[2], r[3], s[4]]))
+
+    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, add(b, acc, b.value(bias, [s[1] * mb + s[4]])) if bias is not None else acc)
+
+    kb.reduction("conv", dests[0], element_of(op.results[0]), [("n", n), ("mo", mo), ("oh", oh), ("ow", ow), ("mi", mb)],
+                 [("co", co), ("kh", kh), ("kw", kw), ("ci", cb)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+
+
+@anchor(tg.DepthwiseConv2dNchwcOp)
+def _depthwise_conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """Blocked depthwise convolution: each lane of the channel block is its own channel,
+    so the taps are the only reduction and input and weight loads are both vectors."""
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) == 3 else None
+    p = op.properties
+    strides, pads, dilations = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
+    n, blocks, oh, ow, cb = shape_of(op.results[0])
+    _, _, kh, kw, _, _ = shape_of(w)
+    acc_t = compute_type(element_of(op.results[0]))
+    x, pads = padded_input(kb, x, pads, (2, 3))
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        _, _, h, wi = _window_index(s, r, strides, pads, dilations)
+        zero = AffineExpr.constant(0)
+        return mul(b, b.value(x, [s[0], s[1], h, wi, s[4]]), b.value(w, [s[1], zero, r[0], r[1], zero, s[4]]))
+
+    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, add(b, acc, b.value(bias, [s[1] * cb + s[4]])) if bias is not None else acc)
+
+    kb.reduction("dwconv", dests[0], element_of(op.results[0]), [("n", n), ("b", blocks), ("oh", oh), ("ow", ow), ("i", cb)],
+                 [("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+
+
+@anchor(tg.ConvTranspose2dOp)
+def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """A convolution over the input dilated by the stride (zeros between its pixels) and
+    padded by d*(k-1) - pad, with the kernel flipped and its channel dims swapped: a stage
+    `dilate` builds that input, so the convolution stage reads without conditions (the
+    scatter form would test a divisibility per tap)."""
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) == 3 else None
+    p = op.properties
+    strides, pads, dilations, groups = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
+    out_pad = ints(p, "output_padding")
+    n, m, oh, ow = shape_of(op.results[0])
+    c, mg, kh, kw = shape_of(w)
+    _, _, h, wd = shape_of(x)
+    cg = c // groups
+    et = element_of(op.results[0])
+    acc_t = compute_type(et)
+    # padding of the dilated input: before = d*(k-1) - pad_begin, after adds output_padding
+    before = [dilations[0] * (kh - 1) - pads[0], dilations[1] * (kw - 1) - pads[1]]
+    size = [(h - 1) * strides[0] + 1, (wd - 1) * strides[1] + 1]
+    after = [oh + dilations[0] * (kh - 1) - before[0] - size[0], ow + dilations[1] * (kw - 1) - before[1] - size[1]]
+    low = [min(b, 0) for b in before]  # negative padding crops: read from -b on
+    shape = [n, c, size[0] + max(before[0], 0) + max(after[0], 0), size[1] + max(before[1], 0) + max(after[1], 0)]
+    del out_pad
+    t = TensorType(element_of(x), shape)
+    dilated = kb.temp(t, "dilated")
+    source = kb.buffers[x]
+
+    def spread(b: ElementBuilder, idx: Index) -> SSAValue:
+        cond = None
+        src = [idx[0], idx[1]]
+        for d in range(2):
+            pos = idx[2 + d] - max(before[d], 0)  # type: ignore[operator]
+            if strides[d] > 1:
+                rem = b.ssa(pos % strides[d])
+                ok = b.emit(arith.CmpiOp(rem, b.const(0, IndexType()), "eq"))
+                cond = ok if cond is None else b.emit(arith.AndIOp(cond, ok))
+            src.append(pos // strides[d])
+        return b.load(source, src, element_of(x), pad=0, when=cond)
+
+    kb.elementwise("dilate", dilated, element_of(x), spread)
+    xd = kb.placeholder(t, dilated)
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        g = s[1] // mg if groups > 1 else None
+        channel = g * cg + r[0] if g is not None else r[0]  # type: ignore[operator]
+        hi = s[2] - low[0] + r[1] * dilations[0]
+        wi = s[3] - low[1] + r[2] * dilations[1]
+        xv = b.value(xd, [s[0], channel, hi, wi])
+        out = s[1] - g * mg if g is not None else s[1]  # type: ignore[operator]
+        wv = b.value(w, [channel, out, (kh - 1) - r[1], (kw - 1) - r[2]])
+        return mul(b, xv, wv)
+
+    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, add(b, acc, b.value(bias, [s[1]])) if bias is not None else acc)
+
+    kb.reduction("conv_transpose", dests[0], et, _axes("o", (n, m, oh, ow)),
+                 [("c", cg), ("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip

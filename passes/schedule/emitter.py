@@ -1,0 +1,116 @@
+"""Emitting index arithmetic and ops into a block, folding what is constant."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, i1
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
+
+from tessel.passes.schedule.affine_analysis import Range, affine_range
+
+INDEX = IndexType()
+
+
+def cmpi(a: SSAValue, b: SSAValue, predicate: str) -> Operation:
+    """arith.cmpi whose result is a vector of i1 for vector operands (xDSL's builder
+    always makes it a scalar)."""
+    op = arith.CmpiOp(a, b, predicate)
+    if isinstance(a.type, VectorType):
+        op = arith.CmpiOp.create(operands=[a, b], result_types=[VectorType(i1, a.type.get_shape())], properties=dict(op.properties))
+    return op
+
+
+@dataclass
+class Emitter:
+    """Appends ops to the current block; folds index arithmetic on constants."""
+
+    block: Block
+    consts: dict[tuple, SSAValue] = field(default_factory=dict)
+
+    def emit(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def index(self, value: int) -> SSAValue:
+        return self.const(IntegerAttr(value, INDEX))
+
+    def const(self, attr: Attribute) -> SSAValue:
+        key = (id(self.block), str(attr))
+        if key not in self.consts:
+            self.consts[key] = self.emit(arith.ConstantOp(attr))
+        return self.consts[key]
+
+    # index arithmetic on int | SSAValue, folding constants
+    def add(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a + b
+        if a == 0:
+            return b
+        if b == 0:
+            return a
+        return self.emit(arith.AddiOp(self.ssa(a), self.ssa(b)))
+
+    def mul(self, a, c: int):
+        if isinstance(a, int):
+            return a * c
+        if c == 1:
+            return a
+        if c == 0:
+            return 0
+        return self.emit(arith.MuliOp(a, self.index(c)))
+
+    def floordiv(self, a, c: int):
+        if isinstance(a, int):
+            return a // c
+        return a if c == 1 else self.emit(arith.FloorDivSIOp(a, self.index(c)))
+
+    def ceildiv(self, a, c: int):
+        if isinstance(a, int):
+            return -((-a) // c)
+        return a if c == 1 else self.emit(arith.CeilDivSIOp(a, self.index(c)))
+
+    def mod(self, a, c: int):
+        if isinstance(a, int):
+            return a % c
+        q = self.floordiv(a, c)
+        return self.emit(arith.SubiOp(a, self.ssa(self.mul(q, c))))
+
+    def ssa(self, a) -> SSAValue:
+        return self.index(a) if isinstance(a, int) else a
+
+    def affine(self, e: AffineExpr, dims: list, ranges: list[Range] | None = None) -> int | SSAValue:
+        """e as index arithmetic; with `ranges` (bounds of the dims), divisions of values
+        known to be non-negative are unsigned (shifts and masks for powers of two)."""
+        if isinstance(e, AffineDimExpr):
+            return dims[e.position]
+        if isinstance(e, AffineConstantExpr):
+            return e.value
+        assert isinstance(e, AffineBinaryOpExpr)
+        lhs = self.affine(e.lhs, dims, ranges)
+        if e.kind is AffineBinaryOpKind.Add:
+            return self.add(lhs, self.affine(e.rhs, dims, ranges))
+        rhs = e.rhs
+        if e.kind is AffineBinaryOpKind.Mul:
+            if isinstance(rhs, AffineConstantExpr):
+                return self.mul(lhs, rhs.value)
+            other = self.affine(rhs, dims, ranges)
+            if isinstance(lhs, int):
+                return self.mul(other, lhs)
+            if isinstance(other, int):
+                return self.mul(lhs, other)
+            return self.emit(arith.MuliOp(lhs, other))
+        assert isinstance(rhs, AffineConstantExpr), "affine divisors are constants"
+        bounds = affine_range(e.lhs, ranges) if ranges is not None else None
+        if bounds is not None and bounds[0] >= 0 and not isinstance(lhs, int) and e.kind is not AffineBinaryOpKind.CeilDiv:
+            if rhs.value == 1:
+                return lhs if e.kind is AffineBinaryOpKind.FloorDiv else 0
+            cls = arith.DivUIOp if e.kind is AffineBinaryOpKind.FloorDiv else arith.RemUIOp
+            return self.emit(cls(lhs, self.index(rhs.value)))
+        return {
+            AffineBinaryOpKind.FloorDiv: self.floordiv,
+            AffineBinaryOpKind.CeilDiv: self.ceildiv,
+            AffineBinaryOpKind.Mod: self.mod,
+        }[e.kind](lhs, rhs.value)

@@ -1,0 +1,343 @@
+"""The body of a stage at one point of its loop nest: a compute region's ops re-emitted
+with the axis values there, lane-dependent values as vectors (loads classified as
+uniform, contiguous or gathered; padding and tails as masks), and ops that xDSL has only
+in scalar form emitted once per lane."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import affine, arith, memref, vector
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, VectorType, i1
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from tessel.dialects import kernel
+from tessel.passes.schedule.affine_analysis import (
+    Range,
+    affine_range,
+    aligned_lane_coefficient,
+    dims_only,
+    linear_coefficient,
+)
+from tessel.passes.schedule.emitter import INDEX, Emitter, cmpi
+if TYPE_CHECKING:
+    from tessel.passes.schedule.loop_builder import StageLowering
+
+
+class RegionCloner:
+    """Re-emits a compute region's ops at one point of the loop nest: index block args are
+    the axis values there, lane-dependent values become vectors."""
+
+    def __init__(self, stage: StageLowering, e: Emitter, axes: list, mask: SSAValue | None):
+        self.stage = stage
+        self.e = e
+        self.axes = axes
+        self.mask = mask
+        self.vec_axis = stage.vec.axis if stage.vec is not None else None
+        self.width = stage.width
+
+    def run(self, block: Block, args: list) -> SSAValue:
+        env: dict[SSAValue, object] = {}
+        self.lanes: set[SSAValue] = set()
+        for i, (arg, value) in enumerate(zip(block.args, args)):
+            env[arg] = value
+            if i < len(self.axes) and i == self.vec_axis:
+                self.lanes.add(arg)
+            if isinstance(value, SSAValue) and isinstance(value.type, VectorType):
+                self.lanes.add(arg)
+        self.block_args = list(block.args)
+        for op in block.ops:
+            if isinstance(op, kernel.YieldOp):
+                return self.e.ssa(env[op.values[0]]) if isinstance(env[op.values[0]], int) else env[op.values[0]]  # type: ignore[return-value]
+            self._op(op, env)
+        raise AssertionError("region without kernel.yield")
+
+    def _varies(self, v: SSAValue) -> bool:
+        return v in self.lanes
+
+    def _op(self, op: Operation, env: dict[SSAValue, object]) -> None:
+        e = self.e
+        if isinstance(op, affine.LoadOp | kernel.LoadOp):
+            env[op.results[0]] = self._load(op, env)
+            return
+        if isinstance(op, memref.LoadOp):
+            env[op.results[0]] = self._memref_load(op, env)
+            return
+        if isinstance(op, affine.ApplyOp):
+            dims = [env[v] for v in op.mapOperands]
+            if any(self._varies(v) for v in op.mapOperands):
+                env[op.result] = self._lane_index(dims_only(op.map.data)[0], op.mapOperands, env)
+                self.lanes.add(op.result)
+            else:
+                env[op.result] = e.affine(dims_only(op.map.data)[0], dims)
+            return
+        if isinstance(op, arith.ConstantOp):
+            env[op.result] = e.const(op.value)
+            return
+        varying = any(self._varies(v) for v in op.operands)
+        if varying and _scalar_only(op):
+            env[op.results[0]] = self._per_lane(op, env)
+            self.lanes.add(op.results[0])
+            return
+        operands = []
+        for v in op.operands:
+            value = env[v]
+            value = e.ssa(value) if isinstance(value, int) else value
+            if varying and not (isinstance(value, SSAValue) and isinstance(value.type, VectorType)):
+                value = e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
+            operands.append(value)
+        result_types = [VectorType(r.type, [self.width]) if varying else r.type for r in op.results]
+        clone = op.__class__.create(
+            operands=operands, result_types=result_types, properties=dict(op.properties), attributes=dict(op.attributes)
+        )
+        if varying and not _accepts_vectors(clone):
+            env[op.results[0]] = self._per_lane(op, env)
+            self.lanes.add(op.results[0])
+            return
+        if isinstance(clone, arith.MulfOp | arith.AddfOp) and self.stage.op.combiner == "add":
+            clone.properties["fastmath"] = arith.FastMathFlagsAttr(["contract"])
+        e.emit(clone)
+        for r, new in zip(op.results, clone.results):
+            env[r] = new
+            if varying:
+                self.lanes.add(r)
+
+    def _per_lane(self, op: Operation, env: dict[SSAValue, object]) -> SSAValue:
+        """An op xDSL only has in scalar form (cmpi, cmpf, select), once per lane."""
+        e = self.e
+        scalars = []
+        for lane in range(self.width):
+            operands = []
+            for v in op.operands:
+                value = env[v]
+                value = e.ssa(value) if isinstance(value, int) else value
+                if isinstance(value.type, VectorType):
+                    value = e.emit(vector.ExtractOp(value, [lane], value.type.element_type))
+                operands.append(value)
+            clone = op.__class__.create(operands=operands, result_types=[r.type for r in op.results],
+                                        properties=dict(op.properties), attributes=dict(op.attributes))  # fmt: skip
+            scalars.append(e.emit(clone))
+        return self._gather_vector(scalars, op.results[0].type)
+
+    # ------------------------------------------------------------------ loads
+
+    def _ranges(self, operands) -> list[Range]:
+        """Bounds of index operands that are axes of the stage: [0, extent - 1]."""
+        out: list[Range] = []
+        for v in operands:
+            if v in self.block_args and self.block_args.index(v) < len(self.stage.extents):
+                n = self.stage.extents[self.block_args.index(v)]
+                out.append((0, max(n - 1, 0)))
+            else:
+                out.append(None)
+        return out
+
+    def _indices(self, exprs, operands, env) -> list:
+        dims = [env[v] for v in operands]
+        ranges = self._ranges(operands)
+        return [self.e.affine(x, dims, ranges) for x in exprs]
+
+    def _in_bounds(self, exprs, operands, shape) -> list[bool]:
+        """Per index: provably inside [0, n) for every point of the stage's domain."""
+        ranges = self._ranges(operands)
+        result = []
+        for x, n in zip(exprs, shape):
+            r = affine_range(x, ranges)
+            result.append(r is not None and r[0] >= 0 and r[1] < n)
+        return result
+
+    def _lane_offsets(self, exprs, operands) -> list[int | None]:
+        """Per index: its change per lane (None: not linear in the lane)."""
+        lane_dims = [i for i, v in enumerate(operands) if self._varies(v)]
+        if self.stage.aligned and len(lane_dims) == 1 and self._is_vector_axis(operands[lane_dims[0]]):
+            return [aligned_lane_coefficient(x, lane_dims[0], self.width) for x in exprs]
+        coeffs = []
+        for x in exprs:
+            c = 0
+            for d in lane_dims:
+                dc = linear_coefficient(x, d)
+                if dc is None:
+                    c = None
+                    break
+                c += dc
+            coeffs.append(c)
+        return coeffs
+
+    def _is_vector_axis(self, v: SSAValue) -> bool:
+        return v in self.block_args and self.block_args.index(v) == self.vec_axis
+
+    def _lane_index(self, expr, operands, env) -> SSAValue:
+        """A vector<W x index> of an affine index that depends on the lane."""
+        e = self.e
+        lanes = []
+        for lane in range(self.width):
+            dims = [self._lane_value(v, env, lane) for v in operands]
+            lanes.append(e.ssa(e.affine(expr, dims)))
+        return self._gather_vector(lanes, INDEX)
+
+    def _lane_value(self, v: SSAValue, env, lane: int):
+        value = env[v]
+        if not self._varies(v):
+            return value
+        if v in self.block_args and self.block_args.index(v) == self.vec_axis:
+            return self.e.add(value, lane)
+        return self.e.emit(vector.ExtractOp(value, [lane], value.type.element_type))
+
+    def _gather_vector(self, scalars: list[SSAValue], element: Attribute) -> SSAValue:
+        e = self.e
+        vt = VectorType(element, [self.width])
+        result = e.emit(vector.BroadcastOp(scalars[0], vt))
+        for lane, s in enumerate(scalars[1:], start=1):
+            result = e.emit(vector.InsertOp(s, result, [lane]))
+        return result
+
+    def _load(self, op, env) -> SSAValue:
+        e = self.e
+        buf = self.stage._buf(op.memref)  # type: ignore[attr-defined]
+        t = buf.type
+        assert isinstance(t, MemRefType)
+        exprs = dims_only(op.map.data)
+        operands = list(op.indices)
+        padded = isinstance(op, kernel.LoadOp)
+        safe = self._in_bounds(exprs, operands, t.get_shape())
+        if padded and op.cond is None and all(safe):
+            padded = False  # the padding is never read
+        pad = e.const(op.pad) if padded else None
+        cond = env.get(op.cond) if padded and op.cond is not None else None
+        coeffs = self._lane_offsets(exprs, operands) if self.width > 1 else [0] * len(exprs)
+        uniform = all(c == 0 for c in coeffs) and not (cond is not None and isinstance(cond, SSAValue) and isinstance(cond.type, VectorType))
+        if uniform:
+            idx = self._indices(exprs, operands, env)
+            return self._scalar_load(buf, t, idx, pad, cond, safe)
+        self.lanes.add(op.results[0])
+        contiguous = coeffs[-1] == 1 and all(c == 0 for c in coeffs[:-1]) and cond is None
+        if contiguous:
+            idx = [e.ssa(i) for i in self._indices(exprs, operands, env)]
+            vt = VectorType(t.element_type, [self.width])
+            if not padded and self.mask is None:
+                return e.emit(vector.LoadOp(buf, idx, vt))
+            mask = self._contiguous_mask(idx, t.get_shape(), safe) if padded else None
+            mask = self._and(mask, self.mask)
+            passthru = e.emit(vector.BroadcastOp(pad if pad is not None else e.const(_zero(t.element_type)), vt))
+            return e.emit(vector.MaskedLoadOp(buf, idx, mask, passthru))
+        scalars = []
+        for lane in range(self.width):
+            dims = [self._lane_value(v, env, lane) for v in operands]
+            idx = [e.affine(x, dims) for x in exprs]
+            lane_cond = cond
+            if isinstance(cond, SSAValue) and isinstance(cond.type, VectorType):
+                lane_cond = e.emit(vector.ExtractOp(cond, [lane], cond.type.element_type))
+            if self.mask is not None and not padded:
+                pad = e.const(_zero(t.element_type))
+                bit = e.emit(vector.ExtractOp(self.mask, [lane], self.mask.type.element_type))
+                lane_cond = bit if lane_cond is None else e.emit(arith.AndIOp(lane_cond, bit))
+            scalars.append(self._scalar_load(buf, t, idx, pad, lane_cond, safe))
+        return self._gather_vector(scalars, t.element_type)
+
+    def _memref_load(self, op: memref.LoadOp, env) -> SSAValue:
+        e = self.e
+        buf = self.stage._buf(op.memref)
+        values = [env[v] for v in op.indices]
+        if not any(self._varies(v) for v in op.indices):
+            return e.emit(memref.LoadOp.get(buf, [e.ssa(v) for v in values]))
+        self.lanes.add(op.results[0])
+        scalars = []
+        for lane in range(self.width):
+            idx = [e.ssa(self._lane_value(v, env, lane)) for v in op.indices]
+            scalars.append(e.emit(memref.LoadOp.get(buf, idx)))
+        return self._gather_vector(scalars, buf.type.element_type)  # type: ignore[attr-defined]
+
+    def _scalar_load(self, buf, t: MemRefType, idx: list, pad, cond, safe: list[bool] | None = None) -> SSAValue:
+        """A load that may be out of bounds: clamp, load, select the pad (dims known to be
+        in bounds are not checked)."""
+        e = self.e
+        if pad is None and cond is None:
+            return e.emit(memref.LoadOp.get(buf, [e.ssa(i) for i in idx]))
+        ok = cond
+        clamped = []
+        safe = safe or [False] * len(idx)
+        for i, n, known in zip(idx, t.get_shape(), safe):
+            if known:
+                clamped.append(e.ssa(i))
+                continue
+            if isinstance(i, int):
+                inside = 0 <= i < n
+                if not inside:
+                    return pad if pad is not None else e.const(_zero(t.element_type))
+                clamped.append(e.index(i))
+                continue
+            lo = e.emit(cmpi(i, e.index(0), "sge"))
+            hi = e.emit(cmpi(i, e.index(n), "slt"))
+            both = e.emit(arith.AndIOp(lo, hi))
+            ok = both if ok is None else e.emit(arith.AndIOp(ok, both))
+            clamped.append(e.emit(arith.MinSIOp(e.emit(arith.MaxSIOp(i, e.index(0))), e.index(max(n - 1, 0)))))
+        if 0 in t.get_shape():
+            return pad
+        value = e.emit(memref.LoadOp.get(buf, clamped))
+        if ok is None:
+            return value
+        return e.emit(arith.SelectOp(ok, value, pad))
+
+    def _contiguous_mask(self, idx: list[SSAValue], shape, safe: list[bool]) -> SSAValue:
+        """Lanes of a contiguous padded load that fall inside the buffer: those in
+        [clamp(-b), clamp(n - b)) for base b of the last index, none if another index is
+        outside. Built from vector.create_mask (xDSL's arith.cmpi has no vector form)."""
+        e = self.e
+        w = self.width
+        mt = VectorType(i1, [w])
+        b = idx[-1]
+
+        def clamp(x: SSAValue) -> SSAValue:
+            return e.emit(arith.MinSIOp(e.emit(arith.MaxSIOp(x, e.index(0))), e.index(w)))
+
+        if safe[-1]:
+            hi, lo = e.index(w), e.index(0)
+        else:
+            hi = clamp(e.emit(arith.SubiOp(e.index(shape[-1]), b)))
+            lo = clamp(e.emit(arith.SubiOp(e.index(0), b)))
+        ok = None
+        for i, n, known in zip(idx[:-1], shape[:-1], safe[:-1]):
+            if known:
+                continue
+            both = e.emit(arith.AndIOp(e.emit(cmpi(i, e.index(0), "sge")), e.emit(cmpi(i, e.index(n), "slt"))))
+            ok = both if ok is None else e.emit(arith.AndIOp(ok, both))
+        if ok is not None:
+            hi = e.emit(arith.SelectOp(ok, hi, e.index(0)))
+        upper = e.emit(vector.CreateMaskOp([hi], mt))
+        if safe[-1]:
+            return upper
+        below = e.emit(vector.CreateMaskOp([lo], mt))
+        everything = e.emit(vector.CreateMaskOp([e.index(w)], mt))
+        return e.emit(arith.AndIOp(upper, e.emit(arith.XOrIOp(below, everything))))
+
+    def _and(self, a, b):
+        if a is None:
+            return b
+        if b is None:
+            return a
+        return self.e.emit(arith.AndIOp(a, b))
+
+
+def _scalar_only(op: Operation) -> bool:
+    """Ops emitted once per lane: those xDSL has only in scalar form (compares, selects,
+    index casts) and index arithmetic (cheap, and rare in vector code)."""
+    if isinstance(op, arith.CmpiOp | arith.CmpfOp | arith.SelectOp | arith.IndexCastOp):
+        return True
+    return any(isinstance(v.type, IndexType) for v in [*op.operands, *op.results])
+
+
+def _accepts_vectors(op: Operation) -> bool:
+    """Whether xDSL's definition of the op admits these vector types (sitofp does not)."""
+    try:
+        op.verify_()
+    except Exception:
+        return False
+    return True
+
+
+def _zero(t: Attribute) -> Attribute:
+    from xdsl.dialects.builtin import FloatAttr
+
+    if isinstance(t, IntegerType | IndexType):
+        return IntegerAttr(0, t)
+    return FloatAttr(0.0, t)  # type: ignore[arg-type]

@@ -27,6 +27,7 @@ def all_dialects() -> dict[str, Callable[[], Dialect]]:
     return {
         "tg": _tg,
         "kernel": _kernel,
+        "sched": lambda: __import__("tessel.dialects.sched", fromlist=["SCHED"]).SCHED,
         "coll": lambda: __import__("tessel.dialects.coll", fromlist=["COLL"]).COLL,
         "hev": lambda: __import__("tessel.dialects.hev", fromlist=["HEV"]).HEV,
     }

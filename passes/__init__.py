@@ -55,6 +55,7 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return TgConvTransposeToConv
 
     return {
+        "sched-default": lambda: __import__("tessel.passes.schedule.sched_default", fromlist=["SchedDefault"]).SchedDefault,
         "tg-layout": layout,
         "tg-conv-transpose-to-conv": conv_transpose_to_conv,
         "coll-synthesize": lambda: __import__("tessel.passes.coll.coll_synthesize", fromlist=["CollSynthesize"]).CollSynthesize,

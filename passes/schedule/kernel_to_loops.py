@@ -7,7 +7,8 @@ The stage function `@k0_conv__s0(%x, %w, %out, %lo: index, %hi: index)` holds th
 nest the stage's schedule asks for (see `loop_builder`); [lo, hi) is the part of its
 parallel loop to run, so the runtime can hand ranges to threads. Schedules come from
 `default_schedule` unless a `schedules` mapping (stage function name -> StageSchedule) is
-given programmatically, which is how tuned schedules are applied.
+given programmatically, or a `sched.stage` op in the module names the stage: its
+primitives are replayed to build the loop nest (`apply_sched.py`), and consumed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, SymbolRefA
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from tessel.dialects import kernel
+from tessel.dialects import kernel, sched
+from tessel.ir.diagnostics import TesselError, op_location
+from tessel.passes.schedule.apply_sched import schedule_from_stage
 from tessel.dialects.kernel import KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
 from tessel.passes.schedule.loop_builder import StageLowering
 from tessel.passes.schedule.schedule import StageSchedule, default_schedule
@@ -56,6 +59,14 @@ def describe(op: kernel.ComputeOp, s: StageSchedule) -> str:
     return " ".join(parts)
 
 
+def _stage_names(module: builtin.ModuleOp) -> list[str]:
+    names = []
+    for fn in module.ops:
+        if isinstance(fn, func.FuncOp) and STAGE_ATTR in fn.attributes:
+            names.append(fn.sym_name.data)
+    return names
+
+
 @dataclass(frozen=True)
 class KernelToLoops(ModulePass):
     name = "kernel-to-loops"
@@ -63,6 +74,8 @@ class KernelToLoops(ModulePass):
     schedules: dict = field(default_factory=dict, compare=False, hash=False)
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        written = sched.stages(list(op.ops))
+        used: set[str] = set()
         for fn in list(op.ops):
             if not isinstance(fn, func.FuncOp) or KERNEL_ATTR not in fn.attributes:
                 continue
@@ -76,7 +89,11 @@ class KernelToLoops(ModulePass):
                     continue
                 name = f"{fn.sym_name.data}__s{count}"
                 count += 1
-                schedule = self.schedules.get(name) or default_schedule(o)
+                if name in written:
+                    schedule = schedule_from_stage(o, written[name])
+                    used.add(name)
+                else:
+                    schedule = self.schedules.get(name) or default_schedule(o)
                 stage, extent = stage_function(name, o, list(visible), schedule)
                 op.body.block.insert_op_before(stage, fn)
                 launch = kernel.LaunchOp.create(
@@ -86,3 +103,9 @@ class KernelToLoops(ModulePass):
                 block.insert_op_before(launch, o)
                 o.detach()
                 o.erase()
+        for name, stage in written.items():
+            if name not in used:
+                known = ", ".join(sorted(_stage_names(op))) or "none"
+                raise TesselError(f'sched.stage "{name}" names no stage of this module (stages: {known})', op_location(stage))
+            stage.detach()
+            stage.erase()

@@ -1,0 +1,245 @@
+// RUN: %tessel-opt %s -p kernel-to-loops --split-input-file --verify-diagnostics | filecheck %s
+
+// Errors that depend on the stage, found when kernel-to-loops applies a sched.stage: each
+// is one line at the primitive (or the stage) and names it.
+
+// A schedule for a stage the module does not have.
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 11]]:1: error: sched.stage "k0_matmul__s7" names no stage of this module (stages: k0_matmul__s0)
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s7" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+}
+
+// -----
+
+// The axes must be the stage's, by name and order.
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 12]]:3: error: sched.axes in sched.stage "k0_matmul__s0": names axes ['j', 'i', 'k'], the stage's are ['i', 'j', 'k']
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %j, %i, %k = sched.axes ["j", "i", "k"]
+}
+
+// -----
+
+// A reduction axis cannot become vector lanes (its lanes would have to be summed).
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.vectorize in sched.stage "k0_matmul__s0": a reduction axis cannot be vectorized
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.vectorize %k
+}
+
+// -----
+
+// Only the outermost loop is split across threads.
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": only the outermost loop may be parallel
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.parallel %j
+}
+
+// -----
+
+// The vector loop must be innermost.
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.vectorize in sched.stage "k0_matmul__s0": only the innermost loop may be vectorized
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.vectorize %j
+}
+
+// -----
+
+// The accumulator tile holds the reduction loops (they cannot be outside it).
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 14]]:3: error: sched.cache_write in sched.stage "k0_matmul__s0": reduction loops must be inside the accumulator tile
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.reorder %k, %i, %j
+  sched.cache_write at %i
+}
+
+// -----
+
+// A loop is annotated once.
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 14]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": the loop is already unroll
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.unroll %i
+  sched.parallel %i
+}
+
+// -----
+
+// A clamped split needs at least one whole tile.
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.split_clamp in sched.stage "k0_matmul__s0": split_clamp factor 8 exceeds the loop's 6 iterations
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  %o, %n = sched.split_clamp %i by 8
+}
+
+// -----
+
+// Primitives the cpu target does not implement say so.
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.fuse in sched.stage "k0_matmul__s0": the cpu loop builder gives each loop one axis; fuse is not supported yet
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  %f = sched.fuse %i, %j
+}
+
+// -----
+
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_matmul__s0": bind maps loops to GPU indices and needs the gpu target
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.bind %i by 1
+}
+
+// -----
+
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.compute_at in sched.stage "k0_matmul__s0": stages are separate loop nests on the cpu target; compute_at is not supported yet
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.compute_at %i
+}
+
+// -----
+
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.tensorize in sched.stage "k0_matmul__s0": no tensor intrinsic is registered for the cpu target
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.tensorize %j
+}
+
+// -----
+
+// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.virtual_thread in sched.stage "k0_matmul__s0": virtual threads are for the vta target
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  sched.virtual_thread %j
+}

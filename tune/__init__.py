@@ -1,0 +1,1 @@
+"""Schedule search: the space of a stage's schedules, measurement, cost model, search."""

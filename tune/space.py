@@ -1,0 +1,168 @@
+"""The schedules a stage may take: a sketch per stage shape, knobs sampled from valid values.
+
+Ansor-style rules instead of per-op templates: the sketch is derived from the stage's
+iteration domain alone (which axes are spatial, which reduce, their extents), so every
+kernel.compute gets a space, fused epilogues included.
+
+- Element-wise stages: the innermost axis split for a vector (width a knob), the outer
+  loops in a chosen order, the first of them parallel (or none).
+- Reductions: a register tile of `rows` along one spatial axis by `cols` vectors along the
+  innermost one, accumulated over the reduction loops in a chosen order (cache_write at
+  the tile), the other spatial loops outside in a chosen order, the first one parallel;
+  rows that do not divide their axis either leave a guarded tail or clamp the last tile.
+
+A point of the space is a `Knobs` dict; `build` turns it into a StageSchedule (always one
+that validates), `sample` draws one, `neighbours` changes one knob (for annealing and
+mutation), and `knob_space` lists every knob's values (for features and search).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Iterator
+
+from tessel.dialects import kernel
+from tessel.passes.schedule.schedule import Loop, StageSchedule, vector_width
+
+Knobs = dict[str, object]
+
+MAX_ROWS = 16
+WORK_FOR_THREADS = 4096
+
+
+def _widths(op: kernel.ComputeOp) -> list[int]:
+    k = op.spatial_count
+    if not k:
+        return [1]
+    widest = vector_width(op)
+    n = op.domain[k - 1]
+    return [w for w in (16, 8, 4) if w <= widest and w <= n] + [1]
+
+
+def _orders(n: int, limit: int = 6) -> list[tuple[int, ...]]:
+    """Up to `limit` permutations of range(n), the identity first."""
+    return list(itertools.islice(itertools.permutations(range(n)), limit))
+
+
+def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
+    """Every knob of the stage's sketch with its valid values."""
+    extents = op.domain
+    k = op.spatial_count
+    space: dict[str, list] = {"vector": _widths(op), "parallel": [True, False]}
+    if op.reduce_count and k:
+        space["rows_axis"] = list(range(k - 1)) or [None]
+        longest = max((extents[d] for d in range(k - 1)), default=1)
+        space["rows"] = [r for r in range(1, min(MAX_ROWS, longest) + 1)]
+        space["cols"] = [1, 2, 4, 8]
+        space["clamp"] = [True, False]
+        space["unroll"] = [True, False]
+        space["reduce_order"] = _orders(op.reduce_count)
+        space["outer_order"] = _orders(k)
+    else:
+        space["outer_order"] = _orders(k)
+    return space
+
+
+def sample(op: kernel.ComputeOp, rng: random.Random) -> Knobs:
+    return {name: rng.choice(values) for name, values in knob_space(op).items()}
+
+
+def neighbours(op: kernel.ComputeOp, knobs: Knobs, rng: random.Random, count: int = 1) -> Iterator[Knobs]:
+    """Knob sets that differ from `knobs` in one knob each."""
+    space = knob_space(op)
+    names = [n for n, v in space.items() if len(v) > 1]
+    for _ in range(count):
+        if not names:
+            return
+        name = rng.choice(names)
+        options = [v for v in space[name] if v != knobs.get(name)]
+        yield {**knobs, name: rng.choice(options)}
+
+
+def build(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
+    """The StageSchedule of a knob set; knobs that do not fit the stage fall back to the
+    nearest valid value (a width over the axis, a tile over the axis), so every point
+    builds a valid schedule."""
+    extents = op.domain
+    k = op.spatial_count
+    width = int(knobs.get("vector", 1))  # type: ignore[call-overload]
+    if not k or width > extents[k - 1]:
+        width = 1
+    if not op.reduce_count:
+        return _elementwise(op, knobs, width)
+    return _reduction(op, knobs, width)
+
+
+def _outer_order(knobs: Knobs, count: int) -> list[int]:
+    order = knobs.get("outer_order") or tuple(range(count))
+    order = [i for i in order if i < count]  # type: ignore[union-attr]
+    return order + [i for i in range(count) if i not in order]
+
+
+def _elementwise(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
+    extents = op.domain
+    k = op.spatial_count
+    outer = [Loop(d, extents[d], 1) for d in range(k)]
+    inner: list[Loop] = []
+    if width > 1:
+        last = outer.pop()
+        outer.append(Loop(last.axis, -(-last.extent // width), width))
+        inner = [Loop(last.axis, width, 1, "vector")]
+    order = _outer_order(knobs, len(outer))
+    # loops of one axis must nest outer before inner: only the vector loop splits an axis
+    loops = [outer[i] for i in order] + inner
+    return _parallel(StageSchedule(loops, None, ["sampled"]), knobs, math.prod(extents[:k]))
+
+
+def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
+    extents = op.domain
+    k = op.spatial_count
+    rows_axis = knobs.get("rows_axis") if k >= 2 else None
+    rows = int(knobs.get("rows", 1)) if rows_axis is not None else 1  # type: ignore[call-overload]
+    if rows_axis is not None:
+        rows = max(1, min(rows, extents[rows_axis]))  # type: ignore[index]
+    vectors = -(-extents[k - 1] // width) if k else 1
+    cols = int(knobs.get("cols", 1))  # type: ignore[call-overload]
+    while cols > 1 and cols > vectors:
+        cols //= 2
+    clamp = bool(knobs.get("clamp")) and rows > 1 and extents[rows_axis] % rows != 0  # type: ignore[index]
+    kind = "unroll" if knobs.get("unroll", True) else "serial"
+    outer: list[Loop] = []
+    for d in range(k):
+        if d == k - 1 and (width > 1 or cols > 1):
+            outer.append(Loop(d, -(-extents[d] // (width * cols)), width * cols))
+        elif d == rows_axis and rows > 1:
+            outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
+        else:
+            outer.append(Loop(d, extents[d], 1))
+    order = _outer_order(knobs, len(outer))
+    outer = [outer[i] for i in order]
+    reduce_order = knobs.get("reduce_order") or tuple(range(op.reduce_count))
+    reduce = [Loop(k + i, extents[k + i], 1) for i in reduce_order]  # type: ignore[union-attr]
+    tile: list[Loop] = []
+    if rows > 1:
+        tile.append(Loop(rows_axis, rows, 1, kind))  # type: ignore[arg-type]
+    if cols > 1:
+        tile.append(Loop(k - 1, cols, width, kind))  # type: ignore[arg-type]
+    if width > 1:
+        tile.append(Loop(k - 1, width, 1, "vector"))
+    if not tile:  # scalar accumulation, one output element at a time
+        return _parallel(StageSchedule(outer + reduce, None, ["sampled"]), knobs, math.prod(extents))
+    schedule = StageSchedule(outer + reduce + tile, len(outer), ["sampled"])
+    return _parallel(schedule, knobs, math.prod(extents))
+
+
+def _parallel(s: StageSchedule, knobs: Knobs, work: int) -> StageSchedule:
+    """The first outer loop with more than one trip becomes parallel (moved first) when
+    the knob says so and the stage has the work for it."""
+    if not knobs.get("parallel", True) or work < WORK_FOR_THREADS:
+        return s
+    limit = s.acc_at if s.acc_at is not None else len(s.loops)
+    for i, loop in enumerate(s.loops[:limit]):
+        if loop.extent > 1 and loop.kind == "serial":
+            if any(l.axis == loop.axis for l in s.loops[:i]):
+                break
+            return StageSchedule([loop.but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :], s.acc_at, s.notes)
+    return s

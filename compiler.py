@@ -49,17 +49,26 @@ class CompileReport:
     stages: int = 0
     arena_bytes: int = 0
     unplanned_bytes: int = 0
+    tuned: int | None = None  # with records: stages given a tuned schedule
+    untuned: list[str] = field(default_factory=list)  # ... and those left to the default
 
     def summary(self) -> str:
         total = sum(self.seconds.values())
         saved = f", arena {self.arena_bytes / 2**20:.2f} MiB of {self.unplanned_bytes / 2**20:.2f} MiB unplanned" if self.unplanned_bytes else ""
-        return f"compiled {self.kernels} kernels ({self.stages} stages) in {total:.2f} s{saved}"
+        tuned = ""
+        if self.tuned is not None:
+            tuned = f"; {self.tuned} stages tuned from records, {len(self.untuned)} on default schedules"
+            if self.untuned:
+                tuned += " (" + ", ".join(self.untuned[:6]) + (", ..." if len(self.untuned) > 6 else "") + ")"
+        return f"compiled {self.kernels} kernels ({self.stages} stages) in {total:.2f} s{saved}{tuned}"
 
 
 def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | None = None,
-          schedules: Mapping | None = None, stop_after: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
+          schedules: Mapping | None = None, stop_after: str | None = None,
+          records: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
-    `stop_after`, when given); the store holds folded weights."""
+    `stop_after`, when given); the store holds folded weights. With `records` (a tuning
+    log), each stage the log has measured gets its fastest schedule."""
     from xdsl.dialects import func
 
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
@@ -78,6 +87,10 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
         _dump(dump_dir, 0, "input", module)
     for i, p in enumerate(passes, start=1):
         start = time.perf_counter()
+        if p.name == "kernel-to-loops" and records:
+            tuned, report.untuned = tuned_schedules(module, records)
+            report.tuned = len(tuned)
+            p = kernel_passes({**tuned, **(schedules or {})})[-1]
         PassPipeline((p,)).apply(ctx, module)
         verify(module)
         report.seconds[p.name] = time.perf_counter() - start
@@ -96,17 +109,48 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     return store, report
 
 
+def tuned_schedules(module: ModuleOp, path: str) -> tuple[dict, list[str]]:
+    """Stage name -> the fastest recorded schedule, for every stage the records know; and
+    the names of the stages they do not."""
+    from tessel.dialects import sched
+    from tessel.ir.source import parse_module
+    from tessel.passes.schedule.apply_sched import schedule_from_stage
+    from tessel.passes.schedule.sched_default import stage_names
+    from tessel.tune.records import Records
+    from tessel.tune.task import stage_keys
+    from xdsl.dialects import func
+
+    from tessel.dialects.kernel import KERNEL_ATTR
+
+    records = Records(path)
+    if not records.entries:
+        from tessel.ir.diagnostics import TesselError
+
+        raise TesselError(f"{path}: no tuning records (run tessel-tune first)")
+    ops = {name: op for fn in module.ops if isinstance(fn, func.FuncOp) and KERNEL_ATTR in fn.attributes for name, op in stage_names(fn)}
+    schedules, untuned = {}, []
+    for name, key in stage_keys(module).items():
+        best = records.best(key)
+        if best is None or not best.get("schedule"):
+            untuned.append(name)
+            continue
+        (stage,) = sched.stages(parse_module(make_context(), best["schedule"]).ops).values()
+        schedules[name] = schedule_from_stage(ops[name], stage)
+    return schedules, untuned
+
+
 def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
     with open(os.path.join(directory, f"{index:02d}-{name}.mlir"), "w") as f:
         f.write(print_module(module))
 
 
 def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2,
-                    dump_dir: str | None = None, schedules: Mapping | None = None):  # fmt: skip
+                    dump_dir: str | None = None, schedules: Mapping | None = None,
+                    records: str | None = None):  # fmt: skip
     """Lower a tg module and JIT it: returns (CpuExecutable, CompileReport)."""
     from tessel.targets.cpu.runtime import CpuExecutable
 
-    store, report = lower(module, weights, dump_dir, schedules)
+    store, report = lower(module, weights, dump_dir, schedules, records=records)
     start = time.perf_counter()
     executable = CpuExecutable(module, store, threads=threads)
     report.seconds["llvm"] = time.perf_counter() - start

@@ -6,6 +6,7 @@ pipeline (graph passes, kernels, loops, LLVM) and runs native code on --threads 
 Examples:
   tessel-run model.onnx --target cpu --check --time 20  # vs reference, onnx.reference and onnxruntime
   tessel-run model.onnx --target cpu --profile 20      # per-kernel times, slowest first
+  tessel-run model.onnx --target cpu --records tune.jsonl --time 20  # tuned schedules (tessel-tune)
   tessel-run model.onnx --target cpu --dump-ir ir/      # the IR after every pass, and the LLVM IR
   tessel-run model.mlir --target reference --inputs in.npz -o out.npz
   tessel-run model.mlir --seed 3                      # random inputs, reproducible
@@ -46,6 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="median time of every kernel launch over N runs, slowest first (cpu)")
     p.add_argument("--threads", type=int, default=2, help="threads for the cpu target (default: 2)")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every pass into DIR (cpu)")
+    p.add_argument("--records", metavar="JSONL", help="use the fastest schedules of a tessel-tune log (cpu)")
     p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default: 1e-4)")
     p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default: 1e-5)")
     p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy", help="ONNX: fix an input to a value")
@@ -112,8 +114,8 @@ def run_command(args: argparse.Namespace) -> int:
     compiled = args.target != "reference"
     if args.check and not is_onnx and not compiled:
         raise TesselError("--check compares the reference target with the ONNX oracles; give an .onnx model")
-    if not compiled and (args.time or args.dump_ir or args.profile):
-        raise TesselError("--time, --profile and --dump-ir apply to compiled targets (--target cpu)")
+    if not compiled and (args.time or args.dump_ir or args.profile or args.records):
+        raise TesselError("--time, --profile, --dump-ir and --records apply to compiled targets (--target cpu)")
     check_output_path(args.output)
     if is_onnx:
         model = load_model(args.model)
@@ -135,7 +137,7 @@ def run_command(args: argparse.Namespace) -> int:
         if args.entry not in (None, "main"):
             raise TesselError("the cpu target compiles @main")
         reference_module = module.clone() if args.check else None
-        executable, report = compile_for_cpu(module, weights, threads=args.threads, dump_dir=args.dump_ir)
+        executable, report = compile_for_cpu(module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records)
         print(report.summary())
         start = time.perf_counter()
         results = executable.run(feed)

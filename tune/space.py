@@ -24,7 +24,7 @@ import random
 from collections.abc import Iterator
 
 from tessel.dialects import kernel
-from tessel.passes.schedule.schedule import Loop, StageSchedule, vector_width
+from tessel.passes.schedule.schedule import Loop, StageSchedule, default_schedule, vector_width
 
 Knobs = dict[str, object]
 
@@ -81,10 +81,15 @@ def neighbours(op: kernel.ComputeOp, knobs: Knobs, rng: random.Random, count: in
         yield {**knobs, name: rng.choice(options)}
 
 
+DEFAULT: Knobs = {"default": True}  # the point that stands for the default schedule
+
+
 def build(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
     """The StageSchedule of a knob set; knobs that do not fit the stage fall back to the
     nearest valid value (a width over the axis, a tile over the axis), so every point
-    builds a valid schedule."""
+    builds a valid schedule. `DEFAULT` builds the default schedule."""
+    if knobs.get("default"):
+        return default_schedule(op)
     extents = op.domain
     k = op.spatial_count
     width = int(knobs.get("vector", 1))  # type: ignore[call-overload]

@@ -1,0 +1,162 @@
+"""Measuring candidate schedules for real, in worker processes, so that a candidate that
+miscompiles, crashes or hangs is a failed record and never takes the tuner down.
+
+Two phases per batch, as TVM's builder/runner split: `workers` processes build the
+candidates in parallel (LLVM at O3 is the slow part; objects land in the on-disk object
+cache), then one runner process at a time checks each candidate against the stage under
+its default schedule on the same random inputs and times it (timing two candidates at
+once on a 2-core machine would measure the contention). A runner that dies or runs past
+`timeout` seconds fails the candidate it was on; the pool is rebuilt and the batch goes
+on. `--ray ADDRESS` sends the same two jobs to a Ray cluster instead (optional).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tessel.tune import space
+from tessel.tune.task import StageRunner, Task
+
+
+@dataclass
+class Candidate:
+    task: Task
+    knobs: space.Knobs
+
+
+@dataclass
+class Result:
+    key: str
+    knobs: space.Knobs
+    seconds: float | None  # median per run; None when failed
+    best: float | None = None  # fastest sample
+    error: str | None = None
+    schedule: str = ""  # the sched.stage text
+    build_s: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- worker side
+
+_REFERENCE: dict[str, np.ndarray] = {}
+
+
+def _schedule_text(task: Task, knobs: space.Knobs) -> str:
+    from tessel.ir.source import print_module
+    from tessel.passes.schedule.apply_sched import stage_from_schedule
+    from xdsl.dialects.builtin import ModuleOp
+
+    op, _ = task.compute_op()
+    stage = stage_from_schedule(op, task.stage, space.build(op, knobs))
+    return print_module(ModuleOp([stage]))
+
+
+def build_job(task: Task, knobs: space.Knobs, threads: int) -> tuple[float, str]:
+    """Compile the candidate (filling the object cache); seconds taken and its schedule text."""
+    start = time.perf_counter()
+    op, _ = task.compute_op()
+    StageRunner(task, space.build(op, knobs), threads=threads, cache=True)
+    return time.perf_counter() - start, _schedule_text(task, knobs)
+
+
+def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple[float, float]:
+    """Check the candidate against the default schedule, then time it: (median, best)."""
+    from tessel.passes.schedule.schedule import default_schedule
+
+    op, _ = task.compute_op()
+    if task.key not in _REFERENCE:
+        _REFERENCE[task.key] = StageRunner(task, default_schedule(op), threads=threads, cache=True).run().copy()
+    want = _REFERENCE[task.key]
+    runner = StageRunner(task, space.build(op, knobs), threads=threads, cache=True)
+    got = runner.run()
+    if want.dtype.kind == "f":
+        scale = max(1.0, float(np.abs(want).max()))
+        if not np.allclose(got, want, rtol=1e-4, atol=1e-4 * scale, equal_nan=True):
+            raise AssertionError(f"wrong result: max error {float(np.abs(got - want).max()):.3g} (scale {scale:.3g})")
+    elif not np.array_equal(got, want):
+        raise AssertionError("wrong result")
+    return runner.timings(repeats)
+
+
+def _pool(workers: int) -> cf.ProcessPoolExecutor:
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _kill(pool: cf.ProcessPoolExecutor) -> None:
+    for p in list(getattr(pool, "_processes", {}).values()):
+        p.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+class LocalMeasurer:
+    def __init__(self, workers: int = 1, threads: int = 2, repeats: int = 5, timeout: float = 60.0):
+        self.workers = max(1, workers)
+        self.threads = threads
+        self.repeats = repeats
+        self.timeout = timeout
+        self.builders = _pool(self.workers)
+        self.runner = _pool(1)
+
+    def measure(self, candidates: Sequence[Candidate]) -> list[Result]:
+        results = [Result(c.task.key, c.knobs, None) for c in candidates]
+        built = self._build(candidates, results)
+        for i, c in enumerate(candidates):
+            if results[i].error is not None:
+                continue
+            results[i].build_s, results[i].schedule = built[i]
+            outcome = self._one(lambda: self.runner.submit(run_job, c.task, c.knobs, self.threads, self.repeats), "run")
+            if isinstance(outcome, str):
+                results[i].error = outcome
+                if outcome.startswith(("timed out", "worker died")):
+                    self.runner = _pool(1)
+            else:
+                results[i].seconds, results[i].best = outcome
+        return results
+
+    def _build(self, candidates: Sequence[Candidate], results: list[Result]) -> list:
+        """Build every candidate on the builder pool; a failure is recorded on its result."""
+
+        def submit(c: Candidate) -> cf.Future:
+            return self.builders.submit(build_job, c.task, c.knobs, self.threads)
+
+        futures = [submit(c) for c in candidates]
+        out: list = [None] * len(candidates)
+        for i, f in enumerate(futures):
+            try:
+                out[i] = f.result(timeout=self.timeout)
+                continue
+            except cf.TimeoutError:
+                results[i].error = f"build: timed out after {self.timeout:.0f} s"
+                _kill(self.builders)
+            except cf.process.BrokenProcessPool:
+                results[i].error = "build: worker died"
+            except Exception as err:  # the candidate's own failure, raised in the worker
+                results[i].error = f"build: {type(err).__name__}: {err}"
+                continue
+            self.builders = _pool(self.workers)  # resubmit the rest to a fresh pool
+            for j in range(i + 1, len(candidates)):
+                futures[j] = submit(candidates[j])
+        return out
+
+    def _one(self, submit, what):
+        future = submit()
+        try:
+            return future.result(timeout=self.timeout)
+        except cf.TimeoutError:
+            _kill(self.runner)
+            return f"timed out after {self.timeout:.0f} s ({what})"
+        except cf.process.BrokenProcessPool:
+            return f"worker died ({what}: crash)"
+        except Exception as err:
+            return f"{what}: {type(err).__name__}: {err}"
+
+    def close(self) -> None:
+        self.builders.shutdown(wait=False, cancel_futures=True)
+        self.runner.shutdown(wait=False, cancel_futures=True)
+

@@ -1,0 +1,178 @@
+"""Tuning tasks: the stages of a model's kernels, each keyed by what it computes.
+
+A task is one kernel.compute stage with the buffers it reads and writes. Its key hashes
+the kernel function's text with value names stripped, the stage's position and the host
+(schedules are per machine), so two identical convolutions in a model, or in two models,
+are one task, and a record made for one applies to the other. `StageRunner` compiles one
+stage under a schedule and runs it on real buffers: the unit both measurement and
+correctness checks work on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.ir import SSAValue
+
+from tessel.dialects import kernel
+from tessel.dialects.kernel import KERNEL_ATTR
+from tessel.ir.source import make_context, parse_module, print_module
+from tessel.passes.schedule.kernel_to_loops import stage_function
+from tessel.passes.schedule.schedule import StageSchedule
+from tessel.targets.cpu.jit import CompiledModule, host_description
+from tessel.targets.cpu.llvm_emit import emit_module
+from tessel.targets.cpu.native_plan import NativePlan
+from tessel.targets.reference.kernel_eval import np_type
+
+
+@dataclass
+class Task:
+    key: str  # workload + host
+    stage: str  # the stage function name in the module it came from
+    kernel_text: str  # the kernel function alone, names stripped: what a worker rebuilds it from
+    index: int  # which kernel.compute of the kernel function
+    flops: int  # multiply-adds count twice; a rough size for GFLOP/s and for the scheduler
+    weight: int = 1  # how many launches of it the model makes
+
+    def compute_op(self) -> tuple[kernel.ComputeOp, list[SSAValue]]:
+        """The stage's op (in a freshly parsed copy of its kernel) and the buffers it sees."""
+        module = parse_module(make_context(), self.kernel_text)
+        fn = next(o for o in module.ops if isinstance(o, func.FuncOp))
+        return _stage(fn, self.index)
+
+    def describe(self) -> str:
+        op, _ = self.compute_op()
+        dims = ", ".join(f"{n}={e}" for n, e in zip(op.axis_names, op.domain))
+        return f"{self.stage} [{op.stage.data}: {dims}]"
+
+
+def _stage(fn: func.FuncOp, index: int) -> tuple[kernel.ComputeOp, list[SSAValue]]:
+    visible = list(fn.body.block.args)
+    count = 0
+    for o in fn.body.block.ops:
+        if isinstance(o, memref.AllocOp):
+            visible.append(o.memref)
+        if isinstance(o, kernel.ComputeOp):
+            if count == index:
+                return o, visible
+            count += 1
+    raise IndexError(f"{fn.sym_name.data} has no stage {index}")
+
+
+def _anonymous(fn: func.FuncOp) -> str:
+    """The function's text with every value name and its own name dropped."""
+    clone = fn.clone()
+    for op in clone.walk():
+        for r in op.results:
+            r.name_hint = None
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.args:
+                    a.name_hint = None
+    clone.properties["sym_name"] = StringAttr("kernel")
+    return print_module(ModuleOp([clone]))
+
+
+def _flops(op: kernel.ComputeOp) -> int:
+    points = math.prod(op.domain)
+    return 2 * points if op.reduce_count else points
+
+
+def stage_keys(module: ModuleOp) -> dict[str, str]:
+    """Every stage function name of a module after tg-to-kernel -> its task key."""
+    host = host_description()
+    keys = {}
+    for fn in module.ops:
+        if isinstance(fn, func.FuncOp) and KERNEL_ATTR in fn.attributes:
+            text = _anonymous(fn)
+            stages = [o for o in fn.body.block.ops if isinstance(o, kernel.ComputeOp)]
+            for i in range(len(stages)):
+                keys[f"{fn.sym_name.data}__s{i}"] = _key(host, i, text)
+    return keys
+
+
+def _key(host: str, index: int, text: str) -> str:
+    return hashlib.sha256(f"{host}|s{index}|{text}".encode()).hexdigest()[:20]
+
+
+def extract_tasks(module: ModuleOp) -> list[Task]:
+    """The tasks of a module after tg-to-kernel, in launch order, identical ones merged
+    (their weight counts the launches)."""
+    host = host_description()
+    calls: dict[str, int] = {}
+    for op in module.walk():
+        if isinstance(op, func.CallOp):
+            name = op.callee.root_reference.data
+            calls[name] = calls.get(name, 0) + 1
+    tasks: dict[str, Task] = {}
+    for fn in module.ops:
+        if not isinstance(fn, func.FuncOp) or KERNEL_ATTR not in fn.attributes:
+            continue
+        text = _anonymous(fn)
+        stages = [o for o in fn.body.block.ops if isinstance(o, kernel.ComputeOp)]
+        for i, op in enumerate(stages):
+            key = _key(host, i, text)
+            launches = max(1, calls.get(fn.sym_name.data, 1))
+            if key in tasks:
+                tasks[key].weight += launches
+                continue
+            tasks[key] = Task(key, f"{fn.sym_name.data}__s{i}", text, i, _flops(op), launches)
+    return list(tasks.values())
+
+
+class StageRunner:
+    """One stage compiled under one schedule, with buffers of its own (inputs random,
+    fixed by `seed`), runnable and timeable."""
+
+    def __init__(self, task: Task, schedule: StageSchedule, threads: int = 2, seed: int = 0,
+                 buffers: Sequence[np.ndarray] | None = None, cache: bool = False):  # fmt: skip
+        op, visible = task.compute_op()
+        fn, extent = stage_function("stage", op, visible, schedule)
+        self.compiled = CompiledModule(emit_module(ModuleOp([fn])), use_cache=cache)
+        rng = np.random.default_rng(seed)
+        if buffers is None:
+            buffers = []
+            for v in visible:
+                t = v.type
+                assert isinstance(t, MemRefType)
+                dt = np_type(t.element_type)
+                shape = t.get_shape()
+                if dt.kind == "f":
+                    buffers.append(rng.standard_normal(shape).astype(dt))
+                elif dt.kind == "b":
+                    buffers.append(rng.integers(0, 2, shape).astype(dt))
+                else:
+                    buffers.append(rng.integers(-8, 8, shape).astype(dt))
+        self.buffers = [np.array(b, copy=True) for b in buffers]
+        self.out_index = visible.index(op.out)
+        slot = self.compiled.engine.get_global_value_address("tessel.gomp_parallel")
+        launch = (self.compiled.address("stage.dispatch"), [b.ctypes.data for b in self.buffers], extent)
+        self.plan = NativePlan(self.compiled.address("tessel.run_plan"), slot, [launch], threads)
+
+    def run(self) -> np.ndarray:
+        self.plan.run()
+        return self.buffers[self.out_index]
+
+    def timings(self, repeats: int = 5, min_seconds: float = 0.02) -> tuple[float, float]:
+        """(median, fastest) seconds per run over `repeats` samples of about `min_seconds`."""
+        self.plan.run()
+        start = time.perf_counter()
+        self.plan.run()
+        once = max(time.perf_counter() - start, 1e-7)
+        inner = max(1, int(min_seconds / once))
+        samples = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            for _ in range(inner):
+                self.plan.run()
+            samples.append((time.perf_counter() - start) / inner)
+        return float(np.median(samples)), float(min(samples))
+
+

@@ -61,6 +61,7 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "coll-synthesize": lambda: __import__("tessel.passes.coll.coll_synthesize", fromlist=["CollSynthesize"]).CollSynthesize,
         "coll-verify": lambda: __import__("tessel.passes.coll.coll_verify", fromlist=["CollVerify"]).CollVerify,
         "he-synthesize": lambda: __import__("tessel.passes.he.he_synthesize", fromlist=["HeSynthesize"]).HeSynthesize,
+        "he-mod-switch": lambda: __import__("tessel.passes.he.he_mod_switch", fromlist=["HeModSwitch"]).HeModSwitch,
         "he-select-parameters": lambda: __import__("tessel.passes.he.he_select_parameters", fromlist=["HeSelectParameters"]).HeSelectParameters,
         "kernel-to-loops": kernel_to_loops,
         "tg-to-kernel": tg_to_kernel,

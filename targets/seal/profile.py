@@ -6,6 +6,11 @@ Each latency is the median of `reps` runs on full random vectors (single thread,
 kernels). Noise figures are the invariant noise budget of a fresh encryption and what each
 operation consumes of it (fresh minus after, in bits; multiplication measured on fresh
 operands, relinearization on the product). The table records the machine and this command.
+
+For a set with several data primes the same is measured at every lower level of its chain
+(`levels`, operands switched down k times, in the same interleaved rounds as level 0 so
+that load hits all levels alike), with the budget a fresh ciphertext keeps there (`fresh`)
+and the budget a size-3 product switched down from the level above keeps (`fresh3`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tessel.targets.seal.costs import LATENCY_OPS, PROFILE_COMMAND
+from tessel.targets.seal.costs import LATENCY_OPS, LEVEL_LATENCY_OPS, PROFILE_COMMAND
 from tessel.targets.seal.params import CANDIDATES, ParamSet, by_name
 from tessel.targets.seal.runtime import SealRuntime
 from tessel.tools.cli import guarded
@@ -44,14 +49,7 @@ def _medians_us(ops: dict[str, Callable[[], object]], reps: int) -> dict[str, fl
     return {name: round(statistics.median(t) * 1e6, 2) for name, t in times.items()}
 
 
-def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
-    rng = np.random.default_rng(seed)
-    n = params.slots
-    rt = SealRuntime(params, PLAIN_MODULUS, n, rotations=[1], relinearize=True)
-    x, y = (rng.integers(0, PLAIN_MODULUS, n) for _ in range(2))
-    cx, cy, p = rt.encrypt(x), rt.encrypt(y), rt.encode(rng.integers(0, PLAIN_MODULUS, n))
-    product = rt.multiply(cx, cy)
-    levels = len(params.resolved_bits()) - 1
+def _server_ops(rt: SealRuntime, cx: object, cy: object, p: object, product: object, last: bool) -> dict[str, Callable[[], object]]:
     ops: dict[str, Callable[[], object]] = {
         "add": lambda: rt.add(cx, cy),
         "sub": lambda: rt.sub(cx, cy),
@@ -63,18 +61,17 @@ def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
         "multiply_plain": lambda: rt.multiply_plain(cx, p),
         "add_plain": lambda: rt.add_plain(cx, p),
         "sub_plain": lambda: rt.sub_plain(cx, p),
-        "encrypt": lambda: rt.encrypt(x),
-        "encode": lambda: rt.encode(x),
-        "decrypt": lambda: rt.decrypt(cx),
     }
-    if levels > 1:
+    if not last:
         ops["mod_switch"] = lambda: rt.mod_switch(cx)
-    lat = _medians_us(ops, reps)
-    lat.setdefault("mod_switch", 0.0)
-    assert set(lat) == set(LATENCY_OPS)
+        ops["mod_switch3"] = lambda: rt.mod_switch(product)
+    return ops
+
+
+def _noise(rt: SealRuntime, cx: object, cy: object, p: object, product: object, last: bool) -> dict[str, float]:
     fresh = rt.noise_budget(cx)
     relin = rt.relinearize(product)
-    noise = {
+    return {
         "fresh": fresh,
         "add": fresh - rt.noise_budget(rt.add(cx, cy)),
         "sub": fresh - rt.noise_budget(rt.sub(cx, cy)),
@@ -85,17 +82,59 @@ def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
         "multiply_plain": fresh - rt.noise_budget(rt.multiply_plain(cx, p)),
         "add_plain": fresh - rt.noise_budget(rt.add_plain(cx, p)),
         "sub_plain": fresh - rt.noise_budget(rt.sub_plain(cx, p)),
-        "mod_switch": fresh - rt.noise_budget(rt.mod_switch(cx)) if levels > 1 else float(fresh),
+        "mod_switch": float(fresh) if last else fresh - rt.noise_budget(rt.mod_switch(cx)),
     }
+
+
+def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
+    rng = np.random.default_rng(seed)
+    n = params.slots
+    rt = SealRuntime(params, PLAIN_MODULUS, n, rotations=[1], relinearize=True)
+    x, y = (rng.integers(0, PLAIN_MODULUS, n) for _ in range(2))
+    cx, cy, p = rt.encrypt(x), rt.encrypt(y), rt.encode(rng.integers(0, PLAIN_MODULUS, n))
+    levels = len(params.resolved_bits()) - 1
+    # operands at every level of the chain: level k = switched down k times
+    at = [(cx, cy)]
+    for _ in range(1, levels):
+        a, b = at[-1]
+        at.append((rt.mod_switch(a), rt.mod_switch(b)))
+    products = [rt.multiply(a, b) for a, b in at]
+    ops: dict[str, Callable[[], object]] = {}
+    for k, (a, b) in enumerate(at):
+        for name, fn in _server_ops(rt, a, b, p, products[k], k == levels - 1).items():
+            ops[name if k == 0 else f"L{k}/{name}"] = fn
+    ops["encrypt"] = lambda: rt.encrypt(x)
+    ops["encode"] = lambda: rt.encode(x)
+    ops["decrypt"] = lambda: rt.decrypt(cx)
+    measured = _medians_us(ops, reps)
+    lat = {name: v for name, v in measured.items() if "/" not in name}
+    lat.setdefault("mod_switch", 0.0)
+    lat.setdefault("mod_switch3", 0.0)
+    assert set(lat) == set(LATENCY_OPS) | {"mod_switch3"}
+    noise = _noise(rt, cx, cy, p, products[0], levels == 1)
+    relin = rt.relinearize(products[0])
     # a budget of 0 means the noise figure is a lower bound: record whether it still decrypts
     multiply_decrypts = bool(np.array_equal(rt.decrypt(relin), (x * y) % PLAIN_MODULUS))
-    return {
+    entry = {
         "multiply_decrypts": multiply_decrypts,
         "poly_modulus_degree": params.poly_modulus_degree,
         "coeff_modulus_bits": list(params.resolved_bits()),
         "latency_us": lat,
         "noise_bits": noise,
     }
+    if levels > 1:
+        entry["levels"] = []
+        for k in range(1, levels):
+            a, b = at[k]
+            lv = {name.split("/", 1)[1]: v for name, v in measured.items() if name.startswith(f"L{k}/")}
+            lv.setdefault("mod_switch", 0.0)
+            lv.setdefault("mod_switch3", 0.0)
+            assert set(lv) == set(LEVEL_LATENCY_OPS)
+            nz = _noise(rt, a, b, p, products[k], k == levels - 1)
+            # a size-3 product of fresh operands one level up, switched down to this level
+            nz["fresh3"] = rt.noise_budget(rt.mod_switch(products[k - 1]))
+            entry["levels"].append({"latency_us": lv, "noise_bits": nz})
+    return entry
 
 
 def _machine() -> dict:
@@ -142,6 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{p.name:14} {p.describe():40} rotate {e['latency_us']['rotate']:8.1f} us  multiply {e['latency_us']['multiply']:8.1f} us  "
                   f"fresh {e['noise_bits']['fresh']} bits, multiply -{e['noise_bits']['multiply']}  ({time.perf_counter() - start:.1f} s)",
                   file=sys.stderr)
+            for k, lv in enumerate(e.get("levels", []), start=1):
+                print(f"{'':14} level {k}: rotate {lv['latency_us']['rotate']:8.1f} us  multiply {lv['latency_us']['multiply']:8.1f} us  "
+                      f"fresh {lv['noise_bits']['fresh']} bits (switched product {lv['noise_bits']['fresh3']})", file=sys.stderr)
         with open(args.output, "w") as f:
             json.dump(table, f, indent=1)
             f.write("\n")

@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import func
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import hev
 from tessel.dialects.hev import kernel
+from tessel.dialects.hev.types import CipherType
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.targets.seal.costs import CostTable, Entry
 from tessel.targets.seal.params import ParamSet
@@ -54,31 +55,65 @@ def depth(fn: func.FuncOp) -> int:
     return best
 
 
+def _level(value: SSAValue) -> int:
+    t = value.type
+    return t.level.data if isinstance(t, CipherType) else 0
+
+
+def _size(value: SSAValue) -> int:
+    t = value.type
+    return t.size.data if isinstance(t, CipherType) else 2
+
+
+def max_level(fn: func.FuncOp) -> int:
+    """The lowest level (most modulus switches) any ciphertext of the program reaches."""
+    return max((_level(r) for op in fn.body.walk() for r in op.results), default=0)
+
+
 def noise_left(fn: func.FuncOp, entry: Entry, t: int) -> float:
-    """Estimated budget (bits) of the result."""
-    used: dict[SSAValue, float] = {}
-    result = 0.0
+    """Estimated budget (bits) of the result.
+
+    A fresh encryption has the measured fresh budget; an operation leaves the smallest
+    budget of its ciphertext operands minus what it consumes at their level; a modulus
+    switch keeps the budget but at most what a ciphertext of that size keeps when switched
+    down to the new level (the noise is scaled down with q, except for a rounding term)."""
+    budget: dict[SSAValue, float] = {}
+    result = entry.fresh_budget(t)
     for op in fn.body.walk():
         if op is fn or not op.results:
             continue
-        base = max((used.get(o, 0.0) for o in op.operands), default=0.0)
-        name = _OP_NAMES.get(type(op))
-        used[op.results[0]] = base + (entry.consumption(name, t) if name else 0.0)
-        if isinstance(op, hev.DecryptOp):
-            result = used[op.results[0]]
-    return entry.fresh_budget(t) - result
+        ins = [budget[o] for o in op.operands if o in budget]
+        if isinstance(op, hev.EncryptOp):
+            value = entry.fresh_budget(t)
+        elif isinstance(op, hev.ModSwitchOp):
+            value = min(ins[0], entry.level(_level(op.result)).switched_budget(_size(op.input), t))
+        elif isinstance(op, hev.DecryptOp):
+            result = ins[0]
+            continue
+        elif ins:
+            name = _OP_NAMES.get(type(op))
+            value = min(ins) - (entry.level(_level(op.results[0])).consumption(name, t) if name else 0.0)
+        else:
+            continue
+        budget[op.results[0]] = value
+    return result
+
+
+def op_latency_us(op: Operation, entry: Entry) -> float:
+    """Measured latency of one server operation at the level of its operands."""
+    name = _OP_NAMES.get(type(op))
+    if name is None:
+        return 0.0
+    at = entry.level(_level(op.operands[0]))
+    if isinstance(op, hev.ModSwitchOp):
+        return at.switch_us(_size(op.input))
+    if isinstance(op, hev.MultiplyOp) and op.lhs == op.rhs:
+        name = "square"
+    return at.latency_us[name]
 
 
 def latency_us(fn: func.FuncOp, entry: Entry) -> float:
-    total = 0.0
-    for op in fn.body.walk():
-        name = _OP_NAMES.get(type(op))
-        if name is None:
-            continue
-        if isinstance(op, hev.MultiplyOp) and op.lhs == op.rhs:
-            name = "square"
-        total += entry.latency_us[name]
-    return total
+    return sum(op_latency_us(op, entry) for op in fn.body.walk() if type(op) in _OP_NAMES)
 
 
 @dataclass(frozen=True)
@@ -96,11 +131,12 @@ def select(fn: func.FuncOp, table: CostTable, margin: float = DEFAULT_MARGIN) ->
     for entry in table.available():
         p = entry.params
         fits = iface.slots <= p.slots and (iface.plain_modulus - 1) % (2 * p.poly_modulus_degree) == 0
-        levels = len(p.resolved_bits()) - 1
-        switches = sum(1 for op in fn.body.walk() if isinstance(op, hev.ModSwitchOp))
+        if max_level(fn) >= entry.data_levels:
+            considered.append((p.name, float("inf"), float("-inf"), False))
+            continue
         budget = noise_left(fn, entry, iface.plain_modulus)
         lat = latency_us(fn, entry)
-        ok = fits and budget >= margin and switches < levels
+        ok = fits and budget >= margin
         considered.append((p.name, lat, budget, ok))
         if ok and (best is None or lat < best.estimated_us):
             best = Choice(p, lat, budget, considered)

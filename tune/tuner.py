@@ -156,8 +156,11 @@ class Tuner:
         elif o.budget_s:
             eta = f", {_duration(max(o.budget_s - elapsed, 0))} left"
         speedup = f" ({state.default_s / state.best_s:.2f}x default)" if state.default_s and state.best_s else ""
-        self.log(f"[{done}{'/' + str(o.trials) if o.trials else ''} trials] {state.task.stage}: best {state.gflops:.1f} GFLOP/s"
-                 f"{speedup}, {len(results)} measured{f', {failed} failed' if failed else ''}{eta}")  # fmt: skip
+        fraction = done / o.trials if o.trials else min(1.0, elapsed / o.budget_s) if o.budget_s else 0.0
+        bar = "#" * int(20 * fraction) + "-" * (20 - int(20 * fraction))
+        total = sum(s.task.weight * s.best_s for s in self.states if s.best_s)
+        self.log(f"[{bar}] {done}{'/' + str(o.trials) if o.trials else ''} trials | {state.task.stage}: best {state.gflops:.1f} GFLOP/s"
+                 f"{speedup}, {len(results)} measured{f', {failed} failed' if failed else ''} | stages so far {total * 1e3:.3f} ms{eta}")  # fmt: skip
 
     def _entry(self, task: Task, op, r: Result) -> dict:
         try:

@@ -11,12 +11,14 @@ NCHW (pooling, flatten).
 
 A matmul or gemm by a constant matrix becomes dense_packed with the matrix packed as
 [N/16, K, 16] (padded with zero columns to a whole block): reshape, transpose and pad of a
-constant, which tg-fold-constants evaluates. Other gemms by a constant b^T get b
+constant, which tg-fold-constants evaluates. A matrix computed at run time is packed the
+same way, by a kernel, when enough rows of A reuse it. Other gemms by a constant b^T get b
 transposed once (trans_b = false) so the output columns are contiguous.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -243,12 +245,20 @@ def _pack(rewriter: PatternRewriter, b: SSAValue, transposed: bool) -> SSAValue:
     return op.results[0]
 
 
+PACK_AT_RUN_TIME_ROWS = 32  # a matrix computed at run time is packed when this many rows reuse it
+
+
 def _packable(a: SSAValue, b: SSAValue) -> bool:
+    """A 2-D float B that is known at compile time (packed once, for free), or used by
+    enough rows of A that packing it on every run (one pass over B) costs little next
+    to the product (one pass over B per row block)."""
     ta, tb = a.type, b.type
-    return (
-        isinstance(ta, TensorType) and isinstance(tb, TensorType) and ta.get_num_dims() >= 2
-        and tb.get_num_dims() == 2 and dtypes.is_float(tb.element_type) and tg.is_compile_time(b)
-    )  # fmt: skip
+    if not (isinstance(ta, TensorType) and isinstance(tb, TensorType) and ta.get_num_dims() >= 2):
+        return False
+    if tb.get_num_dims() != 2 or not dtypes.is_float(tb.element_type):
+        return False
+    rows = math.prod(ta.get_shape()[:-1])
+    return tg.is_compile_time(b) or rows >= PACK_AT_RUN_TIME_ROWS
 
 
 class PackDenseWeights(RewritePattern):

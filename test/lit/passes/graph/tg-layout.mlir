@@ -135,3 +135,17 @@ func.func @shuffle_stays_blocked(%x: tensor<1x8x5x5xf32>) -> tensor<1x16x8x8xf32
   %y = tg.conv2d %r, %w2 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x8x8xf32>
   func.return %y : tensor<1x16x8x8xf32>
 }
+
+// -----
+
+// A matrix computed at run time is packed by a kernel when at least 32 rows reuse it
+// (one pass over B, against one per row block of the product); with fewer it is read
+// as it is (see @not_dense).
+// CHECK-LABEL: func.func @runtime_packing
+// CHECK:      %[[R:.*]] = tg.reshape %b : tensor<48x64xf32> -> tensor<48x4x16xf32>
+// CHECK-NEXT: %[[T:.*]] = tg.transpose %[[R]] {perm = array<i64: 1, 0, 2>} : tensor<48x4x16xf32> -> tensor<4x48x16xf32>
+// CHECK-NEXT: %y = tg.dense_packed %a, %[[T]] {columns = 64 : i64} : (tensor<32x48xf32>, tensor<4x48x16xf32>) -> tensor<32x64xf32>
+func.func @runtime_packing(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>) -> tensor<32x64xf32> {
+  %y = tg.matmul %a, %b : (tensor<32x48xf32>, tensor<48x64xf32>) -> tensor<32x64xf32>
+  func.return %y : tensor<32x64xf32>
+}

@@ -1,0 +1,191 @@
+"""Single operators against their peers: matmul vs numpy (OpenBLAS), ResNet-18's conv
+layers C1-C12 and MobileNet's depthwise layers D1-D9 vs onnxruntime (and Apache TVM when
+it is installed), Tessel with default schedules and, after `--tune-trials N` per
+workload, with tuned ones.
+
+    python -m tessel.bench.cpu_ops [--threads 2] [--tune-trials 64] [--only C2,matmul1024]
+
+Shapes are those of TVM's paper (Table 2; shared/research/tvm_design.md): convolutions
+NCHW with SAME padding, weights constant, no bias, batch 1; matmul with both operands as
+run-time inputs. Every peer runs in this process on the same inputs, in alternating
+blocks after a pause (spinning thread pools), medians reported. Ratios are peer time /
+Tessel time (> 1: Tessel faster). The last line is
+
+    RESULT cpu_ops matmul1024_vs_numpy=<x> conv_geomean_vs_ort=<x> vs_tvm=<x> ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
+
+CONV = {  # H, W, IC, OC, K, S
+    "C1": (224, 224, 3, 64, 7, 2), "C2": (56, 56, 64, 64, 3, 1), "C3": (56, 56, 64, 64, 1, 1),
+    "C4": (56, 56, 64, 128, 3, 2), "C5": (56, 56, 64, 128, 1, 2), "C6": (28, 28, 128, 128, 3, 1),
+    "C7": (28, 28, 128, 256, 3, 2), "C8": (28, 28, 128, 256, 1, 2), "C9": (14, 14, 256, 256, 3, 1),
+    "C10": (14, 14, 256, 512, 3, 2), "C11": (14, 14, 256, 512, 1, 2), "C12": (7, 7, 512, 512, 3, 1),
+}  # fmt: skip
+DEPTHWISE = {  # H, W, C, K, S
+    "D1": (112, 112, 32, 3, 1), "D2": (112, 112, 64, 3, 2), "D3": (56, 56, 128, 3, 1), "D4": (56, 56, 128, 3, 2),
+    "D5": (28, 28, 256, 3, 1), "D6": (28, 28, 256, 3, 2), "D7": (14, 14, 512, 3, 1), "D8": (14, 14, 512, 3, 2),
+    "D9": (7, 7, 1024, 3, 1),
+}  # fmt: skip
+MATMUL = {"matmul512": 512, "matmul1024": 1024}
+
+
+def conv_model(h: int, w: int, ic: int, oc: int, k: int, s: int, groups: int = 1, seed: int = 0) -> tuple[onnx.ModelProto, float]:
+    rng = np.random.default_rng(seed)
+    weight = (rng.standard_normal((oc, ic // groups, k, k)) / math.sqrt(ic // groups * k * k)).astype(np.float32)
+    pad = k // 2
+    oh, ow = (h + 2 * pad - k) // s + 1, (w + 2 * pad - k) // s + 1
+    node = helper.make_node("Conv", ["x", "w"], ["y"], strides=[s, s], pads=[pad] * 4, group=groups)
+    graph = helper.make_graph([node], "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, ic, h, w])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, oc, oh, ow])],
+                              [numpy_helper.from_array(weight, "w")])  # fmt: skip
+    flops = 2.0 * oc * oh * ow * (ic // groups) * k * k
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), flops
+
+
+def matmul_model(n: int) -> tuple[onnx.ModelProto, float]:
+    graph = helper.make_graph([helper.make_node("MatMul", ["a", "b"], ["c"])], "matmul",
+                              [helper.make_tensor_value_info(x, TensorProto.FLOAT, [n, n]) for x in "ab"],
+                              [helper.make_tensor_value_info("c", TensorProto.FLOAT, [n, n])])  # fmt: skip
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), 2.0 * n**3
+
+
+def workloads(only: set[str] | None):
+    for name, (h, w, ic, oc, k, s) in CONV.items():
+        if not only or name in only:
+            yield name, "conv", *conv_model(h, w, ic, oc, k, s)
+    for name, (h, w, c, k, s) in DEPTHWISE.items():
+        if not only or name in only:
+            yield name, "depthwise", *conv_model(h, w, c, c, k, s, groups=c)
+    for name, n in MATMUL.items():
+        if not only or name in only:
+            yield name, "matmul", *matmul_model(n)
+
+
+def _tvm_peer(model: onnx.ModelProto, feed: dict, threads: int):
+    """A runner for Apache TVM's default (untuned) build of the model, or None."""
+    try:
+        import tvm  # noqa: F401
+        from tvm import relax
+        from tvm.relax.frontend.onnx import from_onnx
+    except Exception:  # noqa: BLE001  (not installed, or does not import here)
+        return None
+    os.environ.setdefault("TVM_NUM_THREADS", str(threads))
+    mod = from_onnx(model, keep_params_in_input=False)
+    ex = relax.build(mod, target="llvm -mcpu=native")
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    args = [tvm.nd.array(v) for v in feed.values()]
+    return lambda: vm["main"](*args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--tune-trials", type=int, default=0, help="tune each workload this many trials first (0: untuned only)")
+    p.add_argument("--records", default=None, help="records file for --tune-trials (default: a temporary one)")
+    p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--tvm", action="store_true", help="also time Apache TVM's untuned build when installed")
+    args = p.parse_args(argv)
+
+    import onnxruntime as ort
+
+    from tessel.compiler import compile_for_cpu
+    from tessel.frontends.onnx import import_model
+
+    log(f"environment: {environment(args.threads)}")
+    records = args.records or (os.path.join(tempfile.mkdtemp(prefix="tessel-ops-"), "records.jsonl") if args.tune_trials else None)
+    rows = []
+    for name, kind, model, flops in workloads(set(filter(None, args.only.split(","))) or None):
+        rng = np.random.default_rng(1)
+        feed = {vi.name: rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
+                for vi in model.graph.input if vi.name not in {i.name for i in model.graph.initializer}}  # fmt: skip
+        inputs = list(feed.values())
+        if args.tune_trials:
+            _tune(model, name, records, args.tune_trials, args.threads)
+        result = import_model(model, source=f"{name}.onnx")
+        untuned, _ = compile_for_cpu(result.module.clone(), result.weights, threads=args.threads)
+        candidates = {"tessel": untuned}
+        if args.tune_trials:
+            tuned_module = import_model(model, source=f"{name}.onnx")
+            candidates["tuned"], _ = compile_for_cpu(tuned_module.module, tuned_module.weights, threads=args.threads, records=records)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = args.threads
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        runs = {key: (lambda e=e: e.run(inputs)) for key, e in candidates.items()}
+        runs["ort"] = lambda: session.run(None, feed)
+        if kind == "matmul":
+            a, b = inputs
+            runs["numpy"] = lambda: np.matmul(a, b)
+        if args.tvm:
+            peer = _tvm_peer(model, feed, args.threads)
+            if peer is not None:
+                runs["tvm"] = peer
+        want = session.run(None, feed)[0]
+        for key, e in candidates.items():
+            got = e.run(inputs)[0]
+            error = float(np.abs(got - want).max() / np.abs(want).max())
+            if error > 1e-4:
+                raise SystemExit(f"{name}: {key} differs from onnxruntime by {error:.2e} of the output's scale")
+        idle = wait_for_quiet()
+        samples = interleaved(runs, args.rounds, settle=0.05)
+        ms = {key: median_ms(v) for key, v in samples.items()}
+        for e in candidates.values():
+            e.close()
+        best = ms.get("tuned", ms["tessel"])
+        rows.append((name, kind, flops, ms, best))
+        peers = "   ".join(f"{k} {v:8.3f} ms" for k, v in ms.items())
+        log(f"{name:11s} {peers}   Tessel {flops / best / 1e6:6.1f} GFLOP/s   idle {idle:.0%}")
+    return _report(rows, bool(args.tune_trials))
+
+
+def _tune(model: onnx.ModelProto, name: str, records: str, trials: int, threads: int) -> None:
+    from tessel.tools.tune import main as tune_main
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, f"{name}.onnx")
+        onnx.save(model, path)
+        code = tune_main([path, "--records", records, "--trials", str(trials), "--threads", str(threads)])
+    if code:
+        raise SystemExit(f"{name}: tessel-tune exited {code}")
+
+
+def _geomean(xs: list[float]) -> float:
+    xs = [x for x in xs if x > 0 and math.isfinite(x)]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def _report(rows, tuned: bool) -> int:
+    keys = sorted({k for _, _, _, ms, _ in rows for k in ms}, key=lambda k: ["tessel", "tuned", "ort", "numpy", "tvm"].index(k))
+    log("")
+    log("| workload | " + " | ".join(f"{k} ms" for k in keys) + " | Tessel GFLOP/s | ort / Tessel |")
+    log("|---|" + "---:|" * (len(keys) + 2))
+    for name, _, flops, ms, best in rows:
+        cells = " | ".join(f"{ms[k]:.3f}" if k in ms else "–" for k in keys)
+        log(f"| {name} | {cells} | {flops / best / 1e6:.1f} | {ms['ort'] / best:.2f} |")
+    convs = [ms["ort"] / best for _, kind, _, ms, best in rows if kind == "conv"]
+    dws = [ms["ort"] / best for _, kind, _, ms, best in rows if kind == "depthwise"]
+    mm = {name: ms["numpy"] / best for name, kind, _, ms, best in rows if kind == "matmul"}
+    tvm = [ms["tvm"] / best for *_, ms, best in rows if "tvm" in ms]
+    parts = [f"matmul1024_vs_numpy={mm.get('matmul1024', float('nan')):.3f}", f"matmul512_vs_numpy={mm.get('matmul512', float('nan')):.3f}",
+             f"conv_geomean_vs_ort={_geomean(convs):.3f}", f"depthwise_geomean_vs_ort={_geomean(dws):.3f}",
+             f"vs_tvm={_geomean(tvm):.3f}" if tvm else "vs_tvm=nan", f"tuned={'yes' if tuned else 'no'}"]  # fmt: skip
+    log("RESULT cpu_ops " + " ".join(parts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--rounds", type=int, default=15)
     p.add_argument("--models", default=",".join(MODELS))
+    p.add_argument("--records", help="a tessel-tune log: also time Tessel with the tuned schedules")
     args = p.parse_args(argv)
 
     import onnxruntime as ort
@@ -56,8 +57,13 @@ def main(argv: list[str] | None = None) -> int:
         model = _build(name)
         result = import_model(model, source=f"{name}.onnx")
         start = time.perf_counter()
+        tuned_result = import_model(model, source=f"{name}.onnx") if args.records else None
         executable, report = compile_for_cpu(result.module, result.weights, threads=args.threads)
         compile_s = time.perf_counter() - start
+        tuned = None
+        if tuned_result is not None:
+            tuned, tuned_report = compile_for_cpu(tuned_result.module, tuned_result.weights, threads=args.threads, records=args.records)
+            log(f"{name}: {tuned_report.summary()}")
         rng = np.random.default_rng(0)
         feed = {}
         for vi in model.graph.input:
@@ -73,24 +79,37 @@ def main(argv: list[str] | None = None) -> int:
         expected = session.run(None, feed)
         error = max(float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(outs, expected))
         idle = wait_for_quiet()
-        samples = interleaved(
-            {"tessel": lambda: executable.run_into(inputs, outs), "ort": lambda: session.run(None, feed)}, args.rounds,
-            settle=0.05,
-        )
+        runs = {"tessel": lambda: executable.run_into(inputs, outs), "ort": lambda: session.run(None, feed)}
+        if tuned is not None:
+            tuned_outs = tuned.run(inputs)
+            tuned_error = max(float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(tuned_outs, expected))
+            if tuned_error > 1e-4:
+                raise SystemExit(f"{name}: the tuned build differs from onnxruntime by {tuned_error:.1e}")
+            runs["tuned"] = lambda: tuned.run_into(inputs, tuned_outs)
+        samples = interleaved(runs, args.rounds, settle=0.05)
         executable.close()
         t, o = median_ms(samples["tessel"]), median_ms(samples["ort"])
-        rows.append((name, t, o, o / t, compile_s, error, idle, report))
-        log(f"{name:14s} tessel {t:9.3f} ms   onnxruntime {o:9.3f} ms   ratio {o / t:5.2f}   "
+        tt = median_ms(samples["tuned"]) if tuned is not None else None
+        if tuned is not None:
+            tuned.close()
+        rows.append((name, t, o, o / t, compile_s, error, idle, report, tt))
+        tuned_text = f"   tuned {tt:9.3f} ms (ratio {o / tt:5.2f})" if tt else ""
+        log(f"{name:14s} tessel {t:9.3f} ms   onnxruntime {o:9.3f} ms   ratio {o / t:5.2f}{tuned_text}   "
             f"compile {compile_s:5.1f} s   rel error {error:.1e}   idle {idle:.0%}   ({report.summary()})")  # fmt: skip
     geomean = math.exp(sum(math.log(r[3]) for r in rows) / len(rows))
     log("")
     log("| model | Tessel ms | onnxruntime ms | ratio (ort / Tessel) | compile s | max rel error |")
     log("|---|---:|---:|---:|---:|---:|")
-    for name, t, o, ratio, c, err, _, _ in rows:
-        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f} | {c:.1f} | {err:.1e} |")
+    for name, t, o, ratio, c, err, _, _, tt in rows:
+        tuned_cell = f" tuned {tt:.2f} ms ({o / tt:.2f})" if tt else ""
+        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f}{tuned_cell} | {c:.1f} | {err:.1e} |")
     first = [f"{name}_ms={t:.3f} ort_{name}_ms={o:.3f}" for name, t, o, *_ in rows if name == "resnet18"]
     rest = [f"{name}_ms={t:.3f} ort_{name}_ms={o:.3f}" for name, t, o, *_ in rows if name != "resnet18"]
-    log(f"RESULT cpu_models {' '.join([*first, f'geomean_vs_ort={geomean:.3f}', *rest])} threads={args.threads}")
+    tuned = [f"tuned_{name}_ms={tt:.3f}" for name, *_, tt in rows if tt]
+    if tuned:
+        tuned_geo = math.exp(sum(math.log(r[2] / r[8]) for r in rows if r[8]) / len(tuned))
+        tuned.append(f"tuned_geomean_vs_ort={tuned_geo:.3f}")
+    log(f"RESULT cpu_models {' '.join([*first, f'geomean_vs_ort={geomean:.3f}', *rest, *tuned])} threads={args.threads}")
     return 0
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tessel.bench.common import wait_for_quiet
 from tessel.tune import space
 from tessel.tune.task import StageRunner, Task
 
@@ -95,7 +96,8 @@ def _kill(pool: cf.ProcessPoolExecutor) -> None:
 
 
 class LocalMeasurer:
-    def __init__(self, workers: int = 1, threads: int = 2, repeats: int = 5, timeout: float = 60.0):
+    def __init__(self, workers: int = 1, threads: int = 2, repeats: int = 5, timeout: float = 60.0, quiet_wait: float = 10.0):
+        self.quiet_wait = quiet_wait
         self.workers = max(1, workers)
         self.threads = threads
         self.repeats = repeats
@@ -106,7 +108,11 @@ class LocalMeasurer:
     def measure(self, candidates: Sequence[Candidate]) -> list[Result]:
         results = [Result(c.task.key, c.knobs, None) for c in candidates]
         built = self._build(candidates, results)
+        # timing on a machine other jobs are using measures them: wait (a bounded time)
+        # for the CPUs to go idle first, and record what was seen
+        idle = wait_for_quiet(limit=self.quiet_wait) if self.quiet_wait > 0 else float("nan")
         for i, c in enumerate(candidates):
+            results[i].meta["idle"] = round(idle, 2)
             if results[i].error is not None:
                 continue
             results[i].build_s, results[i].schedule = built[i]

@@ -152,9 +152,13 @@ class StageRunner:
                     buffers.append(rng.integers(-8, 8, shape).astype(dt))
         self.buffers = [np.array(b, copy=True) for b in buffers]
         self.out_index = visible.index(op.out)
-        slot = self.compiled.engine.get_global_value_address("tessel.gomp_parallel")
         launch = (self.compiled.address("stage.dispatch"), [b.ctypes.data for b in self.buffers], extent)
-        self.plan = NativePlan(self.compiled.address("tessel.run_plan"), slot, [launch], threads)
+        self.plan = NativePlan(self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), [launch], threads)
+
+    def __del__(self) -> None:
+        plan = getattr(self, "plan", None)
+        if plan is not None:
+            plan.stop()  # join the workers before the module's code goes
 
     def run(self) -> np.ndarray:
         self.plan.run()

@@ -169,7 +169,7 @@ class Tuner:
             vec = None
         return {"key": task.key, "stage": task.stage, "target": "cpu", "host": self.host, "knobs": r.knobs,
                 "schedule": r.schedule, "seconds": r.seconds, "best": r.best, "error": r.error, "flops": task.flops,
-                "features": vec}  # fmt: skip
+                "features": vec, "idle": r.meta.get("idle")}  # fmt: skip
 
 
 def _duration(seconds: float) -> str:

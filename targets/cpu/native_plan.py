@@ -1,38 +1,41 @@
-"""The launch plan run by native code: one ctypes call per inference, threads from libgomp.
+"""The launch plan run by native code: one ctypes call per inference, on the module's own
+thread pool.
 
 Calling each stage from Python costs a few microseconds, and handing a chunk to a Python
-worker thread about forty (a GIL round trip), which is most of the time of a small model
-and makes a split range only as fast as its slowest thread on a shared machine. So the
-module carries its own executor, in LLVM IR:
+worker thread about forty (a GIL round trip), which is most of the time of a small model.
+So the module carries its own executor, in LLVM IR:
 
 - `@<stage>.dispatch(ptr args, i64 lo, i64 hi)` loads a stage's buffer pointers from an
   array and calls it on [lo, hi);
 - `@tessel.run_plan(ptr plan, i64 count, i32 threads)` walks an array of launch
-  descriptors. A launch with more than one chunk runs under `GOMP_parallel`, where every
-  thread takes chunks from an atomic counter until none are left (dynamic scheduling: a
-  descheduled thread delays nobody), and libgomp's threads spin briefly between launches;
-- `@tessel.copy` is the dispatcher of memref.copy (a memcpy).
+  descriptors. A launch with more than one chunk is published to the pool (a generation
+  counter the workers watch), and the calling thread takes chunks from the launch's
+  atomic counter like every worker, until none are left; it then waits only for chunks
+  already being run. It never waits for a worker that has not started: on a machine
+  where other jobs hold the cores, a descheduled worker costs nothing (OpenMP's barrier
+  would wait for it a whole time slice, tens of times the work of a small launch);
+- workers spin briefly after a launch, then yield, then sleep in short naps, so a running
+  model hands them work within microseconds and an idle one costs almost nothing;
+- `@tessel.pool_stop()` joins the workers (`CpuExecutable.close`, before the module's
+  code is freed); `@tessel.copy` is the dispatcher of memref.copy (a memcpy).
 
 A descriptor is eight int64 words (a cache line, so counters do not share one):
 dispatch address, argument array address, extent, chunk, counter. Inputs and outputs are
 the only argument slots that change between runs; Python patches them and makes one call.
-libgomp comes from the system or from the copy scikit-learn bundles; the loader stores
-GOMP_parallel's address in the module (without libgomp, and with one thread, the plan runs
-serially).
+The pool uses pthreads and atomics only (libc), nothing the process may lack.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-import glob
-import os
-from functools import cache
+import platform
 
 import numpy as np
 
 WORDS = 8  # int64 words per launch descriptor
 COPY = "tessel.copy"
+MAX_THREADS = 64
+SPINS = 4000  # idle loop iterations spent spinning, then yielding, before napping
 
 
 def dispatcher(stage: str, arity: int) -> str:
@@ -45,14 +48,26 @@ def dispatcher(stage: str, arity: int) -> str:
     return "\n".join(lines)
 
 
-RUNTIME = """
-; GOMP_parallel's address, stored by the loader (null: no libgomp, launches run serially).
-; Not an external symbol: MCJIT would resolve a missing one to null and leave the
-; module's other relocations unapplied.
-@tessel.gomp_parallel = global ptr null
-declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+# A spin-wait hint where the CPU has one.
+_X86 = platform.machine() in ("x86_64", "AMD64", "i686")
+_PAUSE = "call void @llvm.x86.sse2.pause()" if _X86 else ""
 
-define void @tessel.copy(ptr %args, i64 %lo, i64 %hi) {
+RUNTIME = f"""
+@tessel.pool.gen = internal global i64 0
+@tessel.pool.job = internal global ptr null
+@tessel.pool.active = internal global i64 0
+@tessel.pool.stop = internal global i32 0
+@tessel.pool.count = internal global i32 0
+@tessel.pool.tids = internal global [{MAX_THREADS} x i64] zeroinitializer
+
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare i32 @pthread_create(ptr, ptr, ptr, ptr)
+declare i32 @pthread_join(i64, ptr)
+declare i32 @sched_yield()
+declare i32 @usleep(i32)
+{"declare void @llvm.x86.sse2.pause()" if _X86 else ""}
+
+define void @tessel.copy(ptr %args, i64 %lo, i64 %hi) {{
   %src = load ptr, ptr %args, align 8
   %pd = getelementptr ptr, ptr %args, i64 1
   %dst = load ptr, ptr %pd, align 8
@@ -60,9 +75,10 @@ define void @tessel.copy(ptr %args, i64 %lo, i64 %hi) {
   %n = load i64, ptr %pn, align 8
   call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 %n, i1 false)
   ret void
-}
+}}
 
-define internal void @tessel.task(ptr %desc) {
+; Run chunks of a launch until its counter passes its extent.
+define internal void @tessel.drain(ptr %desc) {{
 entry:
   %fn = load ptr, ptr %desc, align 8
   %pa = getelementptr i64, ptr %desc, i64 1
@@ -74,7 +90,7 @@ entry:
   %counter = getelementptr i64, ptr %desc, i64 4
   br label %grab
 grab:
-  %lo = atomicrmw add ptr %counter, i64 %chunk monotonic, align 8
+  %lo = atomicrmw add ptr %counter, i64 %chunk seq_cst, align 8
   %done = icmp sge i64 %lo, %extent
   br i1 %done, label %exit, label %work
 work:
@@ -85,9 +101,100 @@ work:
   br label %grab
 exit:
   ret void
-}
+}}
 
-define void @tessel.run_plan(ptr %plan, i64 %count, i32 %threads) {
+define internal ptr @tessel.worker(ptr %unused) {{
+entry:
+  %seen0 = load atomic i64, ptr @tessel.pool.gen seq_cst, align 8
+  br label %wait
+wait:
+  %seen = phi i64 [%seen0, %entry], [%gen, %run], [%seen, %spin], [%seen, %yield], [%seen, %nap]
+  %spins = phi i64 [0, %entry], [0, %run], [%spins1, %spin], [%spins1, %yield], [%spins1, %nap]
+  %stop = load atomic i32, ptr @tessel.pool.stop seq_cst, align 4
+  %stopping = icmp ne i32 %stop, 0
+  br i1 %stopping, label %exit, label %check
+check:
+  %gen = load atomic i64, ptr @tessel.pool.gen seq_cst, align 8
+  %new = icmp ne i64 %gen, %seen
+  br i1 %new, label %run, label %idle
+run:
+  %a0 = atomicrmw add ptr @tessel.pool.active, i64 1 seq_cst, align 8
+  %job = load atomic ptr, ptr @tessel.pool.job seq_cst, align 8
+  call void @tessel.drain(ptr %job)
+  %a1 = atomicrmw sub ptr @tessel.pool.active, i64 1 seq_cst, align 8
+  br label %wait
+idle:
+  %spins1 = add i64 %spins, 1
+  %spinning = icmp ult i64 %spins, {SPINS}
+  br i1 %spinning, label %spin, label %rest
+spin:
+  {_PAUSE}
+  br label %wait
+rest:
+  %yielding = icmp ult i64 %spins, {2 * SPINS}
+  br i1 %yielding, label %yield, label %nap
+yield:
+  %y = call i32 @sched_yield()
+  br label %wait
+nap:
+  %s = call i32 @usleep(i32 200)
+  br label %wait
+exit:
+  ret ptr null
+}}
+
+define internal void @tessel.pool_start(i32 %threads) {{
+entry:
+  %count = load atomic i32, ptr @tessel.pool.count seq_cst, align 4
+  %running = icmp ne i32 %count, 0
+  br i1 %running, label %done, label %start
+start:
+  %want = sub i32 %threads, 1
+  %cap = icmp slt i32 %want, {MAX_THREADS}
+  %n = select i1 %cap, i32 %want, i32 {MAX_THREADS}
+  br label %loop
+loop:
+  %i = phi i32 [0, %start], [%i1, %next]
+  %more = icmp slt i32 %i, %n
+  br i1 %more, label %create, label %finish
+create:
+  %slot = getelementptr [{MAX_THREADS} x i64], ptr @tessel.pool.tids, i32 0, i32 %i
+  %r = call i32 @pthread_create(ptr %slot, ptr null, ptr @tessel.worker, ptr null)
+  %ok = icmp eq i32 %r, 0
+  br i1 %ok, label %next, label %finish
+next:
+  %i1 = add i32 %i, 1
+  br label %loop
+finish:
+  %made = phi i32 [%i, %loop], [%i, %create]
+  store atomic i32 %made, ptr @tessel.pool.count seq_cst, align 4
+  br label %done
+done:
+  ret void
+}}
+
+define void @tessel.pool_stop() {{
+entry:
+  store atomic i32 1, ptr @tessel.pool.stop seq_cst, align 4
+  %count = load atomic i32, ptr @tessel.pool.count seq_cst, align 4
+  br label %loop
+loop:
+  %i = phi i32 [0, %entry], [%i1, %join]
+  %more = icmp slt i32 %i, %count
+  br i1 %more, label %join, label %done
+join:
+  %slot = getelementptr [{MAX_THREADS} x i64], ptr @tessel.pool.tids, i32 0, i32 %i
+  %tid = load i64, ptr %slot, align 8
+  %r = call i32 @pthread_join(i64 %tid, ptr null)
+  %i1 = add i32 %i, 1
+  br label %loop
+done:
+  store atomic i32 0, ptr @tessel.pool.count seq_cst, align 4
+  store atomic i32 0, ptr @tessel.pool.stop seq_cst, align 4
+  ret void
+}}
+
+define void @tessel.run_plan(ptr %plan, i64 %count, i32 %threads) {{
 entry:
   %empty = icmp eq i64 %count, 0
   br i1 %empty, label %exit, label %launch
@@ -104,51 +211,34 @@ launch:
   %chunk = load i64, ptr %pc, align 8
   %one_thread = icmp sle i32 %threads, 1
   %one_chunk = icmp sle i64 %extent, %chunk
-  %gomp = load ptr, ptr @tessel.gomp_parallel, align 8
-  %no_gomp = icmp eq ptr %gomp, null
-  %serial0 = or i1 %one_thread, %one_chunk
-  %serial = or i1 %serial0, %no_gomp
+  %serial = or i1 %one_thread, %one_chunk
   br i1 %serial, label %inline, label %parallel
 inline:
   call void %fn(ptr %args, i64 0, i64 %extent)
   br label %latch
 parallel:
+  call void @tessel.pool_start(i32 %threads)
   %counter = getelementptr i64, ptr %desc, i64 4
-  store atomic i64 0, ptr %counter monotonic, align 8
-  call void %gomp(ptr @tessel.task, ptr %desc, i32 %threads, i32 0)
-  br label %latch
+  store atomic i64 0, ptr %counter seq_cst, align 8
+  store atomic ptr %desc, ptr @tessel.pool.job seq_cst, align 8
+  %g = atomicrmw add ptr @tessel.pool.gen, i64 1 seq_cst, align 8
+  call void @tessel.drain(ptr %desc)
+  br label %settle
+settle:
+  %busy = load atomic i64, ptr @tessel.pool.active seq_cst, align 8
+  %waiting = icmp ne i64 %busy, 0
+  br i1 %waiting, label %pause, label %latch
+pause:
+  {_PAUSE}
+  br label %settle
 latch:
   %next = add i64 %i, 1
   %more = icmp ult i64 %next, %count
   br i1 %more, label %launch, label %exit
 exit:
   ret void
-}
+}}
 """
-
-
-@cache
-def gomp_parallel() -> int:
-    """The address of libgomp's GOMP_parallel (0 when no libgomp can be loaded): from the
-    system, else from the copy scikit-learn bundles."""
-    candidates = []
-    found = ctypes.util.find_library("gomp")
-    if found:
-        candidates.append(found)
-    try:
-        import sklearn
-
-        libs = os.path.join(os.path.dirname(os.path.dirname(sklearn.__file__)), "scikit_learn.libs")
-        candidates += sorted(glob.glob(os.path.join(libs, "libgomp*.so*")))
-    except ImportError:
-        pass
-    for path in candidates:
-        try:
-            library = ctypes.CDLL(path)
-            return ctypes.cast(library.GOMP_parallel, ctypes.c_void_p).value or 0
-        except (OSError, AttributeError):
-            continue
-    return 0
 
 
 class NativePlan:
@@ -157,8 +247,7 @@ class NativePlan:
     `launches` are (dispatch address, argument slots, extent); a slot is an address, or
     ("in", i) / ("out", i), patched per run."""
 
-    def __init__(self, run_plan: int, gomp_slot: int, launches: list[tuple[int, list, int]], threads: int):
-        ctypes.c_void_p.from_address(gomp_slot).value = gomp_parallel() or None
+    def __init__(self, run_plan: int, pool_stop: int, launches: list[tuple[int, list, int]], threads: int):
         self.threads = threads
         self.desc = np.zeros(max(1, len(launches)) * WORDS + 8, np.int64)  # +8: align to 64 bytes
         shift = (-self.desc.ctypes.data % 64) // 8
@@ -177,6 +266,7 @@ class NativePlan:
             self.table[row, :4] = [fn, arr.ctypes.data, extent, max(1, -(-extent // (threads * 4)))]
         proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32)
         self._run = proto(run_plan)
+        self._stop = ctypes.CFUNCTYPE(None)(pool_stop)
 
     def patch(self, ins, outs) -> None:
         for arr, j, kind, i in self.patches:
@@ -185,3 +275,7 @@ class NativePlan:
     def run(self, first: int = 0, count: int | None = None) -> None:
         count = len(self.table) - first if count is None else count
         self._run(self.table[first:].ctypes.data if count else 0, count, self.threads)
+
+    def stop(self) -> None:
+        """Join the module's workers (they run the module's code: do this before freeing it)."""
+        self._stop()

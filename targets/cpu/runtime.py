@@ -29,7 +29,7 @@ from tessel.ir.diagnostics import TesselError
 from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
 from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
-from tessel.targets.cpu.native_plan import NativePlan, gomp_parallel
+from tessel.targets.cpu.native_plan import NativePlan
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.reference.kernel_eval import np_type
 
@@ -76,7 +76,8 @@ class CpuExecutable:
         for i, (a, _) in enumerate(self.outputs):
             env[a] = ("out", i)
         self._plan(main.body.block, env)
-        self.native = self._native_plan()
+        self.native: NativePlan | None = self._native_plan()
+        self._plan_for_stop = self.native
 
     # ------------------------------------------------------------------ planning
 
@@ -139,11 +140,8 @@ class CpuExecutable:
             self._ctypes[name] = proto(self.compiled.address(name))
         return self._ctypes[name]
 
-    def _native_plan(self) -> NativePlan | None:
-        """The plan as descriptors for @tessel.run_plan; None when threads > 1 and no
-        libgomp could be loaded (the Python executor then splits the ranges)."""
-        if self.threads > 1 and not gomp_parallel():
-            return None
+    def _native_plan(self) -> NativePlan:
+        """The plan as descriptors for @tessel.run_plan."""
 
         def slot(s):
             return s if isinstance(s, tuple) else self.keep[s].ctypes.data
@@ -157,8 +155,7 @@ class CpuExecutable:
                 launches.append((self.compiled.address(native_plan.COPY), [slot(src), slot(dst), size], 1))
             else:
                 launches.append((self.compiled.address(f"{launch.name}.dispatch"), [slot(s) for s in launch.args], launch.extent))
-        slot = self.compiled.engine.get_global_value_address("tessel.gomp_parallel")
-        return NativePlan(self.compiled.address("tessel.run_plan"), slot, launches, self.threads)
+        return NativePlan(self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), launches, self.threads)
 
     def _port_nbytes(self, slot: tuple[str, int]) -> int:
         kind, i = slot
@@ -245,5 +242,18 @@ class CpuExecutable:
             f.result()
 
     def close(self) -> None:
+        """Stop the worker threads (native and Python); the executable cannot run after."""
+        plan = getattr(self, "_plan_for_stop", None)
+        if plan is not None:
+            plan.stop()
+            self._plan_for_stop = None
         if self.pool is not None:
             self.pool.shutdown()
+            self.pool = None
+
+    def __del__(self) -> None:
+        # the native workers run this module's code: join them before it is freed
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001  (interpreter shutdown)
+            pass

@@ -1,5 +1,5 @@
-"""The CPU runtime's executors agree: the native plan (one call per run, libgomp threads,
-dynamic chunks) and the Python executor (a ctypes call per launch, a thread pool) give
+"""The CPU runtime's executors agree: the native plan (one call per run, the module's own
+worker threads, dynamic chunks) and the Python executor (a ctypes call per launch, a thread pool) give
 bitwise the same outputs at every thread count, since a split only decides which thread
 computes an output element, never how. Profiling runs the same plan one launch at a time."""
 
@@ -60,7 +60,7 @@ def test_profile_runs_every_launch_and_keeps_results(dqn):
 def test_every_external_symbol_resolves_in_process(dqn):
     """MCJIT resolves a missing symbol to null and may leave the module's other
     relocations unapplied (a crash far from the cause), so the emitted IR may only declare
-    functions the process already has (libc, libm); libgomp is reached through a pointer."""
+    functions the process already has (libc, libm, pthreads)."""
     import ctypes
     import re
 
@@ -97,7 +97,7 @@ def test_every_external_symbol_resolves_in_process(dqn):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_resnet_block_runs_at_each_thread_count(threads):
-    """A whole-network run per thread count (serial launches and GOMP launches)."""
+    """A whole-network run per thread count (serial launches and pooled launches)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples" / "models"))
     import resnet18
 

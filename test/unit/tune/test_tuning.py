@@ -79,7 +79,7 @@ def test_records_append_resume_and_best(tmp_path):
 
 
 def test_crashing_and_hanging_candidates_fail_without_killing_the_tuner():
-    measurer = LocalMeasurer(workers=1, threads=1, repeats=1, timeout=20)
+    measurer = LocalMeasurer(workers=1, threads=1, repeats=1, timeout=20, quiet_wait=0)
     try:
         good = task_of(MATMUL)
         results = measurer.measure([Candidate(task_of(CRASH), space.DEFAULT), Candidate(good, space.DEFAULT)])

@@ -26,6 +26,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from tessel.bench import tvm_peer
 from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
 
 CONV = {  # H, W, IC, OC, K, S
@@ -74,22 +75,6 @@ def workloads(only: set[str] | None):
             yield name, "matmul", *matmul_model(n)
 
 
-def _tvm_peer(model: onnx.ModelProto, feed: dict, threads: int):
-    """A runner for Apache TVM's default (untuned) build of the model, or None."""
-    try:
-        import tvm  # noqa: F401
-        from tvm import relax
-        from tvm.relax.frontend.onnx import from_onnx
-    except Exception:  # noqa: BLE001  (not installed, or does not import here)
-        return None
-    os.environ.setdefault("TVM_NUM_THREADS", str(threads))
-    mod = from_onnx(model, keep_params_in_input=False)
-    ex = relax.build(mod, target="llvm -mcpu=native")
-    vm = relax.VirtualMachine(ex, tvm.cpu())
-    args = [tvm.nd.array(v) for v in feed.values()]
-    return lambda: vm["main"](*args)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--threads", type=int, default=2)
@@ -97,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tune-trials", type=int, default=0, help="tune each workload this many trials first (0: untuned only)")
     p.add_argument("--records", default=None, help="records file for --tune-trials (default: a temporary one)")
     p.add_argument("--only", default="", help="comma-separated workload names")
-    p.add_argument("--tvm", action="store_true", help="also time Apache TVM's untuned build when installed")
+    p.add_argument("--tvm", action="store_true", help="also time Apache TVM (untuned; and MetaSchedule with --tune-trials)")
     args = p.parse_args(argv)
 
     import onnxruntime as ort
@@ -130,10 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         if kind == "matmul":
             a, b = inputs
             runs["numpy"] = lambda: np.matmul(a, b)
-        if args.tvm:
-            peer = _tvm_peer(model, feed, args.threads)
-            if peer is not None:
-                runs["tvm"] = peer
+        if args.tvm and tvm_peer.available():
+            runs["tvm"] = tvm_peer.untuned(model, feed, args.threads)
+            if args.tune_trials:
+                shape = CONV.get(name) or DEPTHWISE.get(name) or (MATMUL[name],)
+                runs["tvm_tuned"], tvm_s = tvm_peer.tuned(kind, shape, args.tune_trials, args.threads)
+                log(f"{name}: MetaSchedule tuned {args.tune_trials} trials in {tvm_s:.0f} s")
         want = session.run(None, feed)[0]
         for key, e in candidates.items():
             got = e.run(inputs)[0]
@@ -169,7 +156,7 @@ def _geomean(xs: list[float]) -> float:
 
 
 def _report(rows, tuned: bool) -> int:
-    keys = sorted({k for _, _, _, ms, _ in rows for k in ms}, key=lambda k: ["tessel", "tuned", "ort", "numpy", "tvm"].index(k))
+    keys = sorted({k for _, _, _, ms, _ in rows for k in ms}, key=lambda k: ["tessel", "tuned", "ort", "numpy", "tvm", "tvm_tuned"].index(k))
     log("")
     log("| workload | " + " | ".join(f"{k} ms" for k in keys) + " | Tessel GFLOP/s | ort / Tessel |")
     log("|---|" + "---:|" * (len(keys) + 2))
@@ -180,9 +167,11 @@ def _report(rows, tuned: bool) -> int:
     dws = [ms["ort"] / best for _, kind, _, ms, best in rows if kind == "depthwise"]
     mm = {name: ms["numpy"] / best for name, kind, _, ms, best in rows if kind == "matmul"}
     tvm = [ms["tvm"] / best for *_, ms, best in rows if "tvm" in ms]
+    tvm_tuned = [ms["tvm_tuned"] / best for *_, ms, best in rows if "tvm_tuned" in ms]
     parts = [f"matmul1024_vs_numpy={mm.get('matmul1024', float('nan')):.3f}", f"matmul512_vs_numpy={mm.get('matmul512', float('nan')):.3f}",
              f"conv_geomean_vs_ort={_geomean(convs):.3f}", f"depthwise_geomean_vs_ort={_geomean(dws):.3f}",
-             f"vs_tvm={_geomean(tvm):.3f}" if tvm else "vs_tvm=nan", f"tuned={'yes' if tuned else 'no'}"]  # fmt: skip
+             f"vs_tvm={_geomean(tvm_tuned or tvm):.3f}" if tvm else "vs_tvm=nan",
+             f"vs_tvm_untuned={_geomean(tvm):.3f}" if tvm else "vs_tvm_untuned=nan", f"tuned={'yes' if tuned else 'no'}"]  # fmt: skip
     log("RESULT cpu_ops " + " ".join(parts))
     return 0
 

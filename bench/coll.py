@@ -1,13 +1,20 @@
 """Collectives: Tessel's synthesized algorithms against NCCL's ring/tree, under one alpha-beta model.
 
-    python -m tessel.bench.coll [--quick] [--time-limit S]
+    python -m tessel.bench.coll [--quick] [--time-limit S] [--topologies ndv2x2,dgx2x2]
+                                [--kinds allgather,...] [--sizes 1KB,32KB,...] [--no-scaling]
 
 For NDv2x2 (16 GPUs) and DGX-2x2 (32 GPUs), ALLGATHER, REDUCE_SCATTER, ALLREDUCE and
 ALLTOALL at 1 KB ... 1 GB: synthesize with no sketch (automatic sketch search), verify
 (symbolic chunk propagation + the numpy interpreter), simulate, and compare with the best
 of NCCL's ring and tree (p2p for ALLTOALL) simulated on the same model. Speedup = NCCL / Tessel.
 Columns `greedy`/`exact` compare the schedules of the winning sketch before chunk merging:
-TACCL's relaxation + greedy ordering against the exact CP-SAT model (where it ran).
+TACCL's relaxation + greedy ordering against the exact CP-SAT model (where it ran), twice,
+each time like with like: `*_model` in the CP-SAT models' integer units (costs rounded to
+1/1000 of the dearest link; the greedy order is re-timed in those units, `order.in_units`),
+where a tie is an equal integer makespan; `*_sim` both schedules lowered without merging and
+run by the simulator (float costs, first-come-first-served ports), where a tie is a
+difference under 0.1% (the integer rounding of the costs alone moves a makespan by up to
+half a unit per hop).
 Then synthesis time for ALLGATHER on NDv2 x2, x4, x10 (16, 32, 80 GPUs), with TACCL's relay
 sketch (TACCL's mode) and with the automatic sketch search.
 No GPU or NCCL runs here: every time is the simulator's, and NCCL is NCCL's algorithm.
@@ -40,6 +47,18 @@ def human(size: int) -> str:
     return f"{size}B"
 
 
+def parse_size(text: str) -> int:
+    for unit, f in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)):
+        if text.upper().endswith(unit):
+            return int(text[: -len(unit)]) * f
+    return int(text)
+
+
+def compare(exact: float, greedy: float, tol: float) -> int:
+    """-1: exact better, 0: a tie (within tol), 1: exact worse."""
+    return 0 if abs(exact - greedy) <= tol else (-1 if exact < greedy else 1)
+
+
 def verified(alg) -> bool:  # noqa: ANN001
     try:
         check_algorithm(alg)
@@ -57,21 +76,30 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="1KB, 1MB, 1GB only and short solver limits")
     ap.add_argument("--time-limit", type=float, default=None, help="synthesis budget per case (default 10 s, 20 s at 32 GPUs)")
+    ap.add_argument("--topologies", default="ndv2x2,dgx2x2", help="comma-separated (default ndv2x2,dgx2x2)")
+    ap.add_argument("--kinds", default=",".join(k.value for k in KINDS), help="comma-separated collectives")
+    ap.add_argument("--sizes", default=None, help="comma-separated sizes, e.g. 32KB,1MB (default 1KB..1GB)")
+    ap.add_argument("--no-scaling", action="store_true", help="skip the synthesis-time table (NDv2 x2, x4, x10)")
     args = ap.parse_args()
     sizes = [1 << 10, 1 << 20, 1 << 30] if args.quick else SIZES
+    if args.sizes:
+        sizes = [parse_size(s) for s in args.sizes.split(",")]
+    kinds = [CollKind(k) for k in args.kinds.split(",")]
     print(f"# environment: python {platform.python_version()}, ortools {ortools.__version__}, {os.cpu_count()} CPUs, "
           f"CP-SAT workers 2; times are simulated microseconds (alpha-beta model with link/NIC/switch-port contention)")
     print(f"{'topology':9} {'coll':15} {'size':>5} {'tessel_us':>11} {'nccl_us':>11} {'nccl_alg':>15} {'speedup':>8} "
-          f"{'tuner':>14} {'greedy_us':>10} {'exact_us':>10} {'synth_s':>7}  sketch")
+          f"{'tuner':>14} {'greedy_model':>12} {'exact_model':>11} {'greedy_sim':>10} {'exact_sim':>10} {'synth_s':>7}  sketch")
     all_ok = True
     speedups: dict[tuple[str, str, int], float] = {}
-    exact_better = exact_equal = exact_worse = 0
-    for topo_name in ("ndv2x2", "dgx2x2"):
+    in_model = {-1: 0, 0: 0, 1: 0}
+    in_sim = {-1: 0, 0: 0, 1: 0}
+    nan = float("nan")
+    for topo_name in args.topologies.split(","):
         topo = T.builtin(topo_name)
         limit = args.time_limit or (10.0 if topo.gpus <= 16 else 20.0)
         if args.quick:
             limit = min(limit, 5.0)
-        for kind in KINDS:
+        for kind in kinds:
             for size in sizes:
                 start = time.perf_counter()
                 r = synthesize(topo, kind, size, opts=Options(time_limit=limit))
@@ -83,25 +111,25 @@ def main() -> None:
                 sp = nt / r.time
                 speedups[(topo_name, kind.value, size)] = sp
                 pick = tuner.choice(topo, kind, size)
-                greedy = r.stages.get("greedy")
-                exact = r.stages.get("exact_model")
-                if greedy is not None and exact is not None:
-                    if exact < greedy - 1e-6:
-                        exact_better += 1
-                    elif exact > greedy + 1e-6:
-                        exact_worse += 1
-                    else:
-                        exact_equal += 1
+                st = r.stages
+                if "exact_model" in st:
+                    # both are integer multiples of the model's unit: compare the integers
+                    in_model[compare(round(st["exact_model"] / st["unit"]), round(st["greedy_model"] / st["unit"]), 0)] += 1
+                    in_sim[compare(st["exact_sim"], st["greedy_sim"], 1e-3 * st["greedy_sim"])] += 1
                 print(f"{topo_name:9} {kind.value:15} {human(size):>5} {r.time:11.2f} {nt:11.2f} {label:>15} {sp:7.2f}x "
-                      f"{(pick[0] if pick else '-'):>14} {greedy if greedy is not None else float('nan'):10.2f} "
-                      f"{exact if exact is not None else float('nan'):10.2f} {wall:7.1f}  {r.sketch.describe()}{'' if ok else ' UNVERIFIED'}",
+                      f"{(pick[0] if pick else '-'):>14} {st.get('greedy_model', nan):12.2f} {st.get('exact_model', nan):11.2f} "
+                      f"{st.get('greedy_sim', nan):10.2f} {st.get('exact_sim', nan):10.2f} "
+                      f"{wall:7.1f}  {r.sketch.describe()}{'' if ok else ' UNVERIFIED'}",
                       flush=True)
-    print(f"# exact CP-SAT vs relaxation + greedy order (same sketch, before merging): exact better in {exact_better}, "
-          f"equal in {exact_equal}, worse in {exact_worse} cases")
+    print(f"# exact CP-SAT vs relaxation + greedy order (same sketch, before merging), in the model's integer units: "
+          f"exact better in {in_model[-1]}, equal in {in_model[0]}, worse in {in_model[1]} cases")
+    print(f"# the same two schedules simulated (tie: within 0.1%): exact better in {in_sim[-1]}, equal in {in_sim[0]}, "
+          f"worse in {in_sim[1]} cases")
 
-    print(f"\n{'machine':9} {'gpus':>4} {'mode':>12} {'synth_s':>8} {'tessel_us':>10} {'nccl_us':>10} {'speedup':>8}")
+    if not args.no_scaling:
+        print(f"\n{'machine':9} {'gpus':>4} {'mode':>12} {'synth_s':>8} {'tessel_us':>10} {'nccl_us':>10} {'speedup':>8}")
     synth80 = float("nan")
-    for nodes in (2, 4, 10):
+    for nodes in () if args.no_scaling else (2, 4, 10):
         topo = T.ndv2(nodes)
         nccl = min(t for t, _ in baselines.best(topo, CollKind.ALLGATHER, 1 << 20).values())
         for mode, sketch in (("relay sketch", Sketch(name="relay", conn=[(0, 1)])), ("auto search", None)):
@@ -114,7 +142,7 @@ def main() -> None:
                 synth80 = wall
             print(f"{topo.name:9} {topo.gpus:4} {mode:>12} {wall:8.1f} {r.time:10.2f} {nccl:10.2f} {nccl / r.time:7.2f}x", flush=True)
 
-    best = max(speedups.values())
+    best = max(speedups.values(), default=float("nan"))
     ag = speedups.get(("ndv2x2", "allgather", 1 << 30), float("nan"))
     print(f"RESULT coll max_speedup_vs_nccl={best:.2f} ag_1GB_ndv2x2_speedup={ag:.2f} synth_80gpu_s={synth80:.1f} "
           f"all_verified={'true' if all_ok else 'false'}")

@@ -132,8 +132,11 @@ def _report(alg: Algorithm, topo: Topology, chunk_bytes: float, size: int, wall:
         how = "exact CP-SAT" if result.plan.note == "exact" else "decomposition (relaxation -> greedy order -> polish)"
         searched = f", best of {len(result.candidates)} sketches" if len(result.candidates) > 1 else ""
         print(f"synthesized {kind} of {human(size)} in {wall:.1f} s: {how}, sketch {result.sketch.describe()}{searched}")
-        if "exact_model" in result.stages:
-            print(f"  schedules before merging: greedy {result.stages['greedy']:.2f} us, exact model {result.stages['exact_model']:.2f} us (bound {result.stages['exact_bound']:.2f})")
+        st = result.stages
+        if "exact_model" in st:
+            print(f"  schedules before merging, in the model's integer units: greedy {st['greedy_model']:.2f} us, "
+                  f"exact {st['exact_model']:.2f} us (bound {st['exact_bound']:.2f}); "
+                  f"simulated: greedy {st['greedy_sim']:.2f} us, exact {st['exact_sim']:.2f} us")
     print(f"verified: implements {kind} (chunk propagation, no races); reference interpreter agrees")
     print(f"schedule: {alg.collective.ranks} GPUs, {tbs} threadblocks, {messages} messages ({alg.collective.ranks * alg.collective.input_chunks} input chunks of {human(chunk_bytes)})")
     print(f"simulated time {sim.time:.2f} us; busiest resource {bottleneck} ({busy:.2f} us busy)")

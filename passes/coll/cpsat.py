@@ -10,6 +10,13 @@
 - `polish`  routes fixed (from `relax` or a baseline), order and times free: the exact
             scheduling model on a fixed tree, warm-started from the greedy order.
 
+Warm start (`hint`, exact and polish): the plan is re-timed in the model's integer units in
+its own order (`order.in_units`), checked against the model's constraints in Python, and
+given to CP-SAT as a complete solution (every variable hinted); its makespan becomes the
+horizon, so CP-SAT only searches for schedules at least as good, and if it finds none in
+time the hint itself is the answer (status `HINT`). The result is therefore never worse
+than the hint in the model. A hint that breaks the symmetry ties switches symmetry off.
+
 Broadcast: every member receives exactly once, a send leaves after its chunk arrived.
 Reduction: every non-root member sends its partial exactly once, after all partials sent
 to it arrived; the root's last arrival completes the flow. Unicast: a path. ALLREDUCE's
@@ -25,6 +32,7 @@ from ortools.sat.python import cp_model
 
 from tessel.targets.nccl.plan import Plan, Send
 
+from .order import check_units, in_units, units_makespan, units_plan
 from .problem import Key, Problem
 
 
@@ -36,21 +44,41 @@ class Solution:
     wall: float
     routes: dict[int, list[Key]] = field(default_factory=dict)
     plan: Plan | None = None
+    hint: float | None = None  # the warm start's makespan in the model (us), when one was usable
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return self.status in ("OPTIMAL", "FEASIBLE")
+        return self.status in ("OPTIMAL", "FEASIBLE", "HINT")
 
 
 def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, hint: Plan | None = None,
-          time_limit: float = 10.0, workers: int = 2, seed: int = 0, symmetry: bool = True) -> Solution:
+          time_limit: float = 10.0, workers: int = 2, seed: int = 0, symmetry: bool = True,
+          fix_to_hint: bool = False) -> Solution:
+    """`fix_to_hint` (a check for tests): fix every variable to its hinted value, so that
+    CP-SAT itself says whether the warm start is a feasible solution of the model."""
     assert mode in ("relax", "exact", "polish")
     start = time.perf_counter()
     m = cp_model.CpModel()
     dur = p.dur
     edges = routes if routes is not None else p.edges
-    if hint is not None:
-        horizon = int(hint.makespan / p.unit * 1.25) + 10 * max(dur.values())
+    notes: list[str] = []
+    starts: dict[tuple[int, Key], int] | None = None
+    if hint is not None and mode != "relax":
+        allowed = {(fid, e) for fid, es in edges.items() for e in es}
+        problems = [f"flow {s.flow} {(s.src, s.dst)} is not a candidate" for s in hint.sends
+                    if (s.flow, (s.src, s.dst)) not in allowed][:1]
+        if not problems:
+            starts = in_units(p, hint)
+            problems = check_units(p, starts)[:1]
+        if problems:
+            notes.append(f"warm start unusable: {problems[0]}")
+            starts = None
+        elif symmetry and p.perms and check_units(p, starts, symmetry=True):
+            notes.append("warm start is not symmetric: symmetry ties off")
+            symmetry = False
+    if starts is not None:
+        horizon = units_makespan(p, starts)  # the warm start bounds the makespan
     else:
         horizon = sum(dur[e] for es in edges.values() for e in es) + 1
     flows = {f.id: f for f in p.flows}
@@ -166,23 +194,30 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
     else:
         m.Minimize(objective)
 
-    if hint is not None:
-        chosen = {(snd.flow, (snd.src, snd.dst)): snd for snd in hint.sends}
-        for k, var in x.items():
-            snd = chosen.get(k)
-            if not fixed:
-                m.AddHint(var, 1 if snd is not None else 0)
-            if snd is not None:
-                m.AddHint(s[k], min(horizon, int(round(snd.start / p.unit))))
+    if starts is not None:
+        _hint(m, p, starts, horizon, x, s, arrive, done, makespan, fixed)
+        if policy and not fixed:
+            for e, var in used.items():
+                m.AddHint(var, int(any((k in starts) for k in users[e])))
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.05, time_limit)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    if fix_to_hint:
+        solver.parameters.fix_variables_to_their_hinted_value = True
     status = solver.Solve(m)
     name = solver.StatusName(status)
-    sol = Solution(name, float("inf"), solver.BestObjectiveBound() * p.unit, time.perf_counter() - start)
+    sol = Solution(name, float("inf"), solver.BestObjectiveBound() * p.unit, time.perf_counter() - start, notes=notes)
+    if starts is not None:
+        sol.hint = horizon * p.unit
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if starts is not None and not fix_to_hint and status != cp_model.INFEASIBLE:
+            # no solution in time: the (feasible) warm start is the answer
+            sol.status, sol.objective = "HINT", horizon * p.unit
+            for fid, e in starts:
+                sol.routes.setdefault(fid, []).append(e)
+            sol.plan = units_plan(p, starts, mode)
         return sol
     sol.objective = solver.Value(makespan) * p.unit
     if policy and not fixed:
@@ -198,3 +233,35 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
                 sends.append(Send(fid, e[0], e[1], t0 * p.unit, (t0 + dur[e]) * p.unit))
         sol.plan = Plan(p.coll, p.flows, sends, p.chunk_bytes, p.topo, mode)
     return sol
+
+
+def _hint(m: cp_model.CpModel, p: Problem, starts: dict[tuple[int, Key], int], horizon: int, x: dict, s: dict,
+          arrive: dict, done: dict, makespan: cp_model.IntVar, fixed: bool) -> None:
+    """Hint every variable of the model from integer `starts` (a complete solution)."""
+    end = {k: t + p.dur[k[1]] for k, t in starts.items()}
+    into: dict[tuple[int, int], list[int]] = {}
+    for (fid, (u, v)), t in end.items():
+        into.setdefault((fid, v), []).append(t)
+    at: dict[tuple[int, int], int] = {}
+    fin: dict[int, int] = {}
+    for f in sorted(p.flows, key=lambda f: f.after is not None):
+        if f.kind in ("bcast", "unicast"):
+            at[(f.id, f.root)] = fin[f.after] if f.after is not None else 0
+            for (fid, v), ts in into.items():
+                if fid == f.id:
+                    at[(fid, v)] = max(ts)
+            fin[f.id] = max((at.get((f.id, v), 0) for v in f.members), default=0)
+        else:
+            for (fid, v), ts in into.items():
+                if fid == f.id and v != f.root:
+                    at[(fid, v)] = max(ts)
+            fin[f.id] = max(into.get((f.id, f.root), [0]))
+    for k, var in x.items():
+        if not fixed:
+            m.AddHint(var, int(k in starts))
+        m.AddHint(s[k], starts.get(k, 0))
+    for k, var in arrive.items():
+        m.AddHint(var, at.get(k, 0))
+    for fid, var in done.items():
+        m.AddHint(var, fin[fid])
+    m.AddHint(makespan, horizon)

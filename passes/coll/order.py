@@ -18,24 +18,24 @@ from tessel.targets.nccl.plan import Plan, Send
 from .problem import Key, Problem
 
 
-def list_schedule(p: Problem, routes: dict[int, list[Key]]) -> Plan:
+def dependencies(p: Problem, routes: dict[int, list[Key]]) -> tuple[list[tuple[int, Key]], list[list[int]]]:
+    """The tasks of `routes` (one per (flow, link) use) and, for each, the tasks it waits for."""
     flows = {f.id: f for f in p.flows}
     tasks: list[tuple[int, Key]] = [(fid, e) for fid, es in routes.items() for e in es]
-    index = {t: i for i, t in enumerate(tasks)}
     preds: list[list[int]] = [[] for _ in tasks]
     by_flow_into: dict[tuple[int, int], list[int]] = defaultdict(list)
-    by_flow_from: dict[tuple[int, int], list[int]] = defaultdict(list)
     for i, (fid, (u, v)) in enumerate(tasks):
         by_flow_into[(fid, v)].append(i)
-        by_flow_from[(fid, u)].append(i)
-    completes: dict[int, list[int]] = defaultdict(list)  # flow -> tasks whose end completes it
     for i, (fid, (u, v)) in enumerate(tasks):
         f = flows[fid]
         preds[i].extend(by_flow_into.get((fid, u), []))
-        if f.kind == "reduce" and v == f.root:
-            completes[fid].append(i)
         if f.kind == "bcast" and f.after is not None and u == f.root:
             preds[i].extend(completes_of(routes, flows, f.after, by_flow_into))
+    return tasks, preds
+
+
+def list_schedule(p: Problem, routes: dict[int, list[Key]]) -> Plan:
+    tasks, preds = dependencies(p, routes)
     succs: list[list[int]] = [[] for _ in tasks]
     for i, ps in enumerate(preds):
         for q in ps:
@@ -49,14 +49,15 @@ def list_schedule(p: Problem, routes: dict[int, list[Key]]) -> Plan:
     free: dict[str, float] = defaultdict(float)
     waiting = [len(ps) for ps in preds]
     ready = [0.0] * len(tasks)
-    heap = [(0.0, -tail[i], i) for i in range(len(tasks)) if waiting[i] == 0]
+    orbit = _orbits(p, tasks)
+    heap = [(0.0, -tail[i], orbit[i], i) for i in range(len(tasks)) if waiting[i] == 0]
     heapq.heapify(heap)
     start = [0.0] * len(tasks)
     while heap:
-        key, neg, i = heapq.heappop(heap)
+        key, neg, o, i = heapq.heappop(heap)
         est = max(ready[i], max(free[r] for r in res[i]))
         if est > key + 1e-9:
-            heapq.heappush(heap, (est, neg, i))
+            heapq.heappush(heap, (est, neg, o, i))
             continue
         start[i] = est
         end = est + cost[i]
@@ -66,9 +67,135 @@ def list_schedule(p: Problem, routes: dict[int, list[Key]]) -> Plan:
             ready[j] = max(ready[j], end)
             waiting[j] -= 1
             if waiting[j] == 0:
-                heapq.heappush(heap, (ready[j], -tail[j], j))
+                heapq.heappush(heap, (ready[j], -tail[j], orbit[j], j))
     sends = [Send(fid, e[0], e[1], start[i], start[i] + cost[i]) for i, (fid, e) in enumerate(tasks)]
     return Plan(p.coll, p.flows, sends, p.chunk_bytes, p.topo, "greedy")
+
+
+Task = tuple[int, Key]
+
+
+def _orbits(p: Problem, tasks: list[Task]) -> list[int]:
+    """Each task's orbit under the problem's symmetries (the smallest index in it).
+
+    Ties broken by orbit before index order symmetric tasks the same way on every resource,
+    so symmetric routes get a symmetric schedule, as the CP-SAT models' symmetry ties need.
+    """
+    index = {t: i for i, t in enumerate(tasks)}
+    parent = list(range(len(tasks)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for sigma, fmap in p.perms:
+        for i, (fid, (u, v)) in enumerate(tasks):
+            j = index.get((fmap[fid], (sigma[u], sigma[v])))
+            if j is not None:
+                a, b = find(i), find(j)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    return [find(i) for i in range(len(tasks))]
+
+
+def in_units(p: Problem, plan: Plan) -> dict[Task, int]:
+    """Integer start times (units of `p.unit`) for `plan`'s sends, in the plan's own order.
+
+    Rounding each float start on its own can make two transfers on a port overlap by a unit
+    or start a hop before the previous one ends. Instead, take the transfers in the order the
+    plan starts them (a dependency always before its dependents) and start each as early as
+    the model allows: after the tasks it waits for, with the model's integer durations, and
+    after the previous transfer on each of its link and ports. The result keeps the plan's
+    order on every resource and is feasible for the exact and polish models by construction
+    (`check_units` verifies it); for a plan already in integer units it moves nothing later.
+    """
+    order = {(s.flow, (s.src, s.dst)): (s.start, s.end) for s in plan.sends}
+    routes: dict[int, list[Key]] = defaultdict(list)
+    for fid, e in order:
+        routes[fid].append(e)
+    tasks, preds = dependencies(p, dict(routes))
+    succs: list[list[int]] = [[] for _ in tasks]
+    for i, ps in enumerate(preds):
+        for q in ps:
+            succs[q].append(i)
+    waiting = [len(ps) for ps in preds]
+    key = [(order[t][0], order[t][1], t[0], t[1]) for t in tasks]
+    heap = [(key[i], i) for i in range(len(tasks)) if waiting[i] == 0]
+    heapq.heapify(heap)
+    ready = [0] * len(tasks)
+    free: dict[str, int] = defaultdict(int)
+    out: dict[Task, int] = {}
+    while heap:
+        _, i = heapq.heappop(heap)
+        fid, e = tasks[i]
+        res = p.resources[e]
+        t0 = max([ready[i], *(free[r] for r in res)])
+        end = t0 + p.dur[e]
+        out[(fid, e)] = t0
+        for r in res:
+            free[r] = end
+        for j in succs[i]:
+            ready[j] = max(ready[j], end)
+            waiting[j] -= 1
+            if waiting[j] == 0:
+                heapq.heappush(heap, (key[j], j))
+    if len(out) != len(tasks):
+        raise ValueError("plan has a cyclic dependency")
+    return out
+
+
+def units_plan(p: Problem, starts: dict[Task, int], note: str) -> Plan:
+    """The plan of integer `starts`, in microseconds (start * unit)."""
+    sends = [Send(fid, e[0], e[1], t * p.unit, (t + p.dur[e]) * p.unit) for (fid, e), t in starts.items()]
+    return Plan(p.coll, p.flows, sends, p.chunk_bytes, p.topo, note)
+
+
+def units_makespan(p: Problem, starts: dict[Task, int]) -> int:
+    return max((t + p.dur[e] for (_, e), t in starts.items()), default=0)
+
+
+def check_units(p: Problem, starts: dict[Task, int], symmetry: bool = False) -> list[str]:
+    """Why integer `starts` violate the CP-SAT models' constraints (empty: feasible): a member
+    that does not receive (broadcast, unicast) or send its partial (reduction) exactly once, a
+    task before the end of one it waits for, two tasks overlapping on a link or port, and with
+    `symmetry` a (flow, link) whose symmetric image is unused or starts at another time."""
+    errors: list[str] = []
+    routes: dict[int, list[Key]] = defaultdict(list)
+    for fid, e in starts:
+        routes[fid].append(e)
+    for f in p.flows:
+        es = routes.get(f.id, [])
+        if f.kind == "reduce":  # every other member sends its partial exactly once
+            counts = {v: sum(1 for e in es if e[0] == v) for v in f.members if v != f.root}
+        else:  # every member receives exactly once
+            counts = {v: sum(1 for e in es if e[1] == v) for v in f.members}
+        for v, n in counts.items():
+            if n != 1:
+                errors.append(f"flow {f.id}: rank {v} {'sends' if f.kind == 'reduce' else 'receives'} {n} times")
+    tasks, preds = dependencies(p, dict(routes))
+    for i, (fid, e) in enumerate(tasks):
+        for q in preds[i]:
+            g, d = tasks[q]
+            if starts[(fid, e)] < starts[(g, d)] + p.dur[d]:
+                errors.append(f"flow {fid} {e} starts at {starts[(fid, e)]} before flow {g} {d} ends at {starts[(g, d)] + p.dur[d]}")
+    by_res: dict[str, list[tuple[int, int, Task]]] = defaultdict(list)
+    for (fid, e), t in starts.items():
+        for r in p.resources[e]:
+            by_res[r].append((t, t + p.dur[e], (fid, e)))
+    for r, ivs in by_res.items():
+        ivs.sort()
+        for a, b in zip(ivs, ivs[1:]):
+            if b[0] < a[1]:
+                errors.append(f"{r}: flow {b[2][0]} {b[2][1]} at {b[0]} overlaps flow {a[2][0]} {a[2][1]} until {a[1]}")
+    if symmetry:
+        for sigma, fmap in p.perms:
+            for (fid, (u, v)), t in starts.items():
+                img = (fmap[fid], (sigma[u], sigma[v]))
+                if img != (fid, (u, v)) and starts.get(img) != t:
+                    errors.append(f"not symmetric: flow {fid} {(u, v)} at {t}, its image flow {img[0]} {img[1]} at {starts.get(img)}")
+    return errors
 
 
 def completes_of(routes: dict[int, list[Key]], flows: dict, fid: int, into: dict) -> list[int]:

@@ -5,11 +5,13 @@
 
 For each sketch: the decomposition (CP-SAT routing relaxation -> greedy list scheduling ->
 CP-SAT polish of the order on the fixed routes; ALLTOALL routes come from the HiGHS LP),
-then chunk merging ranked by the simulator. The best sketch by simulated time then gets the
-exact CP-SAT model (routing and scheduling together, warm-started from the decomposition)
-when the machine has at most `exact_max_gpus` GPUs; it is kept only if the simulator agrees
-it is faster. REDUCE_SCATTER is synthesized directly (in-trees to each chunk's owner);
-ALLREDUCE is REDUCE_SCATTER's flows followed, chunk by chunk, by ALLGATHER's.
+then chunk merging ranked by the simulator, which also picks between the greedy and the
+polished schedule. The best sketch by simulated time then gets the exact CP-SAT model
+(routing and scheduling together) when the machine has at most `exact_max_gpus` GPUs,
+warm-started from the sketch's best schedule in the model as a complete integer solution
+whose makespan bounds the search, so in the model it is never worse than greedy; it is kept
+only if the simulator agrees it is faster. REDUCE_SCATTER is synthesized directly (in-trees
+to each chunk's owner); ALLREDUCE is REDUCE_SCATTER's flows followed, chunk by chunk, by ALLGATHER's.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from tessel.targets.nccl.plan import Plan
 
 from . import alltoall, cpsat
 from .merge import best_merge
-from .order import list_schedule, shortest_routes
+from .order import in_units, list_schedule, shortest_routes, units_makespan
 from .problem import Problem, build_problem
 
 
@@ -40,11 +42,12 @@ class Options:
 @dataclass
 class Candidate:
     sketch: Sketch
-    plan: Plan  # unmerged schedule
+    plan: Plan  # unmerged schedule (of greedy and polish, the one the simulator prefers)
     algorithm: Algorithm
     time: float  # simulated, us
     stages: dict[str, float] = field(default_factory=dict)
     merges: dict[str, float] = field(default_factory=dict)
+    hint: Plan | None = None  # the best schedule in the model: the exact model's warm start
 
 
 @dataclass
@@ -95,8 +98,13 @@ def candidate_sketches(topo: Topology, kind: CollKind, size: int) -> list[Sketch
     return out
 
 
-def decompose(p: Problem, opts: Options, limit: float) -> tuple[Plan, dict[str, float]]:
-    """relaxation -> greedy order -> polish (or LP -> greedy -> polish for ALLTOALL)."""
+def decompose(p: Problem, opts: Options, limit: float) -> tuple[list[Plan], dict[str, float]]:
+    """relaxation -> greedy order -> polish (or LP -> greedy -> polish for ALLTOALL).
+
+    Returns the schedules best in the model first: polish when it beats greedy in the
+    model's integer units, then greedy. The simulator picks between them (`synthesize`):
+    it does not always agree with the model, whose port order the lowering cannot force.
+    """
     stages: dict[str, float] = {}
     if p.coll.kind == CollKind.ALLTOALL:
         routes, bound = alltoall.route(p)
@@ -113,14 +121,19 @@ def decompose(p: Problem, opts: Options, limit: float) -> tuple[Plan, dict[str, 
             stages["relax_timeout"] = 1.0
     greedy = list_schedule(p, routes)
     stages["greedy"] = greedy.makespan
+    # the greedy order in the CP-SAT models' integer units: what polish and exact must beat
+    greedy_units = units_makespan(p, in_units(p, greedy))
+    stages["greedy_model"] = greedy_units * p.unit
+    stages["unit"] = p.unit
     polish = cpsat.solve(p, "polish", routes=routes, hint=greedy, time_limit=limit / 2, workers=opts.workers,
                          seed=opts.seed, symmetry=opts.symmetry)
-    plan = greedy
-    if polish.ok and polish.plan is not None and polish.objective < greedy.makespan:
-        plan = polish.plan
+    plans = [greedy]
+    if polish.ok and polish.plan is not None and round(polish.objective / p.unit) < greedy_units:
+        plans.insert(0, polish.plan)
         stages["polish"] = polish.objective
-    plan.note = "decomposition"
-    return plan, stages
+    for plan in plans:
+        plan.note = "decomposition"
+    return plans, stages
 
 
 def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None = None,
@@ -146,10 +159,18 @@ def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None 
             log.append(f"sketch {sk.name}: {err}")
             continue
         log.extend(f"sketch {sk.name}: {n}" for n in p.notes)
-        plan, stages = decompose(p, opts, limit)
-        alg, merged, t, merges = best_merge(plan, name)
+        plans, stages = decompose(p, opts, limit)
+        chosen = None
+        for plan in plans:  # polish (if better in the model), greedy: the simulator decides
+            alg, merged, t, merges = best_merge(plan, name)
+            if plan is plans[-1]:
+                stages["greedy_sim"] = merges["1"]  # greedy, unmerged
+            if chosen is None or t < chosen[2] - 1e-9:
+                chosen = (plan, alg, t, merges)
+        assert chosen is not None
+        plan, alg, t, merges = chosen
         stages["decomposition"] = t
-        candidates.append(Candidate(sk, plan, alg, t, stages, merges))
+        candidates.append(Candidate(sk, plan, alg, t, stages, merges, hint=plans[0]))
         log.append(f"sketch {sk.name} ({sk.describe()}): decomposition {t:.2f} us")
     if not candidates:
         raise TesselError(f"infeasible: no sketch gives a {kind} on {topo.name}: " + "; ".join(log))
@@ -160,19 +181,25 @@ def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None 
         coll = Collective(kind, topo.gpus, best.sketch.chunkup, root)
         p = build_problem(topo, coll, size, best.sketch)
         left = max(1.0, deadline - time.perf_counter())
-        exact = cpsat.solve(p, "exact", hint=best.plan, time_limit=left, workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
+        exact = cpsat.solve(p, "exact", hint=best.hint or best.plan, time_limit=left, workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
         if exact.ok and exact.plan is not None:
-            ealg, eplan, et, _ = best_merge(exact.plan, name)
+            ealg, eplan, et, emerges = best_merge(exact.plan, name)
             stages["exact"] = et
+            stages["exact_sim"] = emerges["1"]  # unmerged
             stages["exact_model"] = exact.objective
+            if exact.hint is not None:
+                stages["exact_hint"] = exact.hint
             stages["exact_bound"] = exact.bound
             stages["exact_optimal"] = float(exact.status == "OPTIMAL")
-            log.append(f"exact ({exact.status}, {exact.wall:.1f} s): {et:.2f} us, model {exact.objective:.2f}, bound {exact.bound:.2f}")
+            log.append(f"exact ({exact.status}, {exact.wall:.1f} s): {et:.2f} us, model {exact.objective:.2f}, "
+                       f"warm start {exact.hint if exact.hint is not None else float('nan'):.2f}, bound {exact.bound:.2f}"
+                       + "".join(f"; {n}" for n in exact.notes))
             if et < t - 1e-9:
                 plan, alg, t = exact.plan, ealg, et
                 plan.note = "exact"
         else:
-            log.append(f"exact: {exact.status} after {exact.wall:.1f} s; keeping the decomposition")
+            log.append(f"exact: {exact.status} after {exact.wall:.1f} s; keeping the decomposition"
+                       + "".join(f"; {n}" for n in exact.notes))
     alg.name = name
     return Result(alg, plan, t, best.sketch, size, time.perf_counter() - start, stages, candidates, log)
 

@@ -103,7 +103,10 @@ def tune_command(args: argparse.Namespace) -> int:
         if s.default_s and s.best_s:
             before += s.task.weight * s.default_s
             after += s.task.weight * s.best_s
-        print(f"{s.task.stage[:48]:48s} {s.task.weight:8d} {d:11.3f} {b:9.3f} {d / b if b == b and b else float('nan'):7.2f}x {s.gflops:8.1f}")
+        if not s.best_s:  # the budget ran out before this stage's first batch
+            print(f"{s.task.stage[:48]:48s} {s.task.weight:8d}   not measured (raise --trials or --budget)")
+            continue
+        print(f"{s.task.stage[:48]:48s} {s.task.weight:8d} {d:11.3f} {b:9.3f} {d / b if d == d else float('nan'):7.2f}x {s.gflops:8.1f}")
     if after:
         print(f"sum over launches: {before * 1e3:.3f} ms with default schedules, {after * 1e3:.3f} ms tuned ({before / after:.2f}x)")
     print(f"records: {args.records} ({len(records.entries)} entries)")

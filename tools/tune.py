@@ -39,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2, help="processes building candidates (default 2)")
     p.add_argument("--threads", type=int, default=2, help="threads a candidate runs on (default 2)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds before a build or run counts as failed (default 60)")
+    p.add_argument("--ray", metavar="ADDRESS", help="measure on a Ray cluster: auto, ray://HOST:PORT, or local (needs the 'ray' extra)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy", help="ONNX: fix an input to a value")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...", help="ONNX: static input shape")
@@ -93,7 +94,7 @@ def tune_command(args: argparse.Namespace) -> int:
         raise TesselError(f"{args.model}: no kernel stages to tune")
     print(f"tuning {len(tasks)} stages of {args.model} ({len(records.entries)} records in {args.records})", file=sys.stderr)
     options = Options(trials=trials, budget_s=budget, strategy=args.search, batch=args.batch, workers=args.workers,
-                      threads=args.threads, timeout=args.timeout, seed=args.seed)  # fmt: skip
+                      threads=args.threads, timeout=args.timeout, seed=args.seed, ray=args.ray)  # fmt: skip
     states = Tuner(tasks, records, options).run()
     print(f"{'stage':48s} {'launches':>8s} {'default ms':>11s} {'tuned ms':>9s} {'speedup':>8s} {'GFLOP/s':>8s}")
     before = after = 0.0

@@ -7,7 +7,7 @@ cache), then one runner process at a time checks each candidate against the stag
 its default schedule on the same random inputs and times it (timing two candidates at
 once on a 2-core machine would measure the contention). A runner that dies or runs past
 `timeout` seconds fails the candidate it was on; the pool is rebuilt and the batch goes
-on. `--ray ADDRESS` sends the same two jobs to a Ray cluster instead (optional).
+on. `--ray ADDRESS` sends the same two jobs to a Ray cluster instead (`ray_measure.py`).
 """
 
 from __future__ import annotations

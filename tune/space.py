@@ -8,7 +8,8 @@ kernel.compute gets a space, fused epilogues included.
   loops in a chosen order, the first of them parallel (or none).
 - Reductions: a register tile of `rows` along one spatial axis by `cols` vectors along the
   innermost one, accumulated over the reduction loops in a chosen order (cache_write at
-  the tile), the other spatial loops outside in a chosen order, the first one parallel;
+  the tile), the other spatial loops outside in a chosen order, one of them optionally
+  blocked a second time for cache reuse (`block_axis`, `block`), the first one parallel;
   rows that do not divide their axis either leave a guarded tail or clamp the last tile.
 
 A point of the space is a `Knobs` dict; `build` turns it into a StageSchedule (always one
@@ -60,6 +61,8 @@ def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
         space["unroll"] = [True, False]
         space["reduce_order"] = _orders(op.reduce_count)
         space["outer_order"] = _orders(k)
+        space["block_axis"] = list(range(k))
+        space["block"] = [1, 2, 4, 8]
     else:
         space["outer_order"] = _orders(k)
     return space
@@ -143,7 +146,7 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
         else:
             outer.append(Loop(d, extents[d], 1))
     order = _outer_order(knobs, len(outer))
-    outer = [outer[i] for i in order]
+    outer = _block([outer[i] for i in order], knobs)
     reduce_order = knobs.get("reduce_order") or tuple(range(op.reduce_count))
     reduce = [Loop(k + i, extents[k + i], 1) for i in reduce_order]  # type: ignore[union-attr]
     tile: list[Loop] = []
@@ -157,6 +160,23 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
         return _parallel(StageSchedule(outer + reduce, None, ["sampled"]), knobs, math.prod(extents))
     schedule = StageSchedule(outer + reduce + tile, len(outer), ["sampled"])
     return _parallel(schedule, knobs, math.prod(extents))
+
+
+def _block(outer: list[Loop], knobs: Knobs) -> list[Loop]:
+    """The second tiling level: the loop of `block_axis` outside the register tile split
+    once more, its outer part moved outermost, so that `block` tiles of that axis reuse what
+    the loops between them bring into cache (Ansor's multi-level tiling, one level up).
+    Only where `block` divides the loop (no second tail) and the loop is not clamped."""
+    b = int(knobs.get("block", 1))  # type: ignore[call-overload]
+    axis = knobs.get("block_axis")
+    at = next((i for i, l in enumerate(outer) if l.axis == axis), None)
+    if b <= 1 or at is None:
+        return outer
+    loop = outer[at]
+    if loop.clamp or loop.extent <= b or loop.extent % b:
+        return outer
+    blocks = Loop(loop.axis, loop.extent // b, loop.stride * b)
+    return [blocks, *outer[:at], loop.but(extent=b), *outer[at + 1 :]]
 
 
 def _parallel(s: StageSchedule, knobs: Knobs, work: int) -> StageSchedule:

@@ -25,6 +25,7 @@ from tessel.tune import search, space
 from tessel.tune.cost_model import CostModel
 from tessel.tune.features import SIZE, features
 from tessel.tune.measure import Candidate, LocalMeasurer, Result
+from tessel.tune.ray_measure import RayMeasurer
 from tessel.tune.records import Records, knob_id
 from tessel.tune.task import Task
 
@@ -40,6 +41,7 @@ class Options:
     repeats: int = 5
     timeout: float = 60.0
     seed: int = 0
+    ray: str | None = None  # a Ray cluster address: measure there (tune/ray_measure.py)
 
 
 @dataclass
@@ -94,7 +96,11 @@ class Tuner:
     def run(self) -> list[TaskState]:
         o = self.options
         start = time.monotonic()
-        measurer = LocalMeasurer(workers=o.workers, threads=o.threads, repeats=o.repeats, timeout=o.timeout)
+        measurer: LocalMeasurer | RayMeasurer
+        if o.ray:
+            measurer = RayMeasurer(o.ray, threads=o.threads, repeats=o.repeats, timeout=o.timeout)
+        else:
+            measurer = LocalMeasurer(workers=o.workers, threads=o.threads, repeats=o.repeats, timeout=o.timeout)
         try:
             while True:
                 if o.trials is not None and self.total_trials() >= o.trials:
@@ -124,7 +130,7 @@ class Tuner:
 
         return max(self.states, key=gain, default=None)
 
-    def _round(self, state: TaskState, measurer: LocalMeasurer, start: float) -> None:
+    def _round(self, state: TaskState, measurer: LocalMeasurer | RayMeasurer, start: float) -> None:
         o = self.options
         op, _ = state.task.compute_op()
         measured = self.records.measured(state.task.key)

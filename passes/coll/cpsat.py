@@ -81,7 +81,6 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
         horizon = units_makespan(p, starts)  # the warm start bounds the makespan
     else:
         horizon = sum(dur[e] for es in edges.values() for e in es) + 1
-    flows = {f.id: f for f in p.flows}
     x: dict[tuple[int, Key], cp_model.IntVar] = {}
     s: dict[tuple[int, Key], cp_model.IntVar] = {}
     intervals: dict[Key, list] = {}

@@ -154,7 +154,7 @@ def build_problem(topo: Topology, coll: Collective, size: int, sketch: Sketch | 
 
 
 def _symmetries(p: Problem, links: set[Key]) -> list[tuple[list[int], dict[int, int]]]:
-    topo, coll = p.topo, p.coll
+    topo = p.topo
     wanted: list[tuple[int, int]] = list(p.sketch.symmetry) if p.sketch else []
     if topo.nodes > 1 and (topo.gpus_per_node, topo.gpus) not in wanted:
         wanted.append((topo.gpus_per_node, topo.gpus))

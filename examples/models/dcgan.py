@@ -9,11 +9,8 @@ with Tanh.
 
 from __future__ import annotations
 
-import argparse
-
-import numpy as np
 import onnx
-from onnx_builder import GraphBuilder
+from onnx_builder import GraphBuilder, parser, save
 
 
 def build(batch: int = 1, seed: int = 0, latent: int = 100, width: int = 64) -> onnx.ModelProto:
@@ -31,15 +28,10 @@ def build(batch: int = 1, seed: int = 0, latent: int = 100, width: int = 64) -> 
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("-o", "--output", default="dcgan.onnx")
+    p = parser(__doc__, "dcgan.onnx")
     p.add_argument("--batch", type=int, default=1)
-    p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
-    model = build(args.batch, args.seed)
-    onnx.save(model, args.output)
-    params = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
-    print(f"wrote {args.output}: {len(model.graph.node)} nodes, {params / 1e6:.1f} M parameters")
+    save(build(args.batch, args.seed), args.output)
 
 
 if __name__ == "__main__":

@@ -9,11 +9,9 @@ global average pooling, a 1000-way Gemm and a Softmax.
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 import onnx
-from onnx_builder import GraphBuilder
+from onnx_builder import GraphBuilder, parser, save
 
 # (output channels, stride) of the depthwise-separable blocks
 BLOCKS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2), *[(512, 1)] * 5, (1024, 2), (1024, 1)]
@@ -41,16 +39,11 @@ def build(batch: int = 1, image: int = 224, seed: int = 0, classes: int = 1000) 
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("-o", "--output", default="mobilenet_v1.onnx")
+    p = parser(__doc__, "mobilenet_v1.onnx")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--image", type=int, default=224)
-    p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
-    model = build(args.batch, args.image, args.seed)
-    onnx.save(model, args.output)
-    params = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
-    print(f"wrote {args.output}: {len(model.graph.node)} nodes, {params / 1e6:.1f} M parameters")
+    save(build(args.batch, args.image, args.seed), args.output)
 
 
 if __name__ == "__main__":

@@ -6,11 +6,27 @@ code (no downloads) and is the same on every machine.
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 OPSET = 17
+
+
+def parser(doc: str, output: str) -> argparse.ArgumentParser:
+    """The command line every model script shares: -o and --seed (it adds its own sizes)."""
+    p = argparse.ArgumentParser(description=doc.split("\n")[0])
+    p.add_argument("-o", "--output", default=output)
+    p.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def save(model: onnx.ModelProto, path: str) -> None:
+    onnx.save(model, path)
+    params = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
+    print(f"wrote {path}: {len(model.graph.node)} nodes, {params / 1e6:.1f} M parameters")
 
 
 class GraphBuilder:

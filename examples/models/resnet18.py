@@ -8,11 +8,8 @@ global average pooling and a 1000-way Gemm: 62 nodes, 11.7 M parameters.
 
 from __future__ import annotations
 
-import argparse
-
-import numpy as np
 import onnx
-from onnx_builder import GraphBuilder
+from onnx_builder import GraphBuilder, parser, save
 
 
 def basic_block(g: GraphBuilder, x: str, cin: int, cout: int, stride: int) -> str:
@@ -40,16 +37,11 @@ def build(batch: int = 1, image: int = 224, seed: int = 0, classes: int = 1000) 
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("-o", "--output", default="resnet18.onnx")
+    p = parser(__doc__, "resnet18.onnx")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--image", type=int, default=224)
-    p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
-    model = build(args.batch, args.image, args.seed)
-    onnx.save(model, args.output)
-    params = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
-    print(f"wrote {args.output}: {len(model.graph.node)} nodes, {params / 1e6:.1f} M parameters")
+    save(build(args.batch, args.image, args.seed), args.output)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,9 @@ scores, Softmax, weighted sum), residual + LayerNormalization, a GELU feed-forwa
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 import onnx
-from onnx_builder import GraphBuilder
+from onnx_builder import GraphBuilder, parser, save
 
 
 def build(batch: int = 1, seq: int = 128, dim: int = 256, heads: int = 4, seed: int = 0) -> onnx.ModelProto:
@@ -43,17 +41,12 @@ def build(batch: int = 1, seq: int = 128, dim: int = 256, heads: int = 4, seed: 
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("-o", "--output", default="transformer.onnx")
+    p = parser(__doc__, "transformer.onnx")
     p.add_argument("--seq", type=int, default=128)
     p.add_argument("--dim", type=int, default=256)
     p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
-    model = build(1, args.seq, args.dim, args.heads, args.seed)
-    onnx.save(model, args.output)
-    params = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
-    print(f"wrote {args.output}: {len(model.graph.node)} nodes, {params / 1e6:.1f} M parameters")
+    save(build(1, args.seq, args.dim, args.heads, args.seed), args.output)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, ModuleOp, TypeAttribute
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TypeAttribute
 from xdsl.ir import Block, SSAValue
 
 from tessel.dialects import kernel
@@ -31,7 +31,7 @@ from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.native_plan import NativePlan
 from tessel.targets.cpu.llvm_emit import emit_module
-from tessel.targets.reference.kernel_eval import np_type
+from tessel.targets.reference.kernel_eval import global_array, np_type
 
 
 def aligned_empty(shape: Sequence[int], dtype: np.dtype, align: int = 64) -> np.ndarray:
@@ -120,19 +120,7 @@ class CpuExecutable:
         return self._hold(aligned_empty(t.get_shape(), np_type(t.element_type)))
 
     def _global(self, name: str, t: MemRefType) -> np.ndarray:
-        g = self.globals[name]
-        dt = np_type(t.element_type)
-        if isinstance(g.initial_value, DenseIntOrFPElementsAttr):
-            raw = g.initial_value.data.data
-            if dt == np.bool_:
-                return np.frombuffer(raw, np.int8).astype(np.bool_).reshape(t.get_shape())
-            return np.frombuffer(raw, dt).reshape(t.get_shape()).copy()
-        if name not in self.weights:
-            raise TesselError(f"no data for weight @{name}")
-        value = np.asarray(self.weights[name], order="C")
-        if value.shape != tuple(t.get_shape()):
-            raise TesselError(f"weight @{name} has shape {list(value.shape)}, the IR declares {list(t.get_shape())}")
-        return value.view(dt) if value.dtype != dt and value.dtype.itemsize == dt.itemsize else value.astype(dt)
+        return global_array(name, self.globals[name], self.weights, t)
 
     def _function(self, name: str, n: int):
         if name not in self._ctypes:

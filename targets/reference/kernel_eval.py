@@ -47,6 +47,24 @@ def np_type(t: Attribute) -> np.dtype:
     return np.dtype({Float16Type: np.float16, BFloat16Type: ml_dtypes.bfloat16, Float32Type: np.float32, Float64Type: np.float64}[type(t)])
 
 
+def global_array(name: str, g: memref.GlobalOp, weights: Mapping[str, np.ndarray], t: MemRefType) -> np.ndarray:
+    """The value of memref.global @name as a C-ordered array of the IR's element type: its
+    inline initializer, or the weight store's array (same shape, reinterpreted when only the
+    signedness differs, converted otherwise)."""
+    dt = np_type(t.element_type)
+    if isinstance(g.initial_value, DenseIntOrFPElementsAttr):
+        raw = g.initial_value.data.data
+        if dt == np.bool_:
+            return np.frombuffer(raw, np.int8).astype(np.bool_).reshape(t.get_shape())
+        return np.frombuffer(raw, dt).reshape(t.get_shape()).copy()
+    if name not in weights:
+        raise TesselError(f"no data for weight @{name}")
+    value = np.asarray(weights[name], order="C")
+    if value.shape != tuple(t.get_shape()):
+        raise TesselError(f"weight @{name} has shape {list(value.shape)}, the IR declares {list(t.get_shape())}")
+    return value.view(dt) if value.dtype != dt and value.dtype.itemsize == dt.itemsize else value.astype(dt)
+
+
 def unsigned(x: np.ndarray) -> np.ndarray:
     return x if x.dtype == np.bool_ else x.view(f"uint{x.dtype.itemsize * 8}")
 
@@ -162,17 +180,7 @@ class KernelEvaluator:
                 raise NotImplementedError(f"kernel evaluator: {op.name}")
 
     def _global(self, name: str, t: MemRefType) -> np.ndarray:
-        g = self.globals[name]
-        dt = np_type(t.element_type)
-        if isinstance(g.initial_value, DenseIntOrFPElementsAttr):
-            raw = g.initial_value.data.data
-            if dt == np.bool_:
-                return np.frombuffer(raw, np.int8).astype(np.bool_).reshape(t.get_shape())
-            return np.frombuffer(raw, dt).reshape(t.get_shape()).copy()
-        if name not in self.weights:
-            raise TesselError(f"no data for weight @{name}")
-        value = np.asarray(self.weights[name])
-        return value.view(dt) if value.dtype.kind in "iu" and value.dtype != dt else value
+        return global_array(name, self.globals[name], self.weights, t)
 
     # ------------------------------------------------------------------ stages
 

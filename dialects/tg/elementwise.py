@@ -19,6 +19,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -27,7 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tessel.ir import dtypes
 
-from .base import INJECTIVE, Elementwise, Props, TgOp, broadcast_shapes, require, same_element_type, string
+from .base import INJECTIVE, Elementwise, Props, TgOp, broadcast_shapes, integer, require, same_element_type, string
 
 # --------------------------------------------------------------------------- binary
 
@@ -169,6 +170,26 @@ def check_scalar_attr(attr: Attribute, element_type: Attribute, what: str) -> No
     if isinstance(attr, FloatAttr | IntegerAttr) and attr.type == element_type:
         return
     raise VerifyException(f"{what} must be a {element_type} scalar, got {attr}")
+
+
+@irdl_op_definition
+class ShiftRightOp(UnaryOp):
+    """Arithmetic shift right by a constant, `floor(x / 2^amount)`: the requantizing step of
+    an int8 layer (TVM's `right_shift`; VTA's ALU SHR). ONNX BitShift is unsigned-only, and
+    `tg.div` truncates toward zero, so neither means this on negative accumulators."""
+
+    name = "tg.shift_right"
+    amount = prop_def(IntegerAttr)
+    ACCEPTS: ClassVar[str] = NUMBERS
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        (t,) = operand_types
+        require(dtypes.is_integer(t.element_type), f"{cls.name} needs an integer element type, got {t.element_type}")
+        width = t.element_type.width.data  # type: ignore[attr-defined]
+        amount = integer(props, "amount")
+        require(0 <= amount < width, f"amount={amount} must be in [0, {width}) for {t.element_type}")
+        return super().infer_result_types(operand_types, props)
 
 
 # --------------------------------------------------------------------------- cast

@@ -163,7 +163,11 @@ class PushThroughElementwise(RewritePattern):
                 operands.append(_reshape(rewriter, v, [s[0], 1, s[2], s[3], 1]))
             else:
                 return
-        new = op.__class__.make(operands, dict(op.properties))
+        types = None
+        if isinstance(op, tg.CastOp):  # the one element-wise op whose result type is not inferred
+            shape = operands[0].type.get_shape()  # type: ignore[attr-defined]
+            types = [TensorType(result.element_type, shape)]
+        new = op.__class__.make(operands, dict(op.properties), types)
         rewriter.insert(new)
         back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})
         back.results[0].name_hint = op.results[0].name_hint

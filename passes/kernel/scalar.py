@@ -387,6 +387,14 @@ def _clip(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     return x
 
 
+@rule(tg.ShiftRightOp)
+def _shift_right(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    (x,) = _operands(b, op, idx)
+    amount = b.const(op.amount.value.data, x.type)  # type: ignore[attr-defined]
+    shift = arith.ShRUIOp if is_unsigned(element_of(op.results[0])) else arith.ShRSIOp
+    return b.emit(shift(x, amount))
+
+
 @rule(tg.CastOp)
 def _cast(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     (x,) = _operands(b, op, idx)

@@ -110,6 +110,7 @@ BINARY = {
     arith.AddfOp: "fadd", arith.SubfOp: "fsub", arith.MulfOp: "fmul", arith.DivfOp: "fdiv",
     arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul", arith.DivSIOp: "sdiv", arith.DivUIOp: "udiv",
     arith.RemSIOp: "srem", arith.RemUIOp: "urem", arith.AndIOp: "and", arith.OrIOp: "or", arith.XOrIOp: "xor",
+    arith.ShRSIOp: "ashr", arith.ShRUIOp: "lshr", arith.ShLIOp: "shl",
 }  # fmt: skip
 INTRINSIC_BINARY = {
     arith.MaximumfOp: "llvm.maximum", arith.MinimumfOp: "llvm.minimum",

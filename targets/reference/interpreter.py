@@ -114,6 +114,10 @@ class TgFunctions(InterpreterFunctions):
         approximate = op.approximate.data if op.approximate is not None else "none"
         return _typed(op, [K.gelu(args[0], approximate)])
 
+    @impl(tg.ShiftRightOp)
+    def run_shift_right(self, interp: Interpreter, op: tg.ShiftRightOp, args: PythonValues) -> PythonValues:
+        return _typed(op, [K.shift_right(args[0], op.amount.value.data)])
+
     @impl(tg.ClipOp)
     def run_clip(self, interp: Interpreter, op: tg.ClipOp, args: PythonValues) -> PythonValues:
         x = args[0]

@@ -367,6 +367,11 @@ def reduce(kind: str, x: np.ndarray, axes: Sequence[int], keepdims: bool) -> np.
         return np.mean(wide(x), axis=axes, keepdims=keepdims)
 
 
+def shift_right(x: np.ndarray, amount: int) -> np.ndarray:
+    """Arithmetic shift: floor(x / 2^amount) for signed integers, like LLVM's ashr."""
+    return np.right_shift(x, np.asarray(amount, dtype=x.dtype))
+
+
 UNARY = {
     "tg.neg": np.negative,
     "tg.exp": np.exp,

@@ -191,3 +191,19 @@ func.func @dynamic_shape(%x: tensor<?xf32>) {
   %a = tg.relu %x : tensor<?xf32>
   func.return
 }
+
+// -----
+
+func.func @shift_right_float(%x: tensor<4xf32>) {
+  // CHECK: elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.shift_right' op tg.shift_right needs an integer element type, got f32
+  %s = tg.shift_right %x {amount = 1 : i64} : tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @shift_right_too_far(%x: tensor<4xi8>) {
+  // CHECK: elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.shift_right' op amount=8 must be in [0, 8) for i8
+  %s = tg.shift_right %x {amount = 8 : i64} : tensor<4xi8>
+  func.return
+}

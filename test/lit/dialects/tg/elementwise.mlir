@@ -136,3 +136,13 @@ func.func @cast(%x: tensor<2x3xf32>, %b: tensor<4xi1>, %u: tensor<ui8>) -> tenso
   %same = tg.cast %x : tensor<2x3xf32> -> tensor<2x3xf32>
   func.return %i : tensor<2x3xi64>
 }
+
+// -----
+
+// shift_right is arithmetic on signed integers: the requantizing step of an int8 layer.
+// CHECK-LABEL: func.func @shift_right
+// CHECK: %{{.*}} = tg.shift_right %x {amount = 6 : i64} : tensor<1x16x4x4xi32>
+func.func @shift_right(%x: tensor<1x16x4x4xi32>) -> tensor<1x16x4x4xi32> {
+  %s = tg.shift_right %x {amount = 6 : i64} : tensor<1x16x4x4xi32>
+  func.return %s : tensor<1x16x4x4xi32>
+}

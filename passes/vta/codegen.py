@@ -1,0 +1,199 @@
+"""Code generation for one int8 layer: tiles -> load / compute / store blocks -> a VTA program.
+
+Each tile (rows x full width x output-channel blocks) is reduced over input-channel chunks.
+A *step* is one chunk of one tile: its load block brings the input rows (zero-padded on the
+fly by the LOAD pad fields) and the weights; its compute block runs the tensorized GEMM — the
+(1x16).(16x16)^T intrinsic as a micro-op per (oc block, ic block, ky, kx), with the two
+affine loops folding output rows and columns — and, after the last chunk, the ALU epilogue
+(bias ADD, SHR, MAX, MIN); the tile's store block writes the int8 result.
+
+Latency hiding (`virtual_thread`): with `vt` threads step k uses SRAM slot k % vt and tile j
+accumulator slot j % vt, and the blocks are interleaved in one stream with dependency tokens:
+
+    load k       pops g2l (slot free) if k >= vt         pushes l2g (data ready)
+    compute k    pops l2g; on a tile's first chunk pops s2g (accumulator free) if j >= vt
+                 pushes g2l if a later load reuses the slot; on the last chunk pushes g2s
+    store j      pops g2s                                pushes s2g if a later tile reuses it
+
+Tokens are counts in FIFOs, so the n-th pop on a queue matches its n-th push; the schedule
+above pairs them exactly (load k+vt waits for compute k, compute of tile j+vt for store j),
+and `hazards.check` proves it on every generated program.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from tessel.targets.vta.config import VtaConfig
+from tessel.targets.vta.isa import AluInsn, AluOp, FinishInsn, GemmInsn, Insn, Mem, MemInsn, Uop
+from tessel.targets.vta.program import Program
+
+from .layer import INT32_MAX, INT32_MIN, Conv2dLayer
+from .tiling import Tiling, choose, fits, in_cols, in_rows
+
+
+class CodegenError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Step:
+    tile: int
+    chunk: int
+    chunks: int
+    oc0: int  # first output-channel block
+    toc: int
+    oh0: int
+    th: int
+    ic0: int  # first input-channel block
+    tic: int
+
+
+def steps(layer: Conv2dLayer, cfg: VtaConfig, t: Tiling) -> list[Step]:
+    ocb, icb, oh = layer.out_channels // cfg.block, layer.in_channels // cfg.block, layer.out_height
+    out: list[Step] = []
+    tile = 0
+    for oc0 in range(0, ocb, t.toc):
+        for oh0 in range(0, oh, t.th):
+            chunks = math.ceil(icb / t.tic)
+            for c, ic0 in enumerate(range(0, icb, t.tic)):
+                out.append(Step(tile, c, chunks, oc0, min(t.toc, ocb - oc0), oh0, min(t.th, oh - oh0), ic0, min(t.tic, icb - ic0)))
+            tile += 1
+    return out
+
+
+class _Kernels:
+    """Micro-op kernels, each stored once in the table and loaded once (the uop cache)."""
+
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.ranges: dict[tuple, tuple[int, int]] = {}
+
+    def get(self, key: tuple, make) -> tuple[int, int]:
+        if key not in self.ranges:
+            uops: list[Uop] = make()
+            bgn = len(self.prog.uops)
+            self.prog.uops.extend(uops)
+            self.ranges[key] = (bgn, len(self.prog.uops))
+        return self.ranges[key]
+
+
+def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None) -> Program:
+    """The VTA program for `layer`, reading tensors `input`, `weight`, `bias`, writing `output`."""
+    if vt not in (1, 2, 4):
+        raise CodegenError(f"virtual threads must be 1, 2 or 4, got {vt}")
+    why = layer.why_not_vta(cfg.block)
+    if why:
+        raise CodegenError(f"layer {layer.name} does not fit VTA: {why}")
+    t = tiling or choose(layer, cfg, vt)
+    if (err := fits(layer, cfg, t)) is not None:
+        raise CodegenError(f"layer {layer.name}: tiling {t.describe()} does not fit: {err}")
+    blk = cfg.block
+    icb, ocb = layer.in_channels // blk, layer.out_channels // blk
+    kh, kw = layer.kernel
+    prog = Program(cfg)
+    x = prog.alloc("input", (icb, layer.height, layer.width, blk), "int8")
+    w = prog.alloc("weight", (ocb, icb, kh, kw, blk, blk), "int8")
+    b = prog.alloc("bias", (ocb, blk), "int32") if layer.bias else None
+    y = prog.alloc("output", (ocb, layer.out_height, layer.out_width, blk), "int8")
+    kernels = _Kernels(prog)
+    slot = {"inp": cfg.inp_depth // vt, "wgt": cfg.wgt_depth // vt, "acc": cfg.acc_depth // vt}
+    ow, s, wp = layer.out_width, layer.stride, in_cols(layer)
+    body: list[Insn] = []
+    plan = steps(layer, cfg, t)
+    tiles = plan[-1].tile + 1
+    resident: dict[int, tuple[int, int, int, int]] = {}  # slot -> weights it holds
+
+    for k, st in enumerate(plan):
+        si, sa = k % vt, st.tile % vt
+        inp0, wgt0, acc0 = si * slot["inp"], si * slot["wgt"], sa * slot["acc"]
+        bias0 = acc0 + st.toc * st.th * ow
+        rows = in_rows(layer, st.th)
+
+        # ---- load block: input rows of each channel block, padded on the fly; the weights
+        loads: list[Insn] = []
+        r0 = st.oh0 * s - layer.pads[0]
+        top, bottom = max(0, -r0), max(0, r0 + rows - layer.height)
+        for i in range(st.tic):
+            loads.append(MemInsn(memory_type=Mem.INP, sram_base=inp0 + i * rows * wp,
+                                 dram_base=x.base(cfg.inp_elem_bytes) + ((st.ic0 + i) * layer.height + max(r0, 0)) * layer.width,
+                                 y_size=rows - top - bottom, x_size=layer.width, x_stride=layer.width,
+                                 y_pad_0=top, y_pad_1=bottom, x_pad_0=layer.pads[1], x_pad_1=layer.pads[3]))  # fmt: skip
+        key = (st.oc0, st.toc, st.ic0, st.tic)
+        if resident.get(si) != key:
+            resident[si] = key
+            loads.append(MemInsn(memory_type=Mem.WGT, sram_base=wgt0,
+                                 dram_base=w.base(cfg.wgt_elem_bytes) + (st.oc0 * icb + st.ic0) * kh * kw,
+                                 y_size=st.toc, x_size=st.tic * kh * kw, x_stride=icb * kh * kw))  # fmt: skip
+
+        # ---- compute block
+        comp: list[Insn] = []
+        first, last = st.chunk == 0, st.chunk == st.chunks - 1
+        tile_uops = lambda: [Uop(dst=acc0 + o * st.th * ow) for o in range(st.toc)]  # noqa: E731
+        loops = dict(iter_out=st.th, iter_in=ow, dst_factor_out=ow, dst_factor_in=1)
+        if first:
+            if b is not None:
+                comp.append(MemInsn(memory_type=Mem.ACC, sram_base=bias0, dram_base=b.base(cfg.acc_elem_bytes) + st.oc0,
+                                    y_size=1, x_size=st.toc, x_stride=st.toc))  # fmt: skip
+            bgn, end = kernels.get(("tile", acc0, st.toc, st.th), tile_uops)
+            comp.append(GemmInsn(reset=True, uop_bgn=bgn, uop_end=end, **loops))
+
+        def gemm_uops() -> list[Uop]:
+            return [Uop(dst=acc0 + o * st.th * ow, src=inp0 + (i * rows + ky) * wp + kx, wgt=wgt0 + ((o * st.tic + i) * kh + ky) * kw + kx)
+                    for o in range(st.toc) for i in range(st.tic) for ky in range(kh) for kx in range(kw)]  # fmt: skip
+
+        bgn, end = kernels.get(("gemm", acc0, inp0, wgt0, st.toc, st.tic, st.th), gemm_uops)
+        comp.append(GemmInsn(uop_bgn=bgn, uop_end=end, src_factor_out=s * wp, src_factor_in=s, **loops))
+        if last:
+            comp.extend(_epilogue(layer, kernels, acc0, bias0, st, ow, loops))
+
+        # ---- store block (after the tile's last chunk)
+        stores: list[Insn] = []
+        if last:
+            out0 = y.base(cfg.out_elem_bytes)
+            if st.th == layer.out_height:  # whole images: the channel blocks are contiguous
+                stores.append(MemInsn(store=True, memory_type=Mem.OUT, sram_base=acc0, dram_base=out0 + st.oc0 * layer.out_height * ow,
+                                      y_size=st.toc * st.th, x_size=ow, x_stride=ow))  # fmt: skip
+            else:
+                for o in range(st.toc):
+                    stores.append(MemInsn(store=True, memory_type=Mem.OUT, sram_base=acc0 + o * st.th * ow,
+                                          dram_base=out0 + ((st.oc0 + o) * layer.out_height + st.oh0) * ow,
+                                          y_size=st.th, x_size=ow, x_stride=ow))  # fmt: skip
+
+        # ---- dependency tokens (see the module docstring)
+        loads[0] = replace(loads[0], pop_next=k >= vt)
+        loads[-1] = replace(loads[-1], push_next=True)
+        comp[0] = replace(comp[0], pop_prev=True, pop_next=first and st.tile >= vt)
+        comp[-1] = replace(comp[-1], push_prev=k + vt < len(plan), push_next=last)
+        if stores:
+            stores[0] = replace(stores[0], pop_prev=True)
+            stores[-1] = replace(stores[-1], push_prev=st.tile + vt < tiles)
+        body += loads + comp + stores
+
+    table = prog.place_uops()
+    if len(prog.uops) > cfg.uop_depth:
+        raise CodegenError(f"layer {layer.name}: the micro-op kernels need {len(prog.uops)} entries, the buffer holds {cfg.uop_depth}")
+    # the whole micro-op table once, at its own indices (the kernels' uop_bgn/uop_end)
+    uop_load = MemInsn(memory_type=Mem.UOP, sram_base=0, dram_base=table.base(4), y_size=1, x_size=len(prog.uops), x_stride=len(prog.uops))
+    prog.insns = [uop_load, *body, FinishInsn()]
+    prog.notes.append(f"{layer.name}: {t.describe()}, {len(plan)} steps, {tiles} tiles, {len(prog.uops)} micro-ops")
+    return prog
+
+
+def _epilogue(layer: Conv2dLayer, kernels: _Kernels, acc0: int, bias0: int, st: Step, ow: int, loops: dict) -> list[Insn]:
+    """Bias, requantizing shift, ReLU + clip on the ALU; the STORE then truncates to int8."""
+    out: list[Insn] = []
+    th = st.th
+    plain = kernels.get(("tile", acc0, st.toc, th), lambda: [Uop(dst=acc0 + o * th * ow) for o in range(st.toc)])
+    if layer.bias:
+        bgn, end = kernels.get(("bias", acc0, bias0, st.toc, th), lambda: [Uop(dst=acc0 + o * th * ow, src=bias0 + o) for o in range(st.toc)])
+        out.append(AluInsn(alu_opcode=AluOp.ADD, uop_bgn=bgn, uop_end=end, **loops))
+    if layer.shift:
+        out.append(AluInsn(alu_opcode=AluOp.SHR, use_imm=True, imm=layer.shift, uop_bgn=plain[0], uop_end=plain[1], **loops))
+    lo, hi = layer.lower_bound(), layer.clip[1]
+    if lo != INT32_MIN:
+        out.append(AluInsn(alu_opcode=AluOp.MAX, use_imm=True, imm=lo, uop_bgn=plain[0], uop_end=plain[1], **loops))
+    if hi != INT32_MAX:
+        out.append(AluInsn(alu_opcode=AluOp.MIN, use_imm=True, imm=hi, uop_bgn=plain[0], uop_end=plain[1], **loops))
+    return out

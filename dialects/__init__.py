@@ -30,4 +30,5 @@ def all_dialects() -> dict[str, Callable[[], Dialect]]:
         "sched": lambda: __import__("tessel.dialects.sched", fromlist=["SCHED"]).SCHED,
         "coll": lambda: __import__("tessel.dialects.coll", fromlist=["COLL"]).COLL,
         "hev": lambda: __import__("tessel.dialects.hev", fromlist=["HEV"]).HEV,
+        "vta": lambda: __import__("tessel.dialects.vta", fromlist=["VTA"]).VTA,
     }

@@ -69,4 +69,6 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tg-fold-constants": fold_constants,
         "tg-fold-batchnorm": fold_batchnorm,
         "tg-fuse": fuse,
+        "tg-to-vta": lambda: __import__("tessel.passes.vta.tg_to_vta", fromlist=["TgToVta"]).TgToVta,
+        "vta-codegen": lambda: __import__("tessel.passes.vta.vta_codegen", fromlist=["VtaCodegen"]).VtaCodegen,
     }

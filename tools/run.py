@@ -23,6 +23,7 @@ RUNNERS: dict[str, str] = {
     "nccl": "tessel.tools.run_coll",
     "cpu": "tessel.tools.run_tensor",
     "seal": "tessel.tools.run_he",
+    "vta": "tessel.tools.run_vta",
 }
 
 

@@ -29,8 +29,8 @@ from tessel.targets.vta.config import VtaConfig
 from tessel.targets.vta.isa import AluInsn, AluOp, FinishInsn, GemmInsn, Insn, Mem, MemInsn, Uop
 from tessel.targets.vta.program import Program
 
-from .layer import INT32_MAX, INT32_MIN, Conv2dLayer
-from .tiling import Tiling, choose, fits, in_cols, in_rows
+from tessel.targets.vta.layer import INT32_MAX, INT32_MIN, Conv2dLayer
+from .tiling import Tiling, TilingError, fits, in_cols, in_rows, ranked
 
 
 class CodegenError(ValueError):
@@ -79,14 +79,38 @@ class _Kernels:
         return self.ranges[key]
 
 
-def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None) -> Program:
-    """The VTA program for `layer`, reading tensors `input`, `weight`, `bias`, writing `output`."""
+def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None, candidates: int = 12) -> Program:
+    """The VTA program for `layer`, reading tensors `input`, `weight`, `bias`, writing `output`.
+
+    Without a given tiling, the `candidates` best by the analytic cost are each generated and
+    timed by the cycle model on their schedule (no data moves, milliseconds each), and the
+    fastest is kept: the analytic cost cannot see token stalls, the model can.
+    """
     if vt not in (1, 2, 4):
         raise CodegenError(f"virtual threads must be 1, 2 or 4, got {vt}")
     why = layer.why_not_vta(cfg.block)
     if why:
         raise CodegenError(f"layer {layer.name} does not fit VTA: {why}")
-    t = tiling or choose(layer, cfg, vt)
+    if tiling is None:
+        try:
+            options = ranked(layer, cfg, vt)[:candidates]
+        except TilingError as e:
+            raise CodegenError(str(e)) from None
+        timed = [(modeled_cycles(p), i, p) for i, p in enumerate(_generate(layer, cfg, vt, t) for t in options)]
+        return min(timed)[2]
+    if (err := fits(layer, cfg, tiling)) is not None:
+        raise CodegenError(f"layer {layer.name}: tiling {tiling.describe()} does not fit: {err}")
+    return _generate(layer, cfg, vt, tiling)
+
+
+def modeled_cycles(prog: Program) -> int:
+    from tessel.targets.vta.cycles import estimate
+    from tessel.targets.vta.simulator import run
+
+    return estimate(prog, run(prog, prog.dram(), execute=False))[0].cycles
+
+
+def _generate(layer: Conv2dLayer, cfg: VtaConfig, vt: int, t: Tiling) -> Program:
     if (err := fits(layer, cfg, t)) is not None:
         raise CodegenError(f"layer {layer.name}: tiling {t.describe()} does not fit: {err}")
     blk = cfg.block

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from tessel.targets.vta.config import VtaConfig
 
-from .layer import Conv2dLayer
+from tessel.targets.vta.layer import Conv2dLayer
 
 MAX_ITER = (1 << 14) - 1
 
@@ -93,18 +93,21 @@ def _powers(n: int) -> list[int]:
     return sorted(set(out + [n]))
 
 
-def choose(layer: Conv2dLayer, cfg: VtaConfig, vt: int) -> Tiling:
+def ranked(layer: Conv2dLayer, cfg: VtaConfig, vt: int) -> list[Tiling]:
+    """Every tiling that fits, cheapest first by the analytic cost."""
     ocb, icb = layer.out_channels // cfg.block, layer.in_channels // cfg.block
-    best: tuple[float, Tiling] | None = None
+    scored: list[tuple[float, int, Tiling]] = []
     for toc in _powers(ocb):
         for tic in _powers(icb):
             for th in range(1, layer.out_height + 1):
                 t = Tiling(th, toc, tic, vt)
                 if fits(layer, cfg, t) is None:
-                    c = cost(layer, cfg, t)
-                    if best is None or c < best[0]:
-                        best = (c, t)
-    if best is None:
+                    scored.append((cost(layer, cfg, t), len(scored), t))
+    if not scored:
         smallest = Tiling(1, 1, 1, vt)
         raise TilingError(f"layer {layer.name}: even one output row of one channel block does not fit ({fits(layer, cfg, smallest)})")
-    return best[1]
+    return [t for _, _, t in sorted(scored)]
+
+
+def choose(layer: Conv2dLayer, cfg: VtaConfig, vt: int) -> Tiling:
+    return ranked(layer, cfg, vt)[0]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tessel.passes.vta.layer import Conv2dLayer, pack_bias, pack_input, pack_weight, unpack_output
+from .layer import Conv2dLayer, pack_bias, pack_input, pack_weight, unpack_output
 
 from .cycles import CycleReport, estimate
 from .hazards import Report, check

@@ -32,6 +32,7 @@ TRANSLATIONS: dict[str, str] = {
     "cpu": "tessel.targets.cpu.translate:translate",
     "msccl-xml": "tessel.targets.nccl.translate:msccl_xml",
     "seal-cpp": "tessel.targets.seal.cpp:translate",
+    "vta": "tessel.targets.vta.translate:translate",
 }
 
 

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, Tenso
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg, vta
@@ -84,15 +85,9 @@ def _int8_source(v: SSAValue, rewriter: PatternRewriter) -> SSAValue | None:
         a = tg.constant_value(op)
         if a.min(initial=0) >= -128 and a.max(initial=0) <= 127:
             new = tg.constant_op(a.astype(np.int8))
-            rewriter.insert_op(new, _before(op))
+            rewriter.insert(new, InsertPoint.before(op))
             return new.results[0]
     return None
-
-
-def _before(op: Operation):  # noqa: ANN202
-    from xdsl.rewriter import InsertPoint
-
-    return InsertPoint.before(op)
 
 
 class ConvToVta(RewritePattern):
@@ -130,7 +125,7 @@ class ConvToVta(RewritePattern):
             return
         bias = conv.bias
         new = _layer_op([x, w] + ([bias] if bias is not None else []), root.result.type, strides[0], pads, ep)  # type: ignore[list-item]
-        rewriter.replace_op(root, new)
+        rewriter.replace(root, new)
 
     def _matmul(self, root: tg.CastOp, op: Operation, ep: _Epilogue, rewriter: PatternRewriter) -> None:
         bias = None
@@ -168,7 +163,7 @@ class ConvToVta(RewritePattern):
         conv = add(_layer_op([image, weight] + ([bias] if bias is not None else []), TensorType(i8, [1, n, 1, m]), 1, (0, 0, 0, 0), ep))
         flat = add(tg.ReshapeOp.make([conv], result_types=[TensorType(i8, [n, m])]))
         out = tg.TransposeOp.make([flat], {"perm": DenseArrayBase.from_list(i64, [1, 0])})
-        rewriter.replace_op(root, [*build, out])
+        rewriter.replace(root, [*build, out])
 
 
 def _layer_op(operands: list[SSAValue], result_type, stride: int, pads, ep: _Epilogue) -> vta.Conv2dOp:  # noqa: ANN001

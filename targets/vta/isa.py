@@ -292,7 +292,10 @@ Item = tuple[str, "int | list[int | str] | None"]
 
 
 def insn_items(insn: Insn) -> list[Item]:
-    """The instruction as `key[=value]` items: the `vta` dialect's syntax and the listing's."""
+    """The instruction as `key[=value]` items: the `vta` dialect's syntax and the listing's.
+
+    An ALU immediate is printed only when the instruction uses it (`use_imm`); the hardware
+    ignores the field otherwise, so the text form drops it."""
     items: list[Item] = []
     if isinstance(insn, MemInsn):
         items += [(insn.memory_type.name.lower(), None), ("sram", insn.sram_base), ("dram", insn.dram_base),

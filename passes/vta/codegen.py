@@ -98,6 +98,8 @@ def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tilin
             raise CodegenError(str(e)) from None
         timed = [(modeled_cycles(p), i, p) for i, p in enumerate(_generate(layer, cfg, vt, t) for t in options)]
         return min(timed)[2]
+    if tiling.vt != vt:
+        raise CodegenError(f"layer {layer.name}: the tiling is for {tiling.vt} virtual threads, not {vt}")
     if (err := fits(layer, cfg, tiling)) is not None:
         raise CodegenError(f"layer {layer.name}: tiling {tiling.describe()} does not fit: {err}")
     return _generate(layer, cfg, vt, tiling)
@@ -202,6 +204,7 @@ def _generate(layer: Conv2dLayer, cfg: VtaConfig, vt: int, t: Tiling) -> Program
     uop_load = MemInsn(memory_type=Mem.UOP, sram_base=0, dram_base=table.base(4), y_size=1, x_size=len(prog.uops), x_stride=len(prog.uops))
     prog.insns = [uop_load, *body, FinishInsn()]
     prog.notes.append(f"{layer.name}: {t.describe()}, {len(plan)} steps, {tiles} tiles, {len(prog.uops)} micro-ops")
+    prog.tiling = t
     return prog
 
 

@@ -45,6 +45,7 @@ class Program:
     dram_bytes: int = 0
     uop_tensor: str = "uops"
     notes: list[str] = field(default_factory=list)
+    tiling: object = None  # the compiler's choice (passes.vta.tiling.Tiling), for reports
 
     def alloc(self, name: str, shape: tuple[int, ...], dtype: str) -> Tensor:
         t = Tensor(name, self.dram_bytes, tuple(shape), dtype)

@@ -96,7 +96,15 @@ def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tilin
             options = ranked(layer, cfg, vt)[:candidates]
         except TilingError as e:
             raise CodegenError(str(e)) from None
-        timed = [(modeled_cycles(p), i, p) for i, p in enumerate(_generate(layer, cfg, vt, t) for t in options)]
+        timed = []
+        for i, t in enumerate(options):
+            try:
+                prog = _generate(layer, cfg, vt, t)
+            except CodegenError:
+                continue  # the micro-op estimate of `fits` was optimistic for this one
+            timed.append((modeled_cycles(prog), i, prog))
+        if not timed:
+            raise CodegenError(f"layer {layer.name}: no tiling fits the micro-op buffer")
         return min(timed)[2]
     if tiling.vt != vt:
         raise CodegenError(f"layer {layer.name}: the tiling is for {tiling.vt} virtual threads, not {vt}")
@@ -165,12 +173,32 @@ def _generate(layer: Conv2dLayer, cfg: VtaConfig, vt: int, t: Tiling) -> Program
             bgn, end = kernels.get(("tile", acc0, st.toc, st.th), tile_uops)
             comp.append(GemmInsn(reset=True, uop_bgn=bgn, uop_end=end, **loops))
 
-        def gemm_uops() -> list[Uop]:
-            return [Uop(dst=acc0 + o * st.th * ow, src=inp0 + (i * rows + ky) * wp + kx, wgt=wgt0 + ((o * st.tic + i) * kh + ky) * kw + kx)
-                    for o in range(st.toc) for i in range(st.tic) for ky in range(kh) for kx in range(kw)]  # fmt: skip
+        # The micro-ops walk the tile's outputs (kx, row, column, channel block; the block
+        # innermost) and the two affine loops walk the reduction (input-channel block, ky):
+        # an accumulator is updated again only after all the step's other outputs, which the
+        # GEMM pipeline (II=1, read-modify-write of ACC) requires. A step with fewer outputs
+        # than the pipeline is deep gets one GEMM per reduction term instead (the pipeline
+        # drains between instructions).
+        outputs = st.toc * st.th * ow
+        if outputs >= cfg.timing.pipeline_depth:
+            def gemm_uops() -> list[Uop]:
+                return [Uop(dst=acc0 + (o * st.th + r) * ow + c, src=inp0 + r * s * wp + c * s + kx, wgt=wgt0 + o * st.tic * kh * kw + kx)
+                        for kx in range(kw) for r in range(st.th) for c in range(ow) for o in range(st.toc)]  # fmt: skip
 
-        bgn, end = kernels.get(("gemm", acc0, inp0, wgt0, st.toc, st.tic, st.th), gemm_uops)
-        comp.append(GemmInsn(uop_bgn=bgn, uop_end=end, src_factor_out=s * wp, src_factor_in=s, **loops))
+            bgn, end = kernels.get(("gemm", acc0, inp0, wgt0, st.toc, st.tic, st.th), gemm_uops)
+            comp.append(GemmInsn(uop_bgn=bgn, uop_end=end, iter_out=st.tic, iter_in=kh, src_factor_out=rows * wp, src_factor_in=wp,
+                                 wgt_factor_out=kh * kw, wgt_factor_in=kw))  # fmt: skip
+        else:
+            for i in range(st.tic):
+                for ky in range(kh):
+                    for kx in range(kw):
+                        def term_uops(i: int = i, ky: int = ky, kx: int = kx) -> list[Uop]:
+                            return [Uop(dst=acc0 + (o * st.th + r) * ow + c, src=inp0 + (i * rows + r * s + ky) * wp + c * s + kx,
+                                        wgt=wgt0 + ((o * st.tic + i) * kh + ky) * kw + kx)
+                                    for r in range(st.th) for c in range(ow) for o in range(st.toc)]  # fmt: skip
+
+                        bgn, end = kernels.get(("term", acc0, inp0, wgt0, st.toc, st.tic, st.th, i, ky, kx), term_uops)
+                        comp.append(GemmInsn(uop_bgn=bgn, uop_end=end))
         if last:
             comp.extend(_epilogue(layer, kernels, acc0, bias0, st, ow, loops))
 

@@ -58,6 +58,13 @@ def fits(layer: Conv2dLayer, cfg: VtaConfig, t: Tiling) -> str | None:
     for buf, n in need.items():
         if n > have[buf]:
             return f"{buf} needs {n} entries, a thread's slot holds {have[buf]}"
+    # micro-op kernels per thread slot: the GEMM walk (kw x rows x columns x blocks) and the
+    # epilogue's, twice over for a shorter last tile
+    chunks = math.ceil(layer.in_channels // cfg.block / t.tic)
+    slots = len({(k % t.vt, (k // chunks) % t.vt) for k in range(t.vt * t.vt * chunks)})  # (input, accumulator) slot pairs
+    uops = 2 * slots * (kw * t.th * ow * t.toc + 2 * t.toc)
+    if uops > cfg.uop_depth:
+        return f"the micro-op kernels need about {uops} entries, the buffer holds {cfg.uop_depth}"
     if t.th > MAX_ITER or ow > MAX_ITER:
         return "loop counts exceed the 14-bit iteration fields"
     if layer.stride * in_cols(layer) >= cfg.inp_depth or ow >= cfg.acc_depth:

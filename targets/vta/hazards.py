@@ -12,7 +12,7 @@ emits and conservative otherwise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,10 +41,11 @@ class Report:
     hazards: list[Hazard]
     deadlock: str | None
     leftover: dict[str, int]
+    pipeline: list[tuple[int, int]] = field(default_factory=list)  # from an executed trace only
 
     @property
     def ok(self) -> bool:
-        return not self.hazards and self.deadlock is None and not self.leftover
+        return not self.hazards and self.deadlock is None and not self.leftover and not self.pipeline
 
     def lines(self, prog: Program, limit: int = 10) -> list[str]:
         out = [h.describe(prog) for h in self.hazards[:limit]]
@@ -54,6 +55,9 @@ class Report:
             out.append(self.deadlock)
         if self.leftover:
             out.append("tokens left at the end: " + ", ".join(f"{q}={n}" for q, n in self.leftover.items()))
+        for k, d in self.pipeline[:limit]:
+            out.append(f"instruction {k} (GEMM) updates an accumulator again after {d} micro-ops, inside the "
+                       f"{prog.cfg.timing.pipeline_depth}-deep GEMM pipeline (read before the previous write)")  # fmt: skip
         return out
 
 
@@ -129,7 +133,7 @@ def check(prog: Program, trace: Trace | None = None) -> Report:
                     break  # a (and everything after it on ma) happens after b
                 _conflicts(prog, feet[a], feet[b], a, b, hazards, seen)
     hazards.sort(key=lambda h: (min(h.first, h.second), h.kind))
-    return Report(hazards, trace.deadlock, trace.leftover)
+    return Report(hazards, trace.deadlock, trace.leftover, list(trace.pipeline))
 
 
 def _conflicts(prog: Program, fa: list[Access], fb: list[Access], a: int, b: int, hazards: list[Hazard], seen: set) -> None:

@@ -59,8 +59,8 @@ class Conv2dLayer:
             return f"{self.out_channels} output channels are not a multiple of {block}"
         if max(self.pads) > 15:
             return f"padding {max(self.pads)} exceeds the 4-bit pad fields"
-        if not 0 <= self.shift < 32:
-            return f"shift {self.shift} is out of range"
+        if not 0 <= self.shift < 16:
+            return f"shift {self.shift} does not fit the ALU's 5-bit signed shift amount (0..15)"
         lo, hi = self.lower_bound(), self.clip[1]
         for v in (lo, hi):
             if v not in (INT32_MIN, INT32_MAX) and not -(1 << 15) <= v < (1 << 15):

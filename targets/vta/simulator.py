@@ -52,6 +52,8 @@ class Trace:
     leftover: dict[str, int] = field(default_factory=dict)
     gemm_uops: int = 0
     alu_uops: int = 0
+    # GEMMs that update an accumulator again sooner than the pipeline is deep: (insn, distance)
+    pipeline: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -136,6 +138,10 @@ def _execute(prog: Program, sram: Sram, dram: np.ndarray, insn: Insn, k: int, tr
         (_store if insn.store else _load)(prog, sram, dram, insn, k)
     elif isinstance(insn, GemmInsn):
         trace.gemm_uops += _gemm(prog, sram, insn, k)
+        if not insn.reset:
+            d = reuse_distance(_indices(prog, sram, insn, k)[0])
+            if d < prog.cfg.timing.pipeline_depth:
+                trace.pipeline.append((k, d))
     elif isinstance(insn, AluInsn):
         trace.alu_uops += _alu(prog, sram, insn, k)
 
@@ -205,6 +211,16 @@ def _indices(prog: Program, sram: Sram, insn: GemmInsn | AluInsn, k: int) -> tup
     return dst, src, wgt
 
 
+def reuse_distance(dst: np.ndarray) -> int:
+    """The fewest micro-op executions between two updates of the same accumulator."""
+    if dst.size < 2:
+        return 1 << 30
+    order = np.argsort(dst, kind="stable")
+    same = dst[order][1:] == dst[order][:-1]
+    gaps = np.diff(order)[same]
+    return int(gaps.min()) if gaps.size else 1 << 30
+
+
 def _gemm(prog: Program, sram: Sram, insn: GemmInsn, k: int) -> int:
     dst, src, wgt = _indices(prog, sram, insn, k)
     _check(k, "ACC", dst, sram.acc.shape[0])
@@ -229,12 +245,11 @@ def _alu_apply(op: AluOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         r = np.maximum(a64, b64)
     elif op is AluOp.ADD:
         r = a64 + b64
-    elif op is AluOp.MUL:
-        r = a64 * b64
-    else:  # SHR: arithmetic right shift; a negative amount shifts left
-        amount = b64 & 0xFFFF_FFFF
-        amount = np.where(amount >= 1 << 31, amount - (1 << 32), amount)
-        r = np.where(amount >= 0, a64 >> np.clip(amount, 0, 63), a64 << np.clip(-amount, 0, 63))
+    elif op is AluOp.MUL:  # by the operand's low 8 bits, signed (VTA_MUL_ARG_BIT_WIDTH)
+        r = a64 * (((b64 & 0xFF) ^ 0x80) - 0x80)
+    else:  # SHR by the operand's low 5 bits, signed (VTA_SHR_ARG_BIT_WIDTH): negative shifts left
+        amount = ((b64 & 0x1F) ^ 0x10) - 0x10
+        r = np.where(amount >= 0, a64 >> np.clip(amount, 0, 31), a64 << np.clip(-amount, 0, 31))
     return ((r + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)  # wrap like the int32 datapath
 
 

@@ -5,13 +5,13 @@
 // announces it (push_next); compute waits for it (pop_prev) and gives the slot back (push_prev)
 // to the load two steps later; the second tile's load (another slot) does not wait.
 // CHECK:       vta.conv2d {{.*}}program = @layer_layer0
-// CHECK:       vta.program @layer_layer0 attributes {notes = "layer_layer0: rows=4 oc_blocks=1 ic_blocks=1 vthreads=2, 2 steps, 2 tiles, 22 micro-ops", config = "pynq"} {
+// CHECK:       vta.program @layer_layer0 attributes {notes = "layer_layer0: rows=4 oc_blocks=1 ic_blocks=1 vthreads=2, 2 steps, 2 tiles, 196 micro-ops", config = "pynq"} {
 // CHECK:         vta.load(uop, sram=0,
 // CHECK-NEXT:    vta.load(inp, sram=0, dram=0, y=5, x=8, stride=8, pad=[1, 0, 1, 1])
 // CHECK-NEXT:    vta.load(wgt, sram=0, dram=4, y=1, x=9, stride=9, deps=[push_next])
 // CHECK-NEXT:    vta.load(acc, {{.*}} deps=[pop_prev])
 // CHECK-NEXT:    vta.gemm(reset,
-// CHECK-NEXT:    vta.gemm(uop=[1, 10], iter=[4, 8], dst=[8, 1], src=[10, 1], wgt=[0, 0])
+// CHECK-NEXT:    vta.gemm(uop=[1, 97], iter=[1, 3], dst=[0, 0], src=[60, 10], wgt=[9, 3])
 // CHECK-NEXT:    vta.alu(add,
 // CHECK-NEXT:    vta.alu(shr, imm=5,
 // CHECK-NEXT:    vta.alu(max, imm=0,

@@ -63,7 +63,8 @@ def test_padded_load_gemm_and_truncating_store():
         (isa.AluOp.ADD, [2**31 - 1, -1], [1, -1], [-(2**31), -2]),  # int32 wrap-around
         (isa.AluOp.SHR, [-9, 9], [1, 1], [-5, 4]),  # arithmetic: floor
         (isa.AluOp.SHR, [3, -3], [-2, -2], [12, -12]),  # a negative amount shifts left
-        (isa.AluOp.MUL, [70000, -3], [70000, 5], [(70000 * 70000 + 2**31) % 2**32 - 2**31, -15]),
+        (isa.AluOp.SHR, [1 << 20, 3], [33, 17], [1 << 19, 3 << 15]),  # low 5 bits, signed: 33 -> 1, 17 -> -15
+        (isa.AluOp.MUL, [70000, -3], [3, 255], [210000, 3]),  # low 8 bits, signed: 255 -> -1
     ],
 )
 def test_alu_lanes(op, a, b, want):
@@ -111,3 +112,22 @@ def test_flags_a_module_does_not_have_and_bad_indices_fail():
         run(prog, prog.dram())
     with pytest.raises(SimError, match="does not end with FINISH"):
         run(Program(CFG), np.zeros(256, np.uint8))
+
+
+def test_back_to_back_updates_of_one_accumulator_are_a_pipeline_hazard():
+    """Two micro-ops on the same accumulator in a row: the second reads before the first
+    wrote (II=1 read-modify-write); the simulator's result is right, the hardware's would not be."""
+    from tessel.targets.vta.hazards import check
+
+    prog = _program([])
+    prog.uops = [isa.Uop(dst=0, src=0, wgt=0), isa.Uop(dst=0, src=1, wgt=0)]
+    prog.place_uops()
+    prog.insns = [
+        isa.MemInsn(memory_type=isa.Mem.UOP, sram_base=0, dram_base=prog.tensors["uops"].base(4), y_size=1, x_size=2, x_stride=2),
+        isa.GemmInsn(uop_bgn=0, uop_end=2, iter_out=1, iter_in=4, dst_factor_in=1, src_factor_in=1),
+        isa.FinishInsn(),
+    ]
+    trace = run(prog, prog.dram())
+    assert trace.pipeline == [(1, 1)]
+    report = check(prog, trace)
+    assert not report.ok and "updates an accumulator again after 1 micro-ops" in report.lines(prog)[0]

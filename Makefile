@@ -45,6 +45,11 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/tessel-translate $(DEMO)/box_blur.mlir --target seal-cpp --opt entry=box_blur_synth -o $(DEMO)/box_blur_seal.h
 	@echo "--- collectives: allgather on 2 NDv2 nodes, synthesized, verified, simulated, run on gloo ---"
 	$(BIN)/tessel-run ndv2x2 --target nccl --collective allgather --size 1MB --time-limit 20 -o $(DEMO)/allgather-ndv2x2.xml --emit-ir $(DEMO)/allgather-ndv2x2.mlir --timeline $(DEMO)/allgather-ndv2x2.png --execute gloo --ranks 8
+	@echo "--- VTA: ResNet-18's C9 as an int8 layer on the simulated accelerator, without and with latency hiding ---"
+	$(BIN)/python examples/vta/layers.py C9 -o $(DEMO)/c9.mlir
+	$(BIN)/tessel-run $(DEMO)/c9.mlir --target vta --vthreads 1 --check
+	$(BIN)/tessel-run $(DEMO)/c9.mlir --target vta --vthreads 2 --check --dump-ir $(DEMO)/c9-vta.mlir
+	$(BIN)/tessel-translate $(DEMO)/c9.mlir --target vta --opt form=bin -o $(DEMO)/c9.vta.bin
 
 clean:
 	rm -rf $(VENV) build .cache *.egg-info

@@ -47,6 +47,14 @@ class Conv2dLayer:
     def macs(self) -> int:
         return self.out_channels * self.out_height * self.out_width * self.in_channels * self.kernel[0] * self.kernel[1]
 
+    def intensity(self) -> float:
+        """Ops per byte of compulsory DRAM traffic (each input, weight, bias and output once):
+        the layer's position on a roofline, whatever program runs it."""
+        kh, kw = self.kernel
+        moved = (self.in_channels * self.height * self.width + self.out_channels * self.in_channels * kh * kw
+                 + self.out_channels * self.out_height * self.out_width + 4 * self.out_channels * self.bias)  # fmt: skip
+        return 2 * self.macs / moved
+
     def lower_bound(self) -> int:
         """The value MAX clamps to: ReLU and the clip's lower bound combined."""
         return max(self.clip[0], 0) if self.relu else self.clip[0]

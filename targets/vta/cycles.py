@@ -54,9 +54,8 @@ def duration(prog: Program, insn: Insn) -> int:
             return 1  # a token carrier
         return t.dram_latency + insn.y_size * t.row_overhead + math.ceil(access_bytes(prog, insn) / prog.cfg.bus_bytes)
     if isinstance(insn, GemmInsn | AluInsn):
-        n = insn.iter_out * insn.iter_in * (insn.uop_end - insn.uop_bgn)
         ii = t.gemm_ii if isinstance(insn, GemmInsn) else t.alu_ii
-        return n * ii + t.pipeline_depth
+        return insn.executions * ii + t.pipeline_depth
     return 1
 
 
@@ -82,7 +81,7 @@ def estimate(prog: Program, trace: Trace) -> tuple[CycleReport, dict[int, tuple[
                 key = insn.memory_type.name.lower()
                 rep.bytes_loaded[key] = rep.bytes_loaded.get(key, 0) + nbytes
         elif isinstance(insn, GemmInsn) and not insn.reset:
-            n = insn.iter_out * insn.iter_in * (insn.uop_end - insn.uop_bgn)
+            n = insn.executions
             rep.gemm_cycles += n * t.gemm_ii
             rep.uops += n
             rep.macs += n * prog.cfg.macs_per_cycle

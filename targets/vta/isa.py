@@ -108,8 +108,8 @@ class MemInsn(Insn):
 
 
 @dataclass(frozen=True)
-class GemmInsn(Insn):
-    """acc[dst] += inp[src] . wgt[wgt]^T over two affine loops around a micro-op range."""
+class LoopInsn(Insn):
+    """What GEMM and ALU share: a micro-op range run inside two affine loops."""
 
     reset: bool = False
     uop_bgn: int = 0
@@ -120,6 +120,16 @@ class GemmInsn(Insn):
     dst_factor_in: int = 0
     src_factor_out: int = 0
     src_factor_in: int = 0
+
+    @property
+    def executions(self) -> int:
+        return self.iter_out * self.iter_in * (self.uop_end - self.uop_bgn)
+
+
+@dataclass(frozen=True)
+class GemmInsn(LoopInsn):
+    """acc[dst] += inp[src] . wgt[wgt]^T over two affine loops around a micro-op range."""
+
     wgt_factor_out: int = 0
     wgt_factor_in: int = 0
 
@@ -129,18 +139,9 @@ class GemmInsn(Insn):
 
 
 @dataclass(frozen=True)
-class AluInsn(Insn):
+class AluInsn(LoopInsn):
     """acc[dst] = op(acc[dst], imm or acc[src]) lane-wise, over the same affine loops."""
 
-    reset: bool = False
-    uop_bgn: int = 0
-    uop_end: int = 0
-    iter_out: int = 1
-    iter_in: int = 1
-    dst_factor_out: int = 0
-    dst_factor_in: int = 0
-    src_factor_out: int = 0
-    src_factor_in: int = 0
     alu_opcode: AluOp = AluOp.ADD
     use_imm: bool = False
     imm: int = 0

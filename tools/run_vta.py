@@ -97,6 +97,9 @@ def run_command(args: argparse.Namespace) -> int:
         sched = s.notes.split(": ", 1)[-1]
         print(f"  {s.name:<16} {c.cycles:>10} {c.utilization:>6.1%} {c.gops(cfg.clock_mhz):>7.1f} {s.insns:>6} "
               f"{c.dram_bytes / 1024:>9.1f}  {len(s.hazards.hazards):>7}  {sched}")  # fmt: skip
+        moved = ", ".join(f"{k} {v / 1024:.1f}" for k, v in sorted(c.bytes_loaded.items()))
+        print(f"    DRAM KiB loaded: {moved}; stored: out {c.bytes_stored / 1024:.1f}; GEMM micro-ops {c.uops}; "
+              f"busy cycles: " + ", ".join(f"{m} {b}" for m, b in c.module_busy.items()))  # fmt: skip
         if not s.hazards.ok:
             for line in s.hazards.lines(_program(module, s.name), 5):
                 print(f"    {line}")

@@ -31,4 +31,5 @@ def all_dialects() -> dict[str, Callable[[], Dialect]]:
         "coll": lambda: __import__("tessel.dialects.coll", fromlist=["COLL"]).COLL,
         "hev": lambda: __import__("tessel.dialects.hev", fromlist=["HEV"]).HEV,
         "vta": lambda: __import__("tessel.dialects.vta", fromlist=["VTA"]).VTA,
+        "img": lambda: __import__("tessel.dialects.img", fromlist=["IMG"]).IMG,
     }

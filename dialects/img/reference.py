@@ -1,0 +1,155 @@
+"""The meaning of an `img` pipeline in numpy: every compiled pipeline is checked against it.
+
+A frame is an (H, W, C) array of its element type; a stream is a list of frames. Per-frame
+ops apply to each frame of a stream. Rounding and borders are fixed here:
+
+* stencil borders: `clamp` repeats the edge pixel, `zero` reads 0, `mirror` reflects
+  without repeating the edge (OpenCV's BORDER_REFLECT_101);
+* `downsample` `average` rounds half up on integers ((sum + n/2) / n), `nearest` keeps the
+  top-left pixel of each block;
+* sums (`reduce`, `scan`) wrap in int32 like the hardware they stand for;
+* `transmit` and `encode` are the identity on values: they exist for the cost model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.ir import Operation, SSAValue
+
+from tessel.ir.diagnostics import TesselError, op_location
+
+from . import ops as img
+from .scalar import evaluate
+from .types import _ImageType, numpy_dtype
+
+Value = np.ndarray | list
+
+
+def _per_frame(fn):  # noqa: ANN001, ANN202
+    def lifted(x: Value, *rest):  # noqa: ANN002, ANN202
+        return [fn(f, *rest) for f in x] if isinstance(x, list) else fn(x, *rest)
+
+    return lifted
+
+
+def _signless(a: np.ndarray) -> np.ndarray:
+    return a.view(np.dtype("u" + a.dtype.name)) if a.dtype.kind == "i" else a
+
+
+def _typed(a: np.ndarray, t: _ImageType) -> np.ndarray:
+    dt = np.dtype(numpy_dtype(t.element))
+    return a.astype(dt) if dt.kind == "f" else a.astype(np.dtype("u" + dt.name.lstrip("u"))).view(dt)
+
+
+def pad_frame(x: np.ndarray, top: int, bottom: int, left: int, right: int, border: str) -> np.ndarray:
+    mode = {"clamp": "edge", "zero": "constant", "mirror": "reflect"}[border]
+    return np.pad(x, ((top, bottom), (left, right), (0, 0)), mode=mode)  # type: ignore[call-overload]
+
+
+def stencil(op: img.StencilOp, x: np.ndarray) -> np.ndarray:
+    kh, kw = op.size
+    h, w, _ = x.shape
+    top, left = (kh - 1) // 2, (kw - 1) // 2
+    p = pad_frame(_signless(x), top, kh - 1 - top, left, kw - 1 - left, op.border.data)
+    windows = [p[dy : dy + h, dx : dx + w] for dy in range(kh) for dx in range(kw)]
+    return _typed(evaluate(op.body.block, windows), op.result.type)  # type: ignore[arg-type]
+
+
+def _downsample(x: np.ndarray, fy: int, fx: int, mode: str) -> np.ndarray:
+    if mode == "nearest":
+        return x[::fy, ::fx].copy()
+    h, w, c = x.shape
+    blocks = x.reshape(h // fy, fy, w // fx, fx, c)
+    if x.dtype.kind == "f":
+        return blocks.mean(axis=(1, 3), dtype=np.float64).astype(x.dtype)
+    n = fy * fx
+    return ((blocks.astype(np.int64).sum(axis=(1, 3)) + n // 2) // n).astype(x.dtype)
+
+
+def _wrap32(a: np.ndarray) -> np.ndarray:
+    return ((a + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
+
+
+def _reduce(x: np.ndarray, kind: str) -> np.ndarray:
+    if kind == "sum":
+        if x.dtype.kind == "f":
+            return x.sum(axis=(0, 1), dtype=np.float64).astype(np.float32).reshape(1, 1, -1)
+        return _wrap32(x.astype(np.int64).sum(axis=(0, 1))).reshape(1, 1, -1)
+    return (x.min if kind == "min" else x.max)(axis=(0, 1)).reshape(1, 1, -1)
+
+
+def _scan(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "f":
+        return x.astype(np.float64).cumsum(0).cumsum(1).astype(np.float32)
+    return _wrap32(x.astype(np.int64).cumsum(0).cumsum(1))
+
+
+def _remap(x: np.ndarray, lut: np.ndarray) -> np.ndarray:
+    h, w, _ = x.shape
+    ys = np.clip(lut[..., 0].astype(np.int64), 0, h - 1)
+    xs = np.clip(lut[..., 1].astype(np.int64), 0, w - 1)
+    return x[ys, xs]
+
+
+def run(fn: func.FuncOp, inputs: Sequence[Value], sources: Mapping[str, list[np.ndarray]] | None = None) -> list[Value]:
+    """The function's results for numpy inputs; `sources` gives each img.source's frames by
+    its `camera` name (or by its result's name when it has none)."""
+    env: dict[SSAValue, Value] = dict(zip(fn.body.block.args, inputs))
+    sources = dict(sources or {})
+    for op in fn.body.block.ops:
+        if isinstance(op, func.ReturnOp):
+            return [env[v] for v in op.operands]
+        args = [env[v] for v in op.operands]
+        result = _op(op, args, sources)
+        if op.results:
+            env[op.results[0]] = result
+    raise TesselError(f"@{fn.sym_name.data} has no func.return")
+
+
+def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) -> Value | None:
+    if isinstance(op, img.MapOp):
+        if isinstance(args[0], list):
+            return [_map(op, list(frames)) for frames in zip(*args)]
+        return _map(op, args)  # type: ignore[arg-type]
+    if isinstance(op, img.StencilOp):
+        return _per_frame(lambda x: stencil(op, x))(args[0])
+    if isinstance(op, img.ReduceOp):
+        return _per_frame(lambda x: _reduce(x, op.kind.data))(args[0])
+    if isinstance(op, img.ScanOp):
+        return _per_frame(_scan)(args[0])
+    if isinstance(op, img.DownsampleOp):
+        fy, fx = op.factor.get_values()
+        return _per_frame(lambda x: _downsample(x, fy, fx, op.mode.data))(args[0])
+    if isinstance(op, img.UpsampleOp):
+        fy, fx = op.factor.get_values()
+        return _per_frame(lambda x: np.repeat(np.repeat(x, fy, axis=0), fx, axis=1))(args[0])
+    if isinstance(op, img.CropOp):
+        y, x0, h, w = op.roi.get_values()
+        return _per_frame(lambda x: x[y : y + h, x0 : x0 + w].copy())(args[0])
+    if isinstance(op, img.RemapOp):
+        if isinstance(args[0], list):
+            lut = args[1]
+            return [_remap(f, lut[i] if isinstance(lut, list) else lut) for i, f in enumerate(args[0])]
+        return _remap(args[0], args[1])  # type: ignore[arg-type]
+    if isinstance(op, img.GateOp):
+        frames, preds = args
+        if not isinstance(frames, list) or not isinstance(preds, list):
+            raise TesselError("img.gate needs streams (lists of frames)", op_location(op))
+        return [f for f, p in zip(frames, preds) if p.reshape(-1)[0] != 0]
+    if isinstance(op, img.TransmitOp | img.EncodeOp):
+        return args[0]
+    if isinstance(op, img.SourceOp):
+        name = op.camera.data if op.camera is not None else (op.result.name_hint or "source")
+        if name not in sources:
+            raise TesselError(f"img.source '{name}' has no frames (give them by camera name)", op_location(op))
+        return [np.asarray(f) for f in sources[name]]
+    if isinstance(op, img.SinkOp):
+        return None
+    raise TesselError(f"{op.name} has no image reference semantics", op_location(op))
+
+
+def _map(op: img.MapOp, frames: list[np.ndarray]) -> np.ndarray:
+    return _typed(evaluate(op.body.block, [_signless(f) for f in frames]), op.result.type)  # type: ignore[arg-type]

@@ -7,10 +7,13 @@ from .ops import (
     PLACE_ATTR,
     PLACES,
     CropOp,
+    DenseOp,
     DownsampleOp,
     EncodeOp,
+    ExtractOp,
     GateOp,
     MapOp,
+    MergeOp,
     ReduceOp,
     RemapOp,
     ScanOp,
@@ -26,7 +29,7 @@ from .types import FrameType, StreamType, frame, like
 IMG = Dialect("img", OPS, [FrameType, StreamType])
 
 __all__ = [
-    "IMG", "OPS", "PLACE_ATTR", "PLACES", "CropOp", "DownsampleOp", "EncodeOp", "GateOp", "MapOp", "ReduceOp",
+    "IMG", "OPS", "PLACE_ATTR", "PLACES", "CropOp", "DenseOp", "DownsampleOp", "EncodeOp", "ExtractOp", "GateOp", "MapOp", "MergeOp", "ReduceOp",
     "RemapOp", "ScanOp", "SinkOp", "SourceOp", "StencilOp", "TransmitOp", "UpsampleOp", "YieldOp",
     "FrameType", "StreamType", "frame", "like",
 ]  # fmt: skip

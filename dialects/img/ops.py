@@ -122,12 +122,15 @@ class MapOp(RegionOp):
         return [scalar_type(_image(v, "input").element) for v in self.inputs]
 
     def verify_(self) -> None:
-        types = [_image(v, f"input #{i}") for i, v in enumerate(self.inputs)] + [_image(self.result, "result")]
+        types = [_image(v, f"input #{i}") for i, v in enumerate(self.inputs)]
+        result = _image(self.result, "result")
         if not self.inputs:
             raise VerifyException("needs at least one input")
-        _same_kind(types, "img.map")
-        if len({t.shape for t in types}) != 1:
-            raise VerifyException(f"inputs and result must have one shape, got {[t.shape for t in types]}")
+        if len({t.shape for t in [*types, result]}) != 1:
+            raise VerifyException(f"inputs and result must have one shape, got {[t.shape for t in [*types, result]]}")
+        # frames combine with streams (a background frame against every frame of a stream)
+        if isinstance(result, StreamType) != any(isinstance(t, StreamType) for t in types):
+            raise VerifyException("the result is a stream exactly when an input is")
         self.verify_body()
 
 
@@ -181,6 +184,38 @@ class UnaryImgOp(ImgOp):
         x = _image(self.input, "input")
         _image(self.result, "result")
         _expect(self, self.infer(x))
+
+
+@irdl_op_definition
+class ExtractOp(UnaryImgOp):
+    """One channel of a multi-channel image (per-channel work: white balance, luma)."""
+
+    name = "img.extract"
+    channel = prop_def(IntegerAttr)
+
+    def infer(self, x: _ImageType) -> _ImageType:
+        c = self.channel.value.data
+        if not 0 <= c < x.channels.data:
+            raise VerifyException(f"channel {c} is not one of the input's {x.channels.data}")
+        return like(x, c=1) if x.channels.data != 1 else x
+
+
+@irdl_op_definition
+class MergeOp(ImgOp):
+    """Single-channel images of one shape and type stacked into channels (RGB from planes)."""
+
+    name = "img.merge"
+    inputs = var_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, $result)"
+
+    def verify_(self) -> None:
+        self.verify_placement()
+        types = [_image(v, f"input #{i}") for i, v in enumerate(self.inputs)]
+        if not types or any(t != types[0] for t in types) or types[0].channels.data != 1:
+            raise VerifyException("merges single-channel images of one type")
+        _expect(self, like(types[0], c=len(types)))
 
 
 @irdl_op_definition
@@ -297,18 +332,55 @@ class SinkOp(ImgOp):
 
 @irdl_op_definition
 class SourceOp(ImgOp):
-    """A camera: a stream of frames at `fps`."""
+    """A camera: a stream of frames at `fps`; `count` identical cameras share the pipeline
+    (a 16-camera rig), which multiplies every rate downstream."""
 
     name = "img.source"
     result = result_def(StreamType)
     fps = prop_def(FloatAttr)
     camera = opt_prop_def(StringAttr)
+    count = opt_prop_def(IntegerAttr)
     assembly_format = "attr-dict `:` type($result)"
+
+    @property
+    def cameras(self) -> int:
+        return self.count.value.data if self.count is not None else 1
 
     def verify_(self) -> None:
         self.verify_placement()
         if self.fps.value.data <= 0:
             raise VerifyException(f"fps must be positive, got {self.fps.value.data}")
+        if self.cameras < 1:
+            raise VerifyException(f"count must be positive, got {self.cameras}")
+
+
+@irdl_op_definition
+class DenseOp(ImgOp):
+    """A fully connected layer over the whole frame: out[0, 0, k] = sum_i flat(in)[i] * w[i, k, 0]
+    in int32 (the face-authentication network's layers): in HxWxC of ui8/i8, weights Nx Kx1 i8
+    with N = H*W*C, result 1x1xK i32. Two of them with an `img.map` ReLU between make an MLP."""
+
+    name = "img.dense"
+    input = operand_def()
+    weights = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$input `,` $weights attr-dict `:` type($input) `,` type($weights) `->` type($result)"
+
+    def verify_(self) -> None:
+        self.verify_placement()
+        x, w = _image(self.input, "input"), _image(self.weights, "weights")
+        n = x.pixels * x.channels.data
+        if element_name(w.element) != "i8" or w.height.data != n or w.channels.data != 1:
+            raise VerifyException(f"weights must be {n}xKx1 i8 for a {x.shape} input, got {w}")
+        if x.element_name not in ("ui8", "i8", "i16", "i32"):
+            raise VerifyException(f"input must be an integer image, got {x.element_name}")
+        _expect(self, like(x, 1, 1, w.width.data, "i32"))
+
+    @property
+    def macs(self) -> int:
+        w = _image(self.weights, "weights")
+        return w.height.data * w.width.data
 
 
 @irdl_op_definition
@@ -360,5 +432,5 @@ class RemapOp(ImgOp):
 
 OPS: list[type[IRDLOperation]] = [
     MapOp, StencilOp, YieldOp, ReduceOp, ScanOp, DownsampleOp, UpsampleOp, CropOp, GateOp, RemapOp,
-    TransmitOp, EncodeOp, SourceOp, SinkOp,
+    TransmitOp, EncodeOp, SourceOp, SinkOp, DenseOp, ExtractOp, MergeOp,
 ]  # fmt: skip

@@ -7,7 +7,7 @@ ops apply to each frame of a stream. Rounding and borders are fixed here:
   without repeating the edge (OpenCV's BORDER_REFLECT_101);
 * `downsample` `average` rounds half up on integers ((sum + n/2) / n), `nearest` keeps the
   top-left pixel of each block;
-* sums (`reduce`, `scan`) wrap in int32 like the hardware they stand for;
+* sums (`reduce`, `scan`, `dense`) wrap in int32 like the hardware they stand for;
 * `transmit` and `encode` are the identity on values: they exist for the cost model.
 """
 
@@ -87,6 +87,11 @@ def _scan(x: np.ndarray) -> np.ndarray:
     return _wrap32(x.astype(np.int64).cumsum(0).cumsum(1))
 
 
+def _dense(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    flat = x.reshape(-1).astype(np.int64)
+    return _wrap32(flat @ w[..., 0].astype(np.int64)).reshape(1, 1, -1)
+
+
 def _remap(x: np.ndarray, lut: np.ndarray) -> np.ndarray:
     h, w, _ = x.shape
     ys = np.clip(lut[..., 0].astype(np.int64), 0, h - 1)
@@ -110,10 +115,16 @@ def run(fn: func.FuncOp, inputs: Sequence[Value], sources: Mapping[str, list[np.
 
 
 def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) -> Value | None:
-    if isinstance(op, img.MapOp):
-        if isinstance(args[0], list):
-            return [_map(op, list(frames)) for frames in zip(*args)]
-        return _map(op, args)  # type: ignore[arg-type]
+    if isinstance(op, img.MapOp | img.MergeOp):
+        fn = _map if isinstance(op, img.MapOp) else lambda _, frames: np.concatenate(frames, axis=2)
+        streams = [a for a in args if isinstance(a, list)]
+        if streams:  # frames (constants) go with every frame of the streams
+            n = min(len(a) for a in streams)
+            return [fn(op, [a[i] if isinstance(a, list) else a for a in args]) for i in range(n)]
+        return fn(op, args)  # type: ignore[arg-type]
+    if isinstance(op, img.ExtractOp):
+        c = op.channel.value.data
+        return _per_frame(lambda x: x[..., c : c + 1].copy())(args[0])
     if isinstance(op, img.StencilOp):
         return _per_frame(lambda x: stencil(op, x))(args[0])
     if isinstance(op, img.ReduceOp):
@@ -139,6 +150,9 @@ def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) 
         if not isinstance(frames, list) or not isinstance(preds, list):
             raise TesselError("img.gate needs streams (lists of frames)", op_location(op))
         return [f for f, p in zip(frames, preds) if p.reshape(-1)[0] != 0]
+    if isinstance(op, img.DenseOp):
+        w = args[1]
+        return _per_frame(lambda x: _dense(x, w))(args[0])
     if isinstance(op, img.TransmitOp | img.EncodeOp):
         return args[0]
     if isinstance(op, img.SourceOp):

@@ -72,5 +72,6 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tg-to-vta": lambda: __import__("tessel.passes.vta.tg_to_vta", fromlist=["TgToVta"]).TgToVta,
         "vta-codegen": lambda: __import__("tessel.passes.vta.vta_codegen", fromlist=["VtaCodegen"]).VtaCodegen,
         "img-rates": lambda: __import__("tessel.passes.img.rates", fromlist=["ImgRates"]).ImgRates,
+        "img-hoist-reductions": lambda: __import__("tessel.passes.img.hoist", fromlist=["ImgHoistReductions"]).ImgHoistReductions,
         "img-partition": lambda: __import__("tessel.passes.img.partition", fromlist=["ImgPartition"]).ImgPartition,
     }

@@ -50,6 +50,8 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/tessel-run $(DEMO)/c9.mlir --target vta --vthreads 1 --check
 	$(BIN)/tessel-run $(DEMO)/c9.mlir --target vta --vthreads 2 --check --dump-ir $(DEMO)/c9-vta.mlir
 	$(BIN)/tessel-translate $(DEMO)/c9.mlir --target vta --opt form=bin -o $(DEMO)/c9.vta.bin
+	@echo "--- camera study (IISWC'17): where the data should leave the camera, and what each data reduction is worth ---"
+	$(BIN)/python -m tessel.bench.camera --plot $(DEMO)/camera_study.png
 
 clean:
 	rm -rf $(VENV) build .cache *.egg-info

@@ -1,0 +1,71 @@
+"""Image pipelines for the CPU: img IR -> fused, line-buffered native code.
+
+    img (map, stencil, downsample, crop)
+      -> img-fuse          point-wise producers merged into consumers; every other
+                           producer marked `img.compute = "inline" | "line_buffer"`
+      -> img-line-buffers  ring rows per line-buffered producer (and the on-chip report)
+      -> row plan          passes/img/rows.py: stages, footprints, ring sizes
+      -> LLVM IR           targets/cpu/img_llvm.py: vectorized row loops, one entry
+      -> native code       targets/cpu/img_exec.py: JIT + the tensor runtime's thread pool
+
+The numpy reference (dialects/img/reference.py) is the oracle for every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from tessel.dialects.img.types import numpy_dtype
+from tessel.ir.diagnostics import TesselError
+from tessel.passes.img.fuse import ImgFuse
+from tessel.passes.img.line_buffers import ImgLineBuffers
+from tessel.passes.img.rows import build_plan
+from tessel.targets.cpu.img_exec import ImgExecutable
+from tessel.targets.cpu.img_llvm import ENTRY, emit_pipeline
+
+
+def has_img_ops(module: ModuleOp) -> bool:
+    return any(op.name.startswith("img.") for op in module.walk())
+
+
+def entry_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    if name is not None:
+        for f in funcs:
+            if f.sym_name.data == name:
+                return f
+        raise TesselError(f"no function @{name} in the module (functions: {', '.join('@' + f.sym_name.data for f in funcs)})")
+    if len(funcs) != 1:
+        for f in funcs:
+            if f.sym_name.data == "main":
+                return f
+        raise TesselError(f"the module has {len(funcs)} functions; name one with --entry")
+    return funcs[0]
+
+
+def optimize(ctx: Context, module: ModuleOp, fuse: bool = True) -> ModuleOp:
+    """The fusion and line-buffer passes, in place."""
+    if fuse:
+        ImgFuse().apply(ctx, module)
+    ImgLineBuffers().apply(ctx, module)
+    return module
+
+
+def llvm_ir(fn: func.FuncOp, lanes_factor: int = 2) -> str:
+    return emit_pipeline(build_plan(fn), lanes_factor)
+
+
+def compile_pipeline(ctx: Context, module: ModuleOp, entry: str | None = None, threads: int = 2, fuse: bool = True,
+                     lanes_factor: int = 2) -> ImgExecutable:  # fmt: skip
+    """Optimize (in place) and compile one pipeline function for this CPU."""
+    optimize(ctx, module, fuse)
+    fn = entry_function(module, entry)
+    plan = build_plan(fn)
+    ir = emit_pipeline(plan, lanes_factor)
+    ret = fn.body.block.last_op
+    specs_in = [(a.type.shape, np.dtype(numpy_dtype(a.type.element))) for a in fn.body.block.args]  # type: ignore[attr-defined]
+    specs_out = [(v.type.shape, np.dtype(numpy_dtype(v.type.element))) for v in ret.operands]  # type: ignore[union-attr, attr-defined]
+    return ImgExecutable(ir, ENTRY, plan.height, specs_in, specs_out, threads)

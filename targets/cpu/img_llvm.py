@@ -85,9 +85,10 @@ class Func:
     def label(self, name: str) -> None:
         self.lines.append(f"{name}:")
 
-    def intrinsic(self, name: str, ret: str, args: list[str]) -> str:
-        self.decls.add(f"declare {ret} @{name}({', '.join(a.rsplit(' ', 1)[0] for a in args)})")
-        return f"call {ret} @{name}({', '.join(args)})"
+    def intrinsic(self, name: str, ret: str, args: list[tuple[str, str]]) -> str:
+        """A call of an LLVM intrinsic on (type, value) arguments, declared once."""
+        self.decls.add(f"declare {ret} @{name}({', '.join(t for t, _ in args)})")
+        return f"call {ret} @{name}({', '.join(f'{t} {v}' for t, v in args)})"
 
     def loop(self, start: str, end: str, step: int, body: Callable[[str], None], prefix: str = "i") -> None:
         """for (i = start; i < end; i += step) body(i); bounds are i64 values."""
@@ -170,7 +171,7 @@ def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
         return Value(f.emit(f"{_FLOAT_BINARY[type(op)]} {vt} {a[0]}, {a[1]}"))
     if type(op) in _MINMAX:
         name = f"llvm.{_MINMAX[type(op)]}.{_mangle(t, lanes)}"
-        return Value(f.emit(f.intrinsic(name, vt, [f"{vt} {a[0]}", f"{vt} {a[1]}"])))
+        return Value(f.emit(f.intrinsic(name, vt, [(f"{vt}", f"{a[0]}"), (f"{vt}", f"{a[1]}")])))
     if isinstance(op, arith.DivUIOp | arith.DivSIOp | arith.RemUIOp | arith.RemSIOp):
         return _division(f, op, args, t, lanes)
     if isinstance(op, arith.ShLIOp | arith.ShRUIOp | arith.ShRSIOp):
@@ -195,14 +196,14 @@ def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
     if isinstance(op, arith.FPToUIOp | arith.FPToSIOp):
         sign = "u" if isinstance(op, arith.FPToUIOp) else "s"
         name = f"llvm.fpto{sign}i.sat.{_mangle(t, lanes)}.{_mangle('float', lanes)}"
-        return Value(f.emit(f.intrinsic(name, vt, [f"{_vec('float', lanes)} {a[0]}"])))
+        return Value(f.emit(f.intrinsic(name, vt, [(_vec("float", lanes), a[0])])))
     if isinstance(op, arith.NegfOp):
         return Value(f.emit(f"fneg {vt} {a[0]}"))
     if isinstance(op, mathd.AbsFOp | mathd.SqrtOp):
         name = f"llvm.{'fabs' if isinstance(op, mathd.AbsFOp) else 'sqrt'}.{_mangle(t, lanes)}"
-        return Value(f.emit(f.intrinsic(name, vt, [f"{vt} {a[0]}"])))
+        return Value(f.emit(f.intrinsic(name, vt, [(f"{vt}", f"{a[0]}")])))
     if isinstance(op, mathd.AbsIOp):
-        return Value(f.emit(f.intrinsic(f"llvm.abs.{_mangle(t, lanes)}", vt, [f"{vt} {a[0]}", "i1 false"])))
+        return Value(f.emit(f.intrinsic(f"llvm.abs.{_mangle(t, lanes)}", vt, [(f"{vt}", f"{a[0]}"), ("i1", "false")])))
     raise TesselError(f"{op.name} is not supported in image bodies", op_location(op))
 
 
@@ -255,11 +256,11 @@ def fold_index(f: Func, i: str, extent: int, border: str) -> tuple[str, str | No
         return f.emit(f"select i1 {out}, i64 0, i64 {i}"), out
     if border == "mirror" and extent > 1:
         neg = f.emit(f"sub i64 0, {i}")
-        i = f.emit(f.intrinsic("llvm.smax.i64", "i64", [f"i64 {i}", f"i64 {neg}"]))  # reflect at 0
+        i = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{i}"), (f"i64", f"{neg}")]))  # reflect at 0
         over = f.emit(f"sub i64 {2 * extent - 2}, {i}")
-        i = f.emit(f.intrinsic("llvm.smin.i64", "i64", [f"i64 {i}", f"i64 {over}"]))  # reflect at extent-1
-    lo = f.emit(f.intrinsic("llvm.smax.i64", "i64", [f"i64 {i}", "i64 0"]))
-    return f.emit(f.intrinsic("llvm.smin.i64", "i64", [f"i64 {lo}", f"i64 {extent - 1}"])), None
+        i = f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{i}"), (f"i64", f"{over}")]))  # reflect at extent-1
+    lo = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{i}"), ("i64", "0")]))
+    return f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{lo}"), (f"i64", f"{extent - 1}")])), None
 
 
 class PipelineEmitter:
@@ -319,8 +320,8 @@ class PipelineEmitter:
             want = "%a" if s.results else str(1 << 62)
             for fp in s.reads:
                 v = f.emit(f"add i64 {f.emit(f'mul i64 {lo[fp.consumer]}, {fp.scale}')}, {fp.lo}")
-                want = f.emit(f.intrinsic("llvm.smin.i64", "i64", [f"i64 {want}", f"i64 {v}"]))
-            lo[s.index] = f.emit(f.intrinsic("llvm.smax.i64", "i64", [f"i64 {want}", "i64 0"]))
+                want = f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{want}"), (f"i64", f"{v}")]))
+            lo[s.index] = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{want}"), ("i64", "0")]))
             f.do(f"store i64 {lo[s.index]}, ptr {counters[s.index]}, align 8")
 
         def per_row(y: str) -> None:
@@ -329,13 +330,13 @@ class PipelineEmitter:
                 want = y if s.results else "-1"
                 for fp in s.reads:
                     v = f.emit(f"add i64 {f.emit(f'mul i64 {hi[fp.consumer]}, {fp.scale}')}, {fp.hi}")
-                    want = f.emit(f.intrinsic("llvm.smax.i64", "i64", [f"i64 {want}", f"i64 {v}"]))
-                hi[s.index] = f.emit(f.intrinsic("llvm.smin.i64", "i64", [f"i64 {want}", f"i64 {s.shape[0] - 1}"]))
+                    want = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{want}"), (f"i64", f"{v}")]))
+                hi[s.index] = f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{want}"), (f"i64", f"{s.shape[0] - 1}")]))
             for s in todo:
                 start = f.emit(f"load i64, ptr {counters[s.index]}, align 8")
                 end = f.emit(f"add i64 {hi[s.index]}, 1")
                 f.loop(start, end, 1, lambda r, s=s: self._compute_row(f, s, r, outs), prefix="r")
-                top = f.emit(f.intrinsic("llvm.smax.i64", "i64", [f"i64 {start}", f"i64 {end}"]))
+                top = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{start}"), (f"i64", f"{end}")]))
                 f.do(f"store i64 {top}, ptr {counters[s.index]}, align 8")
 
         f.loop("%a", "%b", 1, per_row, prefix="y")

@@ -123,117 +123,142 @@ def modeled_cycles(prog: Program) -> int:
 def _generate(layer: Conv2dLayer, cfg: VtaConfig, vt: int, t: Tiling) -> Program:
     if (err := fits(layer, cfg, t)) is not None:
         raise CodegenError(f"layer {layer.name}: tiling {t.describe()} does not fit: {err}")
-    blk = cfg.block
-    icb, ocb = layer.in_channels // blk, layer.out_channels // blk
-    kh, kw = layer.kernel
-    prog = Program(cfg)
-    x = prog.alloc("input", (icb, layer.height, layer.width, blk), "int8")
-    w = prog.alloc("weight", (ocb, icb, kh, kw, blk, blk), "int8")
-    b = prog.alloc("bias", (ocb, blk), "int32") if layer.bias else None
-    y = prog.alloc("output", (ocb, layer.out_height, layer.out_width, blk), "int8")
-    kernels = _Kernels(prog)
-    slot = {"inp": cfg.inp_depth // vt, "wgt": cfg.wgt_depth // vt, "acc": cfg.acc_depth // vt}
-    ow, s, wp = layer.out_width, layer.stride, in_cols(layer)
-    body: list[Insn] = []
-    plan = steps(layer, cfg, t)
-    tiles = plan[-1].tile + 1
-    resident: dict[int, tuple[int, int, int, int]] = {}  # slot -> weights it holds
+    return _Emitter(layer, cfg, vt, t).program()
 
-    for k, st in enumerate(plan):
-        si, sa = k % vt, st.tile % vt
-        inp0, wgt0, acc0 = si * slot["inp"], si * slot["wgt"], sa * slot["acc"]
-        bias0 = acc0 + st.toc * st.th * ow
-        rows = in_rows(layer, st.th)
 
-        # ---- load block: input rows of each channel block, padded on the fly; the weights
+@dataclass
+class _Slots:
+    """Where step k's data lives: its thread's share of each SRAM."""
+
+    inp: int
+    wgt: int
+    acc: int
+    bias: int
+    rows: int  # input rows the step loads
+
+
+class _Emitter:
+    """The instruction stream of one layer: per step a load, a compute and (after a tile's
+    last chunk) a store block, then the dependency tokens between them."""
+
+    def __init__(self, layer: Conv2dLayer, cfg: VtaConfig, vt: int, t: Tiling):
+        self.layer, self.cfg, self.vt, self.t = layer, cfg, vt, t
+        blk = cfg.block
+        self.icb, self.ocb = layer.in_channels // blk, layer.out_channels // blk
+        self.prog = Program(cfg)
+        self.x = self.prog.alloc("input", (self.icb, layer.height, layer.width, blk), "int8")
+        self.w = self.prog.alloc("weight", (self.ocb, self.icb, *layer.kernel, blk, blk), "int8")
+        self.b = self.prog.alloc("bias", (self.ocb, blk), "int32") if layer.bias else None
+        self.y = self.prog.alloc("output", (self.ocb, layer.out_height, layer.out_width, blk), "int8")
+        self.kernels = _Kernels(self.prog)
+        self.ow, self.s, self.wp = layer.out_width, layer.stride, in_cols(layer)
+        self.resident: dict[int, tuple[int, int, int, int]] = {}  # slot -> the weights it holds
+
+    def program(self) -> Program:
+        plan = steps(self.layer, self.cfg, self.t)
+        tiles = plan[-1].tile + 1
+        share = {"inp": self.cfg.inp_depth // self.vt, "wgt": self.cfg.wgt_depth // self.vt, "acc": self.cfg.acc_depth // self.vt}
+        body: list[Insn] = []
+        for k, st in enumerate(plan):
+            si, sa = k % self.vt, st.tile % self.vt
+            acc0 = sa * share["acc"]
+            sl = _Slots(si * share["inp"], si * share["wgt"], acc0, acc0 + st.toc * st.th * self.ow, in_rows(self.layer, st.th))
+            first, last = st.chunk == 0, st.chunk == st.chunks - 1
+            loads, comp = self.load_block(st, sl, si), self.compute_block(st, sl, first, last)
+            stores = self.store_block(st, sl) if last else []
+            # dependency tokens (see the module docstring)
+            loads[0] = replace(loads[0], pop_next=k >= self.vt)
+            loads[-1] = replace(loads[-1], push_next=True)
+            comp[0] = replace(comp[0], pop_prev=True, pop_next=first and st.tile >= self.vt)
+            comp[-1] = replace(comp[-1], push_prev=k + self.vt < len(plan), push_next=last)
+            if stores:
+                stores[0] = replace(stores[0], pop_prev=True)
+                stores[-1] = replace(stores[-1], push_prev=st.tile + self.vt < tiles)
+            body += loads + comp + stores
+        prog = self.prog
+        table = prog.place_uops()
+        if len(prog.uops) > self.cfg.uop_depth:
+            raise CodegenError(f"layer {self.layer.name}: the micro-op kernels need {len(prog.uops)} entries, the buffer holds {self.cfg.uop_depth}")
+        # the whole micro-op table once, at its own indices (the kernels' uop_bgn/uop_end)
+        n = len(prog.uops)
+        prog.insns = [MemInsn(memory_type=Mem.UOP, sram_base=0, dram_base=table.base(4), y_size=1, x_size=n, x_stride=n), *body, FinishInsn()]
+        prog.notes.append(f"{self.layer.name}: {self.t.describe()}, {len(plan)} steps, {tiles} tiles, {n} micro-ops")
+        prog.tiling = self.t
+        return prog
+
+    def load_block(self, st: Step, sl: _Slots, si: int) -> list[Insn]:
+        """The input rows of each channel block, padded on the fly; the weights unless resident."""
+        layer, cfg = self.layer, self.cfg
+        kh, kw = layer.kernel
         loads: list[Insn] = []
-        r0 = st.oh0 * s - layer.pads[0]
-        top, bottom = max(0, -r0), max(0, r0 + rows - layer.height)
+        r0 = st.oh0 * self.s - layer.pads[0]
+        top, bottom = max(0, -r0), max(0, r0 + sl.rows - layer.height)
         for i in range(st.tic):
-            loads.append(MemInsn(memory_type=Mem.INP, sram_base=inp0 + i * rows * wp,
-                                 dram_base=x.base(cfg.inp_elem_bytes) + ((st.ic0 + i) * layer.height + max(r0, 0)) * layer.width,
-                                 y_size=rows - top - bottom, x_size=layer.width, x_stride=layer.width,
+            loads.append(MemInsn(memory_type=Mem.INP, sram_base=sl.inp + i * sl.rows * self.wp,
+                                 dram_base=self.x.base(cfg.inp_elem_bytes) + ((st.ic0 + i) * layer.height + max(r0, 0)) * layer.width,
+                                 y_size=sl.rows - top - bottom, x_size=layer.width, x_stride=layer.width,
                                  y_pad_0=top, y_pad_1=bottom, x_pad_0=layer.pads[1], x_pad_1=layer.pads[3]))  # fmt: skip
         key = (st.oc0, st.toc, st.ic0, st.tic)
-        if resident.get(si) != key:
-            resident[si] = key
-            loads.append(MemInsn(memory_type=Mem.WGT, sram_base=wgt0,
-                                 dram_base=w.base(cfg.wgt_elem_bytes) + (st.oc0 * icb + st.ic0) * kh * kw,
-                                 y_size=st.toc, x_size=st.tic * kh * kw, x_stride=icb * kh * kw))  # fmt: skip
+        if self.resident.get(si) != key:
+            self.resident[si] = key
+            loads.append(MemInsn(memory_type=Mem.WGT, sram_base=sl.wgt,
+                                 dram_base=self.w.base(cfg.wgt_elem_bytes) + (st.oc0 * self.icb + st.ic0) * kh * kw,
+                                 y_size=st.toc, x_size=st.tic * kh * kw, x_stride=self.icb * kh * kw))  # fmt: skip
+        return loads
 
-        # ---- compute block
+    def compute_block(self, st: Step, sl: _Slots, first: bool, last: bool) -> list[Insn]:
+        ow = self.ow
         comp: list[Insn] = []
-        first, last = st.chunk == 0, st.chunk == st.chunks - 1
-        tile_uops = lambda: [Uop(dst=acc0 + o * st.th * ow) for o in range(st.toc)]  # noqa: E731
         loops = dict(iter_out=st.th, iter_in=ow, dst_factor_out=ow, dst_factor_in=1)
         if first:
-            if b is not None:
-                comp.append(MemInsn(memory_type=Mem.ACC, sram_base=bias0, dram_base=b.base(cfg.acc_elem_bytes) + st.oc0,
+            if self.b is not None:
+                comp.append(MemInsn(memory_type=Mem.ACC, sram_base=sl.bias, dram_base=self.b.base(self.cfg.acc_elem_bytes) + st.oc0,
                                     y_size=1, x_size=st.toc, x_stride=st.toc))  # fmt: skip
-            bgn, end = kernels.get(("tile", acc0, st.toc, st.th), tile_uops)
+            bgn, end = self.kernels.get(("tile", sl.acc, st.toc, st.th), lambda: [Uop(dst=sl.acc + o * st.th * ow) for o in range(st.toc)])
             comp.append(GemmInsn(reset=True, uop_bgn=bgn, uop_end=end, **loops))
+        comp += self.gemm(st, sl)
+        if last:
+            comp += _epilogue(self.layer, self.kernels, sl.acc, sl.bias, st, ow, loops)
+        return comp
 
-        # The micro-ops walk the tile's outputs (kx, row, column, channel block; the block
-        # innermost) and the two affine loops walk the reduction (input-channel block, ky):
-        # an accumulator is updated again only after all the step's other outputs, which the
-        # GEMM pipeline (II=1, read-modify-write of ACC) requires. A step with fewer outputs
-        # than the pipeline is deep gets one GEMM per reduction term instead (the pipeline
-        # drains between instructions).
-        outputs = st.toc * st.th * ow
-        if outputs >= cfg.timing.pipeline_depth:
-            def gemm_uops() -> list[Uop]:
-                return [Uop(dst=acc0 + (o * st.th + r) * ow + c, src=inp0 + r * s * wp + c * s + kx, wgt=wgt0 + o * st.tic * kh * kw + kx)
+    def gemm(self, st: Step, sl: _Slots) -> list[Insn]:
+        """The tensorized reduction. The micro-ops walk the step's outputs (kx, row, column,
+        channel block; the block innermost) and the two affine loops walk the reduction
+        (input-channel block, ky): an accumulator is updated again only after all the step's
+        other outputs, which the GEMM pipeline (II=1, read-modify-write of ACC) requires. A
+        step with fewer outputs than the pipeline is deep gets one GEMM per reduction term
+        instead (the pipeline drains between instructions)."""
+        kh, kw = self.layer.kernel
+        ow, s, wp, rows = self.ow, self.s, self.wp, sl.rows
+        if st.toc * st.th * ow >= self.cfg.timing.pipeline_depth:
+            def walk() -> list[Uop]:
+                return [Uop(dst=sl.acc + (o * st.th + r) * ow + c, src=sl.inp + r * s * wp + c * s + kx, wgt=sl.wgt + o * st.tic * kh * kw + kx)
                         for kx in range(kw) for r in range(st.th) for c in range(ow) for o in range(st.toc)]  # fmt: skip
 
-            bgn, end = kernels.get(("gemm", acc0, inp0, wgt0, st.toc, st.tic, st.th), gemm_uops)
-            comp.append(GemmInsn(uop_bgn=bgn, uop_end=end, iter_out=st.tic, iter_in=kh, src_factor_out=rows * wp, src_factor_in=wp,
-                                 wgt_factor_out=kh * kw, wgt_factor_in=kw))  # fmt: skip
-        else:
-            for i in range(st.tic):
-                for ky in range(kh):
-                    for kx in range(kw):
-                        def term_uops(i: int = i, ky: int = ky, kx: int = kx) -> list[Uop]:
-                            return [Uop(dst=acc0 + (o * st.th + r) * ow + c, src=inp0 + (i * rows + r * s + ky) * wp + c * s + kx,
-                                        wgt=wgt0 + ((o * st.tic + i) * kh + ky) * kw + kx)
-                                    for r in range(st.th) for c in range(ow) for o in range(st.toc)]  # fmt: skip
+            bgn, end = self.kernels.get(("gemm", sl.acc, sl.inp, sl.wgt, st.toc, st.tic, st.th), walk)
+            return [GemmInsn(uop_bgn=bgn, uop_end=end, iter_out=st.tic, iter_in=kh, src_factor_out=rows * wp, src_factor_in=wp,
+                             wgt_factor_out=kh * kw, wgt_factor_in=kw)]  # fmt: skip
+        out: list[Insn] = []
+        for i in range(st.tic):
+            for ky in range(kh):
+                for kx in range(kw):
+                    def term(i: int = i, ky: int = ky, kx: int = kx) -> list[Uop]:
+                        return [Uop(dst=sl.acc + (o * st.th + r) * ow + c, src=sl.inp + (i * rows + r * s + ky) * wp + c * s + kx,
+                                    wgt=sl.wgt + ((o * st.tic + i) * kh + ky) * kw + kx)
+                                for r in range(st.th) for c in range(ow) for o in range(st.toc)]  # fmt: skip
 
-                        bgn, end = kernels.get(("term", acc0, inp0, wgt0, st.toc, st.tic, st.th, i, ky, kx), term_uops)
-                        comp.append(GemmInsn(uop_bgn=bgn, uop_end=end))
-        if last:
-            comp.extend(_epilogue(layer, kernels, acc0, bias0, st, ow, loops))
+                    bgn, end = self.kernels.get(("term", sl.acc, sl.inp, sl.wgt, st.toc, st.tic, st.th, i, ky, kx), term)
+                    out.append(GemmInsn(uop_bgn=bgn, uop_end=end))
+        return out
 
-        # ---- store block (after the tile's last chunk)
-        stores: list[Insn] = []
-        if last:
-            out0 = y.base(cfg.out_elem_bytes)
-            if st.th == layer.out_height:  # whole images: the channel blocks are contiguous
-                stores.append(MemInsn(store=True, memory_type=Mem.OUT, sram_base=acc0, dram_base=out0 + st.oc0 * layer.out_height * ow,
-                                      y_size=st.toc * st.th, x_size=ow, x_stride=ow))  # fmt: skip
-            else:
-                for o in range(st.toc):
-                    stores.append(MemInsn(store=True, memory_type=Mem.OUT, sram_base=acc0 + o * st.th * ow,
-                                          dram_base=out0 + ((st.oc0 + o) * layer.out_height + st.oh0) * ow,
-                                          y_size=st.th, x_size=ow, x_stride=ow))  # fmt: skip
-
-        # ---- dependency tokens (see the module docstring)
-        loads[0] = replace(loads[0], pop_next=k >= vt)
-        loads[-1] = replace(loads[-1], push_next=True)
-        comp[0] = replace(comp[0], pop_prev=True, pop_next=first and st.tile >= vt)
-        comp[-1] = replace(comp[-1], push_prev=k + vt < len(plan), push_next=last)
-        if stores:
-            stores[0] = replace(stores[0], pop_prev=True)
-            stores[-1] = replace(stores[-1], push_prev=st.tile + vt < tiles)
-        body += loads + comp + stores
-
-    table = prog.place_uops()
-    if len(prog.uops) > cfg.uop_depth:
-        raise CodegenError(f"layer {layer.name}: the micro-op kernels need {len(prog.uops)} entries, the buffer holds {cfg.uop_depth}")
-    # the whole micro-op table once, at its own indices (the kernels' uop_bgn/uop_end)
-    uop_load = MemInsn(memory_type=Mem.UOP, sram_base=0, dram_base=table.base(4), y_size=1, x_size=len(prog.uops), x_stride=len(prog.uops))
-    prog.insns = [uop_load, *body, FinishInsn()]
-    prog.notes.append(f"{layer.name}: {t.describe()}, {len(plan)} steps, {tiles} tiles, {len(prog.uops)} micro-ops")
-    prog.tiling = t
-    return prog
+    def store_block(self, st: Step, sl: _Slots) -> list[Insn]:
+        ow, oh = self.ow, self.layer.out_height
+        out0 = self.y.base(self.cfg.out_elem_bytes)
+        if st.th == oh:  # whole images: the channel blocks are contiguous
+            return [MemInsn(store=True, memory_type=Mem.OUT, sram_base=sl.acc, dram_base=out0 + st.oc0 * oh * ow,
+                            y_size=st.toc * st.th, x_size=ow, x_stride=ow)]  # fmt: skip
+        return [MemInsn(store=True, memory_type=Mem.OUT, sram_base=sl.acc + o * st.th * ow, dram_base=out0 + ((st.oc0 + o) * oh + st.oh0) * ow,
+                        y_size=st.th, x_size=ow, x_stride=ow) for o in range(st.toc)]  # fmt: skip
 
 
 def _epilogue(layer: Conv2dLayer, kernels: _Kernels, acc0: int, bias0: int, st: Step, ow: int, loops: dict) -> list[Insn]:

@@ -132,3 +132,15 @@ def test_the_earliest_reduction_matters_most():
             p, lk = model.platform(plat), model.link(link)
             cost[without] = choose(options(fn, p, lk), p, lk).per_frame_uj
         assert cost[("motion_gate",)] > max(cost[("face_gate",)], cost[("roi",)]) > cost[()] * 0.99, (plat, link, cost)
+
+
+def test_bounds_grow_by_the_halo_and_scale_through_resampling():
+    from tessel.passes.img.bounds import infer
+
+    text = (ROOT / "test" / "lit" / "img" / "bounds.mlir").read_text().split("// -----")
+    chain = next(o for o in _module(text[0]).ops if isinstance(o, func.FuncOp))
+    needed = infer(chain)
+    assert needed[chain.body.block.args[0]] == (8, 19, 16, 34)  # 5x3 halo: 2 rows, 1 column each side
+    two = next(o for o in _module(text[1]).ops if isinstance(o, func.FuncOp))
+    needed = infer(two)
+    assert needed[two.body.block.args[0]] == (0, 0, 21, 17)  # (0..20, 0..16) grown by 1, clipped at 0

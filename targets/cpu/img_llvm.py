@@ -194,9 +194,7 @@ def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
             kind = "zext"  # the reference widens a true i1 to 1, not -1 (dialects/img/scalar.py)
         return Value(f.emit(f"{kind} {_vec(src_t, lanes)} {a[0]} to {vt}"))
     if isinstance(op, arith.FPToUIOp | arith.FPToSIOp):
-        sign = "u" if isinstance(op, arith.FPToUIOp) else "s"
-        name = f"llvm.fpto{sign}i.sat.{_mangle(t, lanes)}.{_mangle('float', lanes)}"
-        return Value(f.emit(f.intrinsic(name, vt, [(_vec("float", lanes), a[0])])))
+        return _fp_to_int(f, isinstance(op, arith.FPToSIOp), a[0], t, lanes)
     if isinstance(op, arith.NegfOp):
         return Value(f.emit(f"fneg {vt} {a[0]}"))
     if isinstance(op, mathd.AbsFOp | mathd.SqrtOp):
@@ -205,6 +203,23 @@ def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
     if isinstance(op, mathd.AbsIOp):
         return Value(f.emit(f.intrinsic(f"llvm.abs.{_mangle(t, lanes)}", vt, [(f"{vt}", f"{a[0]}"), ("i1", "false")])))
     raise TesselError(f"{op.name} is not supported in image bodies", op_location(op))
+
+
+def _fp_to_int(f: Func, signed: bool, x: str, t: str, lanes: int) -> Value:
+    """Saturating, NaN to 0. `llvm.fpto*i.sat` to i8/i16 is scalarized on x86, so narrow
+    results clamp in float (exact for these ranges) and convert through i32."""
+    vf, vt = _vec("float", lanes), _vec(t, lanes)
+    width = int(t[1:])
+    if width > 16:
+        name = f"llvm.fpto{'s' if signed else 'u'}i.sat.{_mangle(t, lanes)}.{_mangle('float', lanes)}"
+        return Value(f.emit(f.intrinsic(name, vt, [(vf, x)])))
+    lo, hi = (-(2 ** (width - 1)), 2 ** (width - 1) - 1) if signed else (0, 2**width - 1)
+    nan = f.emit(f"fcmp uno {vf} {x}, {x}")
+    x = f.emit(f"select {_vec('i1', lanes)} {nan}, {vf} {_const(0.0, 'float', lanes)}, {vf} {x}")
+    x = f.emit(f.intrinsic(f"llvm.maxnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, _const(float(lo), "float", lanes))]))
+    x = f.emit(f.intrinsic(f"llvm.minnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, _const(float(hi), "float", lanes))]))
+    wide = f.emit(f"fptosi {vf} {x} to {_vec('i32', lanes)}")
+    return Value(f.emit(f"trunc {_vec('i32', lanes)} {wide} to {vt}"))
 
 
 def _division(f: Func, op: Operation, args: list[Value], t: str, lanes: int) -> Value:

@@ -36,6 +36,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tessel-run: error: unknown target '{target}' (targets: {', '.join(sorted(RUNNERS))})", file=sys.stderr)
         return 1
     runner = importlib.import_module(RUNNERS[target])
+    if target == "cpu":  # image pipelines (modules of img ops) have their own runner
+        from tessel.tools.run_img import is_img_file
+
+        if any(is_img_file(a) for a in argv if not a.startswith("-")):
+            runner = importlib.import_module("tessel.tools.run_img")
     parser = argparse.ArgumentParser(
         prog="tessel-run",
         description=f"{__doc__}\nTarget '{target}': {runner.__doc__}",

@@ -74,9 +74,9 @@ def minimum_bytes(s: Stage) -> int:
     if not s.reads:
         return 0
     lo = min(f.lo for f in s.reads)
-    hi = max(f.hi + f.scale - 1 for f in s.reads)
+    hi = max(f.hi for f in s.reads)
     clo = min(f.clo for f in s.reads)
-    chi = max(f.chi + f.cscale - 1 for f in s.reads)
+    chi = max(f.chi for f in s.reads)
     if hi == lo and chi == clo:
         return 0  # read once, where it is produced: a register, not a buffer
     return ((hi - lo) * s.shape[1] + (chi - clo + 1)) * _pixel_bytes(s)

@@ -71,6 +71,8 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tg-fuse": fuse,
         "tg-to-vta": lambda: __import__("tessel.passes.vta.tg_to_vta", fromlist=["TgToVta"]).TgToVta,
         "vta-codegen": lambda: __import__("tessel.passes.vta.vta_codegen", fromlist=["VtaCodegen"]).VtaCodegen,
+        "img-fuse": lambda: __import__("tessel.passes.img.fuse", fromlist=["ImgFuse"]).ImgFuse,
+        "img-line-buffers": lambda: __import__("tessel.passes.img.line_buffers", fromlist=["ImgLineBuffers"]).ImgLineBuffers,
         "img-rates": lambda: __import__("tessel.passes.img.rates", fromlist=["ImgRates"]).ImgRates,
         "img-infer-bounds": lambda: __import__("tessel.passes.img.bounds", fromlist=["ImgInferBounds"]).ImgInferBounds,
         "img-hoist-reductions": lambda: __import__("tessel.passes.img.hoist", fromlist=["ImgHoistReductions"]).ImgHoistReductions,

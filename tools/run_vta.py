@@ -106,6 +106,8 @@ def run_command(args: argparse.Namespace) -> int:
     if result.layers:
         total = sum(s.cycles.cycles for s in result.layers)
         print(f"  total {total} cycles = {total / (cfg.clock_mhz * 1e3):.3f} ms at {cfg.clock_mhz:g} MHz")
+    if result.host_segments:
+        print(f"  the {result.host_segments} CPU segment(s): {result.host_ms:.3f} ms on this machine ({args.threads} threads)")
     named = {p.name: r for p, r in zip(out_ports, result.outputs)}
     for name, value in named.items():
         print(f"  {name}: {value.dtype}{list(value.shape)}  min {value.min()}  max {value.max()}")

@@ -11,6 +11,7 @@ evaluated directly.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -42,6 +43,7 @@ class VtaRun:
     outputs: list[np.ndarray]
     layers: list[LayerStats] = field(default_factory=list)
     host_segments: int = 0
+    host_ms: float = 0.0  # the CPU segments' run time on this machine (second of two runs)
     host_notes: list[str] = field(default_factory=list)
 
 
@@ -99,7 +101,11 @@ def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarr
             sub, args, results = _outline(consts + compute, env, later, module)
             executable, _ = compile_for_cpu(sub, weights, threads=threads)
             try:
-                outs = executable.run([env[a] for a in args])
+                feed = [env[a] for a in args]
+                executable.run(feed)  # warm-up: first-touch of buffers, thread start
+                start = time.perf_counter()
+                outs = executable.run(feed)
+                run.host_ms += (time.perf_counter() - start) * 1e3
             finally:
                 executable.close()
             env.update(zip(results, outs))

@@ -86,7 +86,7 @@ def _merge_maps(producer: img.MapOp, consumer: img.MapOp) -> img.MapOp:
     produced = _clone_body_into(producer.body.block, block, [arg_of[w] for w in producer.inputs])
     cargs = [produced if v is producer.result else arg_of[v] for v in consumer.inputs]
     result = _clone_body_into(consumer.body.block, block, cargs)
-    block.add_op(img.YieldOp(result))
+    block.add_op(img.YieldOp.create(operands=[result]))
     new = img.MapOp.create(operands=inputs, result_types=[consumer.result.type], regions=[Region(block)])
     _copy_attrs(consumer, new)
     return new
@@ -98,7 +98,7 @@ def _map_into_stencil(producer: img.MapOp, consumer: img.StencilOp) -> img.Stenc
     block = Block(arg_types=[img.types.scalar_type(x.type.element)] * (kh * kw))  # type: ignore[attr-defined]
     pixels = [_clone_body_into(producer.body.block, block, [a]) for a in block.args]
     result = _clone_body_into(consumer.body.block, block, pixels)
-    block.add_op(img.YieldOp(result))
+    block.add_op(img.YieldOp.create(operands=[result]))
     new = img.StencilOp.create(operands=[x], result_types=[consumer.result.type], regions=[Region(block)],
                                properties={"window": consumer.window, "border": consumer.border})  # fmt: skip
     _copy_attrs(consumer, new)
@@ -109,7 +109,7 @@ def _stencil_into_map(producer: img.StencilOp, consumer: img.MapOp) -> img.Stenc
     block = Block(arg_types=[a.type for a in producer.body.block.args])
     value = _clone_body_into(producer.body.block, block, list(block.args))
     result = _clone_body_into(consumer.body.block, block, [value])
-    block.add_op(img.YieldOp(result))
+    block.add_op(img.YieldOp.create(operands=[result]))
     new = img.StencilOp.create(operands=[producer.input], result_types=[consumer.result.type], regions=[Region(block)],
                                properties={"window": producer.window, "border": producer.border})  # fmt: skip
     _copy_attrs(consumer, new)
@@ -151,7 +151,7 @@ class ImgFuse(ModulePass):
                 continue
             block = fn.body.block
             block.insert_op_before(new, consumer)
-            consumer.results[0].replace_by(new.results[0])
+            consumer.results[0].replace_all_uses_with(new.results[0])
             new.results[0].name_hint = consumer.results[0].name_hint
             block.erase_op(consumer)
             block.erase_op(producer)

@@ -46,6 +46,21 @@ def entry_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
     return funcs[0]
 
 
+def random_inputs(fn: func.FuncOp, seed: int = 0) -> list[np.ndarray]:
+    """Random frames for fn's arguments: integers over their whole range, f32 in [0, 1)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for a in fn.body.block.args:
+        dt = np.dtype(numpy_dtype(a.type.element))  # type: ignore[attr-defined]
+        shape = a.type.shape  # type: ignore[attr-defined]
+        if dt.kind == "f":
+            out.append(rng.random(shape, dtype=np.float32))
+        else:
+            info = np.iinfo(dt)
+            out.append(rng.integers(info.min, int(info.max) + 1, shape).astype(dt))
+    return out
+
+
 def optimize(ctx: Context, module: ModuleOp, fuse: bool = True) -> ModuleOp:
     """The fusion and line-buffer passes, in place."""
     if fuse:

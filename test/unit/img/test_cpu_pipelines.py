@@ -8,22 +8,9 @@ import pytest
 
 from tessel.dialects.img.reference import run as reference
 from tessel.frontends.img_examples import NAMES, pipeline_text
-from tessel.img_compiler import compile_pipeline, entry_function
+from tessel.img_compiler import compile_pipeline, entry_function, random_inputs as _random
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, verify
-
-
-def _random(fn, seed: int = 0) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for a in fn.body.block.args:
-        dt = np.dtype({"ui8": "uint8", "ui16": "uint16", "i16": "int16", "i32": "int32", "i8": "int8", "f32": "float32"}[a.type.element_name])
-        if dt.kind == "f":
-            out.append(rng.random(a.type.shape, dtype=np.float32))
-        else:
-            info = np.iinfo(dt)
-            out.append(rng.integers(info.min, int(info.max) + 1, a.type.shape).astype(dt))
-    return out
 
 
 def check(text: str, seeds: int = 2, **kw) -> None:

@@ -50,6 +50,10 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/tessel-run $(DEMO)/c9.mlir --target vta --vthreads 1 --check
 	$(BIN)/tessel-run $(DEMO)/c9.mlir --target vta --vthreads 2 --check --dump-ir $(DEMO)/c9-vta.mlir
 	$(BIN)/tessel-translate $(DEMO)/c9.mlir --target vta --opt form=bin -o $(DEMO)/c9.vta.bin
+	@echo "--- image pipelines: unsharp mask and an ISP-lite, fused and line-buffered, on a generated 1080p image ---"
+	$(BIN)/python examples/img/test_image.py -o $(DEMO)/in.png
+	$(BIN)/tessel-run examples/img/unsharp_u8.mlir --target cpu --image $(DEMO)/in.png -o $(DEMO)/unsharp.png --check --time 20 --report
+	$(BIN)/tessel-run examples/img/isp_lite_u8.mlir --target cpu --image $(DEMO)/in.png --bayer -o $(DEMO)/isp_lite.png --check --time 20
 	@echo "--- camera study (IISWC'17): where the data should leave the camera, and what each data reduction is worth ---"
 	$(BIN)/python -m tessel.bench.camera --plot $(DEMO)/camera_study.png
 

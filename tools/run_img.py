@@ -23,8 +23,8 @@ import numpy as np
 
 from tessel.ir.diagnostics import TesselError
 
-IMG_OP = re.compile(r"\bimg\.(map|stencil|downsample|upsample|crop|reduce|scan|source|sink|gate|remap|transmit|encode)\b")
-PARTITION_HOOK = "tessel.tools.run_img_partition"  # module with run(args, module) -> int, when it exists
+IMG_OP = re.compile(r"\bimg\.(map|stencil|downsample|upsample|crop|reduce|scan|source|sink|gate|remap|transmit|encode|dense|extract|merge)\b")
+PARTITION_HOOK = "tessel.tools.run_img_partition"  # run(args, module) -> int
 
 
 def is_img_file(path: str) -> bool:
@@ -52,7 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-fuse", action="store_true", help="skip img-fuse (every producer line-buffered)")
     p.add_argument("--report", action="store_true", help="print the line-buffer report (on-chip bytes vs the analytic minimum)")
     p.add_argument("--dump-ir", metavar="PATH", help="write the optimized img IR to PATH and the LLVM IR to PATH.ll")
-    p.add_argument("--partition", action="store_true", help="run node/cloud partitioned (img-partition's runner)")
+    p.add_argument("--partition", action="store_true", help="print every node/cloud cut of a camera pipeline and choose one (img-partition)")
+    p.add_argument("--platform", help="--partition: the node platform (default: accel)")
+    p.add_argument("--link", help="--partition: the link (default: backscatter)")
+    p.add_argument("--platform-model", metavar="JSON", help="--partition: the constants (default: examples/img/camera/platforms.json)")
 
 
 def _read_image(path: str, channels: int, shape: tuple[int, int], resize: bool) -> np.ndarray:
@@ -140,11 +143,7 @@ def run_command(args: argparse.Namespace) -> int:
     module = read_module(ctx, args.model)
     verify(module)
     if args.partition:
-        try:
-            hook = importlib.import_module(PARTITION_HOOK)
-        except ImportError:
-            raise TesselError("--partition is not available yet (img-partition's runner is not installed)") from None
-        return hook.run(args, module)
+        return importlib.import_module(PARTITION_HOOK).run(args, module)
     fn = entry_function(module, args.entry)
     reference_fn = fn.clone()  # before fusion: the reference runs the program as written
     exe = compile_pipeline(ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse)

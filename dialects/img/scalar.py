@@ -32,6 +32,8 @@ def storage(t: Attribute) -> np.dtype:
 
 
 def _signed(a: Array) -> Array:
+    if a.dtype == np.bool_:  # a signed i1 is 0 or -1 (all bits set)
+        return np.where(a, -1, 0).astype(np.int8)
     return a.view(np.dtype(a.dtype.name[1:])) if a.dtype.kind == "u" else a
 
 
@@ -115,7 +117,7 @@ def apply(op: Operation, args: list[Array]) -> Array:
             return args[0].astype(storage(t))  # type: ignore[arg-type]
         if isinstance(op, arith.ExtSIOp):
             src = args[0]
-            wide = (src.astype(np.int8) if src.dtype == np.bool_ else _signed(src)).astype(np.dtype(f"int{_width(t)}"))
+            wide = _signed(src).astype(np.dtype(f"int{_width(t)}"))
             return _unsigned(wide)
         if isinstance(op, arith.TruncIOp):
             return args[0].astype(storage(t))  # type: ignore[arg-type]  # uint narrowing wraps

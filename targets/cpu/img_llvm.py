@@ -190,8 +190,6 @@ def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
         src_t = _scalar(op.operands[0].type)
         kind = {arith.ExtUIOp: "zext", arith.ExtSIOp: "sext", arith.TruncIOp: "trunc", arith.UIToFPOp: "uitofp",
                 arith.SIToFPOp: "sitofp"}[type(op)]  # fmt: skip
-        if kind == "sext" and src_t == "i1":
-            kind = "zext"  # the reference widens a true i1 to 1, not -1 (dialects/img/scalar.py)
         return Value(f.emit(f"{kind} {_vec(src_t, lanes)} {a[0]} to {vt}"))
     if isinstance(op, arith.FPToUIOp | arith.FPToSIOp):
         return _fp_to_int(f, isinstance(op, arith.FPToSIOp), a[0], t, lanes)

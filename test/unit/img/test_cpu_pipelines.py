@@ -192,3 +192,22 @@ def test_results_of_different_heights_are_refused() -> None:
 }""", "h.mlir")
     with pytest.raises(TesselError, match="one height"):
         compile_pipeline(ctx, module)
+
+
+def test_sign_extended_i1_is_all_ones() -> None:
+    """arith.extsi of a true i1 is -1 (all bits), in the reference and in the generated code."""
+    text = """func.func @f(%x: !img.frame<20x70x1xui8>) -> !img.frame<20x70x1xui8> {
+  %y = img.map %x : (!img.frame<20x70x1xui8>) -> !img.frame<20x70x1xui8> {
+  ^bb0(%v: i8):
+    %c = arith.constant 100 : i8
+    %b = arith.cmpi ugt, %v, %c : i8
+    %w = arith.extsi %b : i1 to i8
+    img.yield %w : i8
+  }
+  func.return %y : !img.frame<20x70x1xui8>
+}
+"""
+    module = parse_module(make_context(), text, "t")
+    x = np.arange(20 * 70, dtype=np.int64).reshape(20, 70, 1).astype(np.uint8)
+    assert set(np.unique(reference(entry_function(module), [x])[0]).tolist()) == {0, 255}
+    check(text)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 from PIL import Image
@@ -47,8 +45,25 @@ def test_wrong_size_is_one_line(files, capsys) -> None:
     assert main([str(files / "unsharp_u8.mlir"), "--target", "cpu", "--image", str(files / "small.png"), "--resize"]) == 0
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tessel.tools.run_img_partition") is not None, reason="the partition runner exists")
-def test_partition_hook_absent_is_one_line(files, capsys) -> None:
+def test_partition_prints_every_cut_and_the_choice(capsys, tmp_path) -> None:
+    from pathlib import Path
+
+    face = Path(__file__).resolve().parents[3] / "examples" / "img" / "camera" / "face_auth.mlir"
+    out = tmp_path / "cut.mlir"
+    assert main([str(face), "--target", "cpu", "--partition", "--platform", "mcu", "--link", "backscatter", "--dump-ir", str(out)]) == 0
+    text = capsys.readouterr().out
+    chosen = [line for line in text.splitlines() if "<- chosen" in line]
+    assert "partition on mcu" in text and len(chosen) == 1 and "%roi (img.crop)" in chosen[0]
+    assert 'img.transmit %roi' in out.read_text()
+
+
+def test_partition_errors_are_one_line(files, capsys) -> None:
     rc = main([str(files / "unsharp_u8.mlir"), "--target", "cpu", "--partition"])
     err = capsys.readouterr().err
-    assert rc != 0 and "--partition" in err and "Traceback" not in err
+    assert rc != 0 and err.count("\n") == 1 and "needs a camera pipeline" in err
+    from pathlib import Path
+
+    face = Path(__file__).resolve().parents[3] / "examples" / "img" / "camera" / "face_auth.mlir"
+    rc = main([str(face), "--target", "cpu", "--partition", "--link", "carrier-pigeon"])
+    err = capsys.readouterr().err
+    assert rc != 0 and err.count("\n") == 1 and "unknown link 'carrier-pigeon'" in err

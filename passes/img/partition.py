@@ -19,6 +19,7 @@ value. Options: `model` (a platform JSON), `platform`, `link`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -149,7 +150,7 @@ def apply_cut(fn: func.FuncOp, chosen: Option, link: Link) -> None:
 class ImgPartition(ModulePass):
     name = "img-partition"
 
-    model: str = "examples/img/camera/platforms.json"
+    model: str = str(Path(__file__).resolve().parents[2] / "examples" / "img" / "camera" / "platforms.json")
     platform: str = "accel"
     link: str = "backscatter"
 

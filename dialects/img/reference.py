@@ -99,15 +99,19 @@ def _remap(x: np.ndarray, lut: np.ndarray) -> np.ndarray:
     return x[ys, xs]
 
 
-def run(fn: func.FuncOp, inputs: Sequence[Value], sources: Mapping[str, list[np.ndarray]] | None = None) -> list[Value]:
+def run(fn: func.FuncOp, inputs: Sequence[Value], sources: Mapping[str, list[np.ndarray]] | None = None,
+        sinks: list[Value] | None = None) -> list[Value]:  # fmt: skip
     """The function's results for numpy inputs; `sources` gives each img.source's frames by
-    its `camera` name (or by its result's name when it has none)."""
+    its `camera` name (or by its result's name when it has none); what reaches each img.sink
+    is appended to `sinks` when given."""
     env: dict[SSAValue, Value] = dict(zip(fn.body.block.args, inputs))
     sources = dict(sources or {})
     for op in fn.body.block.ops:
         if isinstance(op, func.ReturnOp):
             return [env[v] for v in op.operands]
         args = [env[v] for v in op.operands]
+        if isinstance(op, img.SinkOp) and sinks is not None:
+            sinks.append(args[0])
         result = _op(op, args, sources)
         if op.results:
             env[op.results[0]] = result

@@ -144,3 +144,22 @@ def test_bounds_grow_by_the_halo_and_scale_through_resampling():
     two = next(o for o in _module(text[1]).ops if isinstance(o, func.FuncOp))
     needed = infer(two)
     assert needed[two.body.block.args[0]] == (0, 0, 21, 17)  # (0..20, 0..16) grown by 1, clipped at 0
+
+
+def test_the_face_authentication_camera_runs():
+    """The case study is a program, not only a cost model: on synthetic frames the motion gate
+    passes the frames that differ from the background, the face gate those with a strong
+    vertical edge, and the network scores each survivor."""
+    fn = next(o for o in _module(_pipelines()("face_auth")).ops if isinstance(o, func.FuncOp))
+    rng = np.random.default_rng(0)
+    background = np.full((144, 176, 1), 40, np.uint8)
+    still = np.full((144, 176, 1), 40, np.uint8)
+    moving = still.copy()
+    moving[40:110, 60:100] = 200  # a bright block: motion, and a strong left/right edge
+    frames = [still, moving, still, moving, moving]
+    w1 = rng.integers(-128, 128, (576, 64, 1), dtype=np.int8)
+    w2 = rng.integers(-128, 128, (64, 2, 1), dtype=np.int8)
+    sinks: list = []
+    run(fn, [background.reshape(144, 176, 1)[::4, ::4][:36, :44], w1, w2], {"wispcam": frames}, sinks)
+    (scores,) = sinks
+    assert len(scores) == 3 and all(s.shape == (1, 1, 2) and s.dtype == np.int32 for s in scores)

@@ -8,7 +8,9 @@ only with --debug.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import zipfile
 from collections.abc import Callable, Sequence
 
@@ -21,16 +23,35 @@ EXIT_UNAVAILABLE = 2
 EXIT_INTERNAL = 70
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that `finally` blocks (closing worker pools,
+    discarding partial outputs) run as they do for Ctrl-C."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
-    """Run a tool's body, turning exceptions into one-line messages and exit codes."""
+    """Run a tool's body, turning exceptions into one-line messages and exit codes.
+
+    SIGINT and SIGTERM stop the run cleanly: what was already recorded (tuning records,
+    synthesis cache entries) stays, partial outputs are removed, and the exit status is
+    128 + the signal number with one line saying that a rerun resumes."""
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         return body()
     except TesselError as err:
         print(f"{tool}: {err}" if err.location is None else str(err), file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print(f"{tool}: interrupted", file=sys.stderr)
-        return 130
+        print(f"{tool}: interrupted (SIGINT); finished work is kept, rerun the same command to resume", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except Terminated:
+        print(f"{tool}: terminated (SIGTERM); finished work is kept, rerun the same command to resume", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except BrokenPipeError:
         return 0
     except Exception as err:
@@ -42,6 +63,9 @@ def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)
 
 
 def wants_debug(argv: Sequence[str] | None) -> bool:
@@ -107,3 +131,51 @@ def check_output_path(path: str | None, flag: str = "-o") -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise TesselError(f"cannot write {flag} {path}: folder {folder} does not exist")
+
+
+class AtomicOutput:
+    """An output file that appears whole or not at all: written to `PATH.tmp.PID` beside
+    it, renamed over PATH by `commit()`, removed by `discard()` (a failed or interrupted
+    run leaves no partial file for a later step to read as if it were complete)."""
+
+    def __init__(self, path: str, mode: str = "w", flag: str = "-o"):
+        check_output_path(path, flag)
+        self.path = path
+        self.temp = f"{path}.tmp.{os.getpid()}"
+        try:
+            self.file = open(self.temp, mode)
+        except OSError as err:
+            raise TesselError(f"cannot write {flag} {path}: {err.strerror or err}") from None
+
+    def commit(self) -> None:
+        self.file.close()
+        os.replace(self.temp, self.path)
+
+    def discard(self) -> None:
+        self.file.close()
+        try:
+            os.unlink(self.temp)
+        except FileNotFoundError:
+            pass
+
+    def __enter__(self):
+        return self.file
+
+    def __exit__(self, kind, value, tb) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def write_atomically(path: str, data: str | bytes, flag: str = "-o") -> None:
+    """Write a whole file at once (see AtomicOutput)."""
+    with AtomicOutput(path, "wb" if isinstance(data, bytes) else "w", flag) as f:
+        f.write(data)
+
+
+def save_npz_atomically(path: str, arrays: dict, flag: str = "-o") -> None:
+    """np.savez to a temporary file, renamed over `path` once complete. (np.savez appends
+    `.npz` to names without it; the file object keeps the name as given.)"""
+    with AtomicOutput(path if path.endswith(".npz") else path + ".npz", "wb", flag) as f:
+        np.savez(f, **arrays)

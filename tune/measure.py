@@ -163,6 +163,9 @@ class LocalMeasurer:
             return f"{what}: {type(err).__name__}: {err}"
 
     def close(self) -> None:
-        self.builders.shutdown(wait=False, cancel_futures=True)
-        self.runner.shutdown(wait=False, cancel_futures=True)
+        """Kill the workers: after a finished run they are idle, and after SIGINT/SIGTERM a
+        build still running must not keep the process alive (interpreter exit joins the
+        pools' threads, which wait for running jobs)."""
+        _kill(self.builders)
+        _kill(self.runner)
 

@@ -47,10 +47,14 @@ class CollectiveOp(IRDLOperation):
 
 
 def check_collective(kind: CollKind, ranks: int, chunkup: int, root: int) -> None:
-    if not 1 <= ranks <= MAX_GPUS:
-        raise VerifyException(f"ranks must be in 1..{MAX_GPUS}, got {ranks}")
-    if not 1 <= chunkup <= MAX_CHUNKUP:
-        raise VerifyException(f"chunkup must be in 1..{MAX_CHUNKUP}, got {chunkup}")
+    if ranks < 1:
+        raise VerifyException(f"ranks must be >= 1, got {ranks}")
+    if chunkup < 1:
+        raise VerifyException(f"chunkup must be >= 1, got {chunkup}")
+    if ranks > MAX_GPUS:
+        raise VerifyException(f"ranks must be <= {MAX_GPUS}, got {ranks}")
+    if chunkup > MAX_CHUNKUP:
+        raise VerifyException(f"chunkup must be <= {MAX_CHUNKUP}, got {chunkup}")
     if not 0 <= root < ranks:
         raise VerifyException(f"root {root} is out of range 0..{ranks - 1}")
     if root and kind not in (CollKind.BROADCAST, CollKind.REDUCE):

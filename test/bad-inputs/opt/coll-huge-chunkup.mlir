@@ -1,5 +1,5 @@
 // CMD: tessel-opt %s -o %o -p 'coll-synthesize{time-limit=5}'
-// ERROR: 'coll.collective' op chunkup must be in 1..64, got 100000000
+// ERROR: 'coll.collective' op chunkup must be <= 64, got 100000000
 coll.topology @ring4 gpus 4 per_node 4 {
   coll.link 0 -> 1 "nvlink" alpha 0.3 beta 23.0
   coll.link 1 -> 2 "nvlink" alpha 0.3 beta 23.0

@@ -28,8 +28,18 @@ class Terminated(BaseException):
     discarding partial outputs) run as they do for Ctrl-C."""
 
 
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated()
+_STOPPED_BY: list[int] = []  # the signals received, for exceptions that hide them (below)
+
+
+def _stop(signum: int, frame: object) -> None:
+    _STOPPED_BY.append(signum)
+    raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
+
+
+def _stopped(tool: str, signum: int) -> int:
+    name, how = ("SIGINT", "interrupted") if signum == signal.SIGINT else ("SIGTERM", "terminated")
+    print(f"{tool}: {how} ({name}); finished work is kept, rerun the same command to resume", file=sys.stderr)
+    return 128 + signum
 
 
 def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
@@ -38,23 +48,24 @@ def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
     SIGINT and SIGTERM stop the run cleanly: what was already recorded (tuning records,
     synthesis cache entries) stays, partial outputs are removed, and the exit status is
     128 + the signal number with one line saying that a rerun resumes."""
-    previous = signal.getsignal(signal.SIGTERM)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _raise_terminated)
+    main = threading.current_thread() is threading.main_thread()
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    for s in previous:
+        signal.signal(s, _stop)
     try:
         return body()
     except TesselError as err:
         print(f"{tool}: {err}" if err.location is None else str(err), file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print(f"{tool}: interrupted (SIGINT); finished work is kept, rerun the same command to resume", file=sys.stderr)
-        return 128 + signal.SIGINT
+        return _stopped(tool, signal.SIGINT)
     except Terminated:
-        print(f"{tool}: terminated (SIGTERM); finished work is kept, rerun the same command to resume", file=sys.stderr)
-        return 128 + signal.SIGTERM
+        return _stopped(tool, signal.SIGTERM)
     except BrokenPipeError:
         return 0
     except Exception as err:
+        if _STOPPED_BY:  # the signal's exception was wrapped on the way (ctypes: "ArgumentError: argument 1: Terminated")
+            return _stopped(tool, _STOPPED_BY[-1])
         if debug:
             raise
         message = " ".join(str(err).split()) or type(err).__name__
@@ -64,8 +75,8 @@ def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
         )
         return EXIT_INTERNAL
     finally:
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def wants_debug(argv: Sequence[str] | None) -> bool:

@@ -13,6 +13,7 @@ import sys
 import threading
 import zipfile
 from collections.abc import Callable, Sequence
+from types import FrameType
 
 import numpy as np
 
@@ -31,8 +32,17 @@ class Terminated(BaseException):
 _STOPPED_BY: list[int] = []  # the signals received, for exceptions that hide them (below)
 
 
-def _stop(signum: int, frame: object) -> None:
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Raise the signal's exception in the main thread, except inside a finalizer, where
+    Python would print and swallow it (z3's `__del__` calls into C often): there, deliver
+    the signal again a moment later instead."""
     _STOPPED_BY.append(signum)
+    f = frame
+    while f is not None:
+        if f.f_code.co_name == "__del__":
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+            return
+        f = f.f_back
     raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
 
 

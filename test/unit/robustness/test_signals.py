@@ -44,3 +44,26 @@ def test_a_signal_inside_ctypes_is_a_clean_stop(signum, capsys) -> None:
     assert err.startswith(f"tessel-x: {'terminated (SIGTERM)' if signum == signal.SIGTERM else 'interrupted (SIGINT)'}")
     assert {s: signal.getsignal(s) for s in before} == before, "the handlers are restored"
     cli._STOPPED_BY.clear()
+
+
+def test_a_signal_inside_a_finalizer_is_delivered_again_not_swallowed(capsys) -> None:
+    """Found by test_he_synthesis_killed_midway_resumes_from_its_cache[SIGTERM]: SIGTERM
+    landed in z3's AstRef.__del__, Python printed 'Exception ignored' and the run went on
+    to exit 0."""
+
+    class Finalized:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.2)
+
+    def body() -> int:
+        Finalized()  # collected at once: the signal arrives inside __del__
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            time.sleep(0.01)
+        return 0
+
+    assert cli.guarded("tessel-x", body, debug=False) == 128 + signal.SIGTERM
+    err = capsys.readouterr().err
+    assert "Exception ignored" not in err and err.startswith("tessel-x: terminated (SIGTERM)")
+    cli._STOPPED_BY.clear()

@@ -61,3 +61,35 @@ def test_float_pass_options_take_integers() -> None:
     """`he-synthesize{budget=20}` was refused: 'Incompatible types: given (20,), expected float'."""
     pipeline = PassPipeline.parse_spec(all_passes(), "he-synthesize{budget=20},he-mod-switch{margin=2}")
     assert pipeline.passes[0].budget == 20 and pipeline.passes[1].margin == 2
+
+
+def test_a_scalar_stage_schedule_survives_text() -> None:
+    """Found by test_fuzz_schedules (long profile): a 0-d stage (relu of a reduce_sum to a
+    scalar) was written as `sched.axes []` and read back as 'has no sched.axes', so its
+    schedule (a tuning record) could not be replayed."""
+    from tessel.compiler import graph_passes
+    from tessel.ir.weights import WeightStore, attach
+    from tessel.passes.kernel.tg_to_kernel import TgToKernel
+    from tessel.passes.schedule.apply_sched import schedule_from_stage, stage_from_schedule
+    from tessel.passes.schedule.sched_default import stage_names
+    from tessel.ir.source import print_module
+    from tessel.tune import space
+
+    text = """
+    func.func @main(%in0: tensor<1xf32>) -> (tensor<f32>, tensor<f32>) {
+      %0 = tg.reduce_sum %in0 {axes = array<i64: 0>, keepdims = false} : tensor<1xf32> -> tensor<f32>
+      %1 = tg.relu %0 : tensor<f32>
+      func.return %0, %1 : tensor<f32>, tensor<f32>
+    }
+    """
+    ctx = make_context()
+    attach(ctx, WeightStore({}))
+    module = parse_module(ctx, text)
+    PassPipeline((*graph_passes(), TgToKernel())).apply(ctx, module)
+    stages = [(s, c) for fn in module.ops if "kernel.kernel" in fn.attributes for s, c in stage_names(fn)]
+    assert any(not c.axis_names for _, c in stages), "the scalar stage is there"
+    for stage, compute in stages:
+        schedule = space.build(compute, space.DEFAULT)
+        written = parse_module(ctx, print_module(stage_from_schedule(compute, stage, schedule))).body.block.first_op
+        replayed = schedule_from_stage(compute, written)
+        assert [(l.axis, l.extent, l.kind) for l in replayed.loops] == [(l.axis, l.extent, l.kind) for l in schedule.loops]

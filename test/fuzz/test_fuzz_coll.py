@@ -38,7 +38,7 @@ def topologies(draw) -> Topology:
     return topo
 
 
-@fuzz(ci=15, long=1500)
+@fuzz(ci=15, long=3000)
 @given(topologies(), st.sampled_from(KINDS), st.sampled_from([1 << 10, 1 << 16, 1 << 20]), st.data())
 def test_random_topologies_and_collectives_synthesize_correct_algorithms(topo: Topology, kind: CollKind, size: int, data) -> None:
     root = data.draw(st.integers(0, topo.gpus - 1)) if kind in (CollKind.BROADCAST, CollKind.REDUCE) else 0

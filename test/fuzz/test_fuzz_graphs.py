@@ -29,7 +29,7 @@ PASSES = {
 }
 
 
-@fuzz(ci=60, long=4000)
+@fuzz(ci=60, long=25000)
 @given(graphs(), st.sampled_from(sorted(PASSES)))
 def test_each_graph_pass_alone_keeps_the_semantics(graph: Graph, name: str) -> None:
     make, exact = PASSES[name]
@@ -40,7 +40,7 @@ def test_each_graph_pass_alone_keeps_the_semantics(graph: Graph, name: str) -> N
     (assert_bitwise_equal if exact else assert_close)(got, want)
 
 
-@fuzz(ci=20, long=800)
+@fuzz(ci=20, long=4000)
 @given(graphs(steps=8))
 def test_whole_cpu_pipeline_matches_the_reference(graph: Graph) -> None:
     from tessel.compiler import compile_for_cpu

@@ -56,7 +56,7 @@ def programs(draw) -> str:
     return (f"func.func @p(%a: !hev.vec<{SLOTS}>, %b: !hev.vec<{SLOTS}> {{hev.public}}) -> !hev.vec<{SLOTS}> {{\n  {body}\n}}\n")
 
 
-@fuzz(ci=15, long=2000)
+@fuzz(ci=15, long=6000)
 @given(programs(), st.integers(0, 2**32 - 1))
 def test_random_programs_on_seal_equal_their_plaintext_semantics(text: str, seed: int) -> None:
     module = parse_module(make_context(), text)

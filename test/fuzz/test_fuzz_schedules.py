@@ -31,7 +31,7 @@ def execute(module, store, inputs):
         executable.close()
 
 
-@fuzz(ci=12, long=1500)
+@fuzz(ci=12, long=3000)
 @given(graphs(steps=6), st.integers(0, 2**31))
 def test_random_schedules_from_the_space_equal_the_default(graph: Graph, seed: int) -> None:
     ctx = make_context()

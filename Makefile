@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 DEMO := build/demo
 
-.PHONY: test unit conformance lit demo clean
+.PHONY: test unit conformance lit demo clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,12 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest test/unit test/conformance -q
+	$(BIN)/python -m pytest test/fuzz test/bad-inputs -q
 	$(BIN)/lit -sv test/lit
+
+# The long fuzz profile (test/fuzz/profile.py): random seeds, many examples, statistics.
+fuzz: $(VENV)/.installed-test
+	TESSEL_FUZZ=long $(BIN)/python -m pytest test/fuzz -q --hypothesis-show-statistics
 
 unit: $(VENV)/.installed-test
 	$(BIN)/python -m pytest test/unit -q

@@ -47,6 +47,8 @@ from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from tessel.ir.diagnostics import TesselError, op_location
+
 
 @irdl_attr_definition
 class LoopType(ParametrizedAttribute, TypeAttribute):
@@ -350,5 +352,12 @@ SCHED = Dialect("sched", [StageOp, AxesOp, *PRIMITIVES], [LoopType])
 
 
 def stages(ops: Sequence[Attribute] | Block) -> dict[str, StageOp]:
-    """The sched.stage ops among `ops`, by stage name."""
-    return {o.stage.data: o for o in ops if isinstance(o, StageOp)}  # type: ignore[union-attr]
+    """The sched.stage ops among `ops`, by stage name; a second schedule for one stage is
+    an error (which one should win?), not silently dropped."""
+    found: dict[str, StageOp] = {}
+    for o in ops:
+        if isinstance(o, StageOp):
+            if o.stage.data in found:
+                raise TesselError(f'a second sched.stage "{o.stage.data}": give each stage one schedule', op_location(o))
+            found[o.stage.data] = o
+    return found

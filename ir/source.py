@@ -20,6 +20,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
+from tessel.ir.limits import check_shape
 from tessel.ir.diagnostics import TesselError, from_parse_error, op_location
 
 
@@ -127,6 +128,8 @@ def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_of
         return ModuleOp([])
     try:
         return LocatingParser(ctx, text, name, line_offset).parse_module()
+    except RecursionError:
+        raise TesselError(f"{name}: the IR is nested too deeply to parse") from None
     except ParseError as err:
         if err.span.line_offset == 0 and line_offset:
             err.span = Span(err.span.start, err.span.end, err.span.input, line_offset)
@@ -134,13 +137,40 @@ def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_of
 
 
 def verify(module: Operation) -> None:
-    """Verify every op; the first failure becomes a TesselError at the failing op."""
+    """Verify every op; the first failure becomes a TesselError at the failing op.
+
+    Beyond xDSL's verifiers: every operand is defined before its use (xDSL does not check
+    dominance, so a cyclic graph such as `%a = tg.add %x, %b` ... `%b = tg.relu %a` would
+    reach the passes), and no shaped value exceeds the element limit (ir/limits.py)."""
+    positions: dict[Operation, int] = {}
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
         except (VerifyException, DiagnosticException) as err:
             message = " ".join(str(err).split())
             raise TesselError(f"'{op.name}' op {message}", op_location(op)) from err
+        _check_defined_before_use(op, positions)
+        for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            shape = getattr(value.type, "get_shape", None)
+            if shape is not None:
+                check_shape(shape(), f"'{op.name}' op value %{value.name_hint or '?'} of type {value.type}", op_location(op))
+
+
+def _check_defined_before_use(op: Operation, positions: dict[Operation, int]) -> None:
+    """An operand defined by a later op of the same block (or by the op itself) is a cycle
+    or a use before definition: refuse it, naming the value."""
+    block = op.parent_block()
+    if block is None:
+        return
+    for operand in op.operands:
+        owner = operand.owner
+        if not isinstance(owner, Operation) or owner.parent_block() is not block:
+            continue
+        if not positions.get(op):
+            positions.update((o, i) for i, o in enumerate(block.ops, 1))
+        if owner is op or positions[owner] > positions[op]:
+            name = f"%{operand.name_hint}" if operand.name_hint else "a value"
+            raise TesselError(f"'{op.name}' op uses {name} before it is defined (the graph has a cycle)", op_location(op))
 
 
 def read_module(ctx: Context, path: str) -> ModuleOp:

@@ -99,7 +99,14 @@ def attached(ctx: Context) -> WeightStore | None:
 def save_weights(path: str, arrays: Mapping[str, np.ndarray]) -> None:
     """Write arrays as an npz that `np.load` reads. Written member by member because
     `np.savez(**arrays)` rejects names such as `file` that clash with its own arguments."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
-        for name, array in arrays.items():
-            with zf.open(f"{name}.npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asarray(array), allow_pickle=False)
+    temp = f"{path}.tmp.{os.getpid()}"  # renamed into place once complete: never a torn archive
+    try:
+        with zipfile.ZipFile(temp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+            for name, array in arrays.items():
+                with zf.open(f"{name}.npy", "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, np.asarray(array), allow_pickle=False)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise

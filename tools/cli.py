@@ -8,9 +8,12 @@ only with --debug.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import zipfile
 from collections.abc import Callable, Sequence
+from types import FrameType
 
 import numpy as np
 
@@ -21,19 +24,58 @@ EXIT_UNAVAILABLE = 2
 EXIT_INTERNAL = 70
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that `finally` blocks (closing worker pools,
+    discarding partial outputs) run as they do for Ctrl-C."""
+
+
+_STOPPED_BY: list[int] = []  # the signals received, for exceptions that hide them (below)
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Raise the signal's exception in the main thread, except inside a finalizer, where
+    Python would print and swallow it (z3's `__del__` calls into C often): there, deliver
+    the signal again a moment later instead."""
+    _STOPPED_BY.append(signum)
+    f = frame
+    while f is not None:
+        if f.f_code.co_name == "__del__":
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+            return
+        f = f.f_back
+    raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
+
+
+def _stopped(tool: str, signum: int) -> int:
+    name, how = ("SIGINT", "interrupted") if signum == signal.SIGINT else ("SIGTERM", "terminated")
+    print(f"{tool}: {how} ({name}); finished work is kept, rerun the same command to resume", file=sys.stderr)
+    return 128 + signum
+
+
 def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
-    """Run a tool's body, turning exceptions into one-line messages and exit codes."""
+    """Run a tool's body, turning exceptions into one-line messages and exit codes.
+
+    SIGINT and SIGTERM stop the run cleanly: what was already recorded (tuning records,
+    synthesis cache entries) stays, partial outputs are removed, and the exit status is
+    128 + the signal number with one line saying that a rerun resumes."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    for s in previous:
+        signal.signal(s, _stop)
     try:
         return body()
     except TesselError as err:
         print(f"{tool}: {err}" if err.location is None else str(err), file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print(f"{tool}: interrupted", file=sys.stderr)
-        return 130
+        return _stopped(tool, signal.SIGINT)
+    except Terminated:
+        return _stopped(tool, signal.SIGTERM)
     except BrokenPipeError:
         return 0
     except Exception as err:
+        if _STOPPED_BY:  # the signal's exception was wrapped on the way (ctypes: "ArgumentError: argument 1: Terminated")
+            return _stopped(tool, _STOPPED_BY[-1])
         if debug:
             raise
         message = " ".join(str(err).split()) or type(err).__name__
@@ -42,6 +84,9 @@ def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def wants_debug(argv: Sequence[str] | None) -> bool:
@@ -107,3 +152,51 @@ def check_output_path(path: str | None, flag: str = "-o") -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise TesselError(f"cannot write {flag} {path}: folder {folder} does not exist")
+
+
+class AtomicOutput:
+    """An output file that appears whole or not at all: written to `PATH.tmp.PID` beside
+    it, renamed over PATH by `commit()`, removed by `discard()` (a failed or interrupted
+    run leaves no partial file for a later step to read as if it were complete)."""
+
+    def __init__(self, path: str, mode: str = "w", flag: str = "-o"):
+        check_output_path(path, flag)
+        self.path = path
+        self.temp = f"{path}.tmp.{os.getpid()}"
+        try:
+            self.file = open(self.temp, mode)
+        except OSError as err:
+            raise TesselError(f"cannot write {flag} {path}: {err.strerror or err}") from None
+
+    def commit(self) -> None:
+        self.file.close()
+        os.replace(self.temp, self.path)
+
+    def discard(self) -> None:
+        self.file.close()
+        try:
+            os.unlink(self.temp)
+        except FileNotFoundError:
+            pass
+
+    def __enter__(self):
+        return self.file
+
+    def __exit__(self, kind, value, tb) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def write_atomically(path: str, data: str | bytes, flag: str = "-o") -> None:
+    """Write a whole file at once (see AtomicOutput)."""
+    with AtomicOutput(path, "wb" if isinstance(data, bytes) else "w", flag) as f:
+        f.write(data)
+
+
+def save_npz_atomically(path: str, arrays: dict, flag: str = "-o") -> None:
+    """np.savez to a temporary file, renamed over `path` once complete. (np.savez appends
+    `.npz` to names without it; the file object keeps the name as given.)"""
+    with AtomicOutput(path if path.endswith(".npz") else path + ".npz", "wb", flag) as f:
+        np.savez(f, **arrays)

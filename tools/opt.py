@@ -32,7 +32,7 @@ from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import parse_module, verify
 from tessel.ir.weights import WEIGHTS_ATTR, WeightStore, attach, save_weights
 from tessel.passes import all_passes
-from tessel.tools.cli import guarded, wants_debug
+from tessel.tools.cli import AtomicOutput, guarded, wants_debug
 
 
 class TesselOptMain(xDSLOptMain):
@@ -104,6 +104,7 @@ class TesselOptMain(xDSLOptMain):
         """Process each chunk; a user error ends the run (exit 1) unless --verify-diagnostics."""
         chunks, _ = self.prepare_input()
         output = self.prepare_output()
+        done = False
         try:
             for i, (chunk, offset) in enumerate(chunks):
                 if i > 0:
@@ -126,9 +127,10 @@ class TesselOptMain(xDSLOptMain):
                 finally:
                     chunk.close()
                 output.flush()
+            done = True
         finally:
-            if output is not sys.stdout:
-                output.close()
+            if isinstance(self._atomic, AtomicOutput):
+                self._atomic.commit() if done else self._atomic.discard()
 
     def _save_weights(self, module: ModuleOp, store: WeightStore) -> None:
         """Passes made new weights (folded constants): write every weight the module uses
@@ -143,12 +145,12 @@ class TesselOptMain(xDSLOptMain):
         module.attributes[WEIGHTS_ATTR] = StringAttr(rel)
 
     def prepare_output(self) -> IO[str]:
+        """stdout, or the -o file written beside it and renamed into place on success."""
+        self._atomic = None
         if self.args.output_file is None:
             return sys.stdout
-        try:
-            return open(self.args.output_file, "w")
-        except OSError as err:
-            raise TesselError(f"cannot write {self.args.output_file}: {err.strerror}") from None
+        self._atomic = AtomicOutput(self.args.output_file)
+        return self._atomic.file
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """Any file is read as MLIR text; a missing one is a user error."""

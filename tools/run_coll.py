@@ -31,7 +31,7 @@ from tessel.targets.nccl.interpreter import run as interpret
 from tessel.targets.nccl.msccl_xml import emit
 from tessel.targets.nccl.simulate import SimResult, simulate
 from tessel.targets.nccl.verify import AlgorithmError, check_algorithm
-from tessel.tools.cli import check_output_path
+from tessel.tools.cli import check_output_path, write_atomically
 
 UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
          "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30}
@@ -204,8 +204,7 @@ def run_command(args: argparse.Namespace) -> int:
         stem = args.output[:-4] if args.output.endswith(".xml") else args.output
         for alg, *_ in runs:
             path = args.output if len(runs) == 1 else f"{stem}.{human(alg.min_bytes)}.xml"
-            with open(path, "w") as f:
-                f.write(emit(alg))
+            write_atomically(path, emit(alg))
             print(f"wrote {path} (MSCCL XML)")
     if args.emit_ir:
         from xdsl.dialects.builtin import ModuleOp
@@ -213,8 +212,7 @@ def run_command(args: argparse.Namespace) -> int:
         from tessel.dialects.coll import algorithm_op, topology_op
         from tessel.ir.source import print_module
 
-        with open(args.emit_ir, "w") as f:
-            f.write(print_module(ModuleOp([topology_op(topo)] + [algorithm_op(a) for a, *_ in runs])))
+        write_atomically(args.emit_ir, print_module(ModuleOp([topology_op(topo)] + [algorithm_op(a) for a, *_ in runs])), "--emit-ir")
         print(f"wrote {args.emit_ir} (coll IR)")
     if args.timeline:
         from tessel.targets.nccl.timeline import plot

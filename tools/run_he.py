@@ -30,7 +30,7 @@ from tessel.targets.seal import costs as cost_table
 from tessel.targets.seal.execute import execute
 from tessel.targets.seal.params import CANDIDATES, DEFAULT, ParamSet, by_name
 from tessel.targets.seal.selection import depth, op_counts, select
-from tessel.tools.cli import check_output_path, load_npz
+from tessel.tools.cli import check_output_path, load_npz, save_npz_atomically
 
 PARAMS_ATTR = "hev.params"
 
@@ -142,5 +142,5 @@ def run_command(args: argparse.Namespace) -> int:
         else:
             print(f"  check against @{iface.name}: OK ({len(slots)} slots)")
     if args.output:
-        np.savez(args.output, **outputs)
+        save_npz_atomically(args.output, outputs)
     return 0 if ok else 1

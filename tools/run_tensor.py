@@ -30,7 +30,7 @@ from tessel.ir.signature import Port, inputs, outputs, random_inputs
 from tessel.ir.source import make_context, read_module, verify
 from tessel.ir.weights import WeightStore
 from tessel.targets.reference.interpreter import entry_function, run
-from tessel.tools.cli import check_output_path, load_npz, parse_bindings, parse_shapes
+from tessel.tools.cli import check_output_path, load_npz, parse_bindings, parse_shapes, save_npz_atomically
 from tessel.tools.oracles import compare, onnx_oracles, onnxruntime_session
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -116,6 +116,9 @@ def run_command(args: argparse.Namespace) -> int:
         raise TesselError("--check compares the reference target with the ONNX oracles; give an .onnx model")
     if not compiled and (args.time or args.dump_ir or args.profile or args.records):
         raise TesselError("--time, --profile, --dump-ir and --records apply to compiled targets (--target cpu)")
+    for flag in ("threads", "time", "profile"):
+        if getattr(args, flag, 0) is not None and getattr(args, flag, 0) < (1 if flag == "threads" else 0):
+            raise TesselError(f"--{flag} must be {'at least 1' if flag == 'threads' else 'non-negative'}, got {getattr(args, flag)}")
     check_output_path(args.output)
     if is_onnx:
         model = load_model(args.model)
@@ -151,7 +154,7 @@ def run_command(args: argparse.Namespace) -> int:
     for name, value in named.items():
         print(_describe(name, value))
     if args.output:
-        np.savez(args.output, **named)
+        save_npz_atomically(args.output, named)
     if compiled and args.time:
         session = onnxruntime_session(model, args.threads) if is_onnx else None
         feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind) if is_onnx else None

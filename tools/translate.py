@@ -23,7 +23,7 @@ from tessel.frontends.onnx import import_model, load_model, static_inputs, suppo
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import print_module, verify
 from tessel.ir.weights import save_weights
-from tessel.tools.cli import check_output_path, guarded, parse_assignments, parse_bindings, parse_shapes
+from tessel.tools.cli import check_output_path, guarded, parse_assignments, parse_bindings, parse_shapes, write_atomically
 
 
 # target name -> "module:function"; the function takes (input path, {option: value}) and
@@ -87,8 +87,7 @@ def _import_onnx(args: argparse.Namespace) -> int:
     if result.weights:
         save_weights(weights_path, result.weights)
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        write_atomically(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -102,8 +101,7 @@ def _translate(args: argparse.Namespace) -> int:
     module_name, function = TRANSLATIONS[args.target].split(":")
     artefact = getattr(importlib.import_module(module_name), function)(args.input, parse_assignments(args.opt, "--opt"))
     if args.output:
-        with open(args.output, "wb" if isinstance(artefact, bytes) else "w") as f:
-            f.write(artefact)
+        write_atomically(args.output, artefact)
     elif isinstance(artefact, bytes):
         sys.stdout.buffer.write(artefact)
     else:

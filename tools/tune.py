@@ -85,6 +85,8 @@ def tune_command(args: argparse.Namespace) -> int:
             raise TesselError(f"--{name} must be at least 1")
     if args.trials is not None and args.trials < 1:
         raise TesselError("--trials must be at least 1")
+    if not args.timeout > 0:
+        raise TesselError(f"--timeout must be positive seconds, got {args.timeout:g}")
     check_output_path(args.records, "--records")
     budget = parse_budget(args.budget) if args.budget else None
     trials = args.trials if args.trials is not None or budget is not None else 64

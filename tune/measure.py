@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing
+import os
+import signal
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,8 +87,23 @@ def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple
     return runner.timings(repeats)
 
 
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: a tuner killed by SIGKILL cannot stop its workers, so each asks
+    the kernel (Linux prctl PR_SET_PDEATHSIG) to be killed when its parent dies; without it
+    they lived on as orphans, holding the tuner's stdout and stderr open."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the orphans exit when their queue closes
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
 def _pool(workers: int) -> cf.ProcessPoolExecutor:
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=_die_with_parent, initargs=(os.getpid(),))  # fmt: skip
 
 
 def _kill(pool: cf.ProcessPoolExecutor) -> None:
@@ -163,6 +180,9 @@ class LocalMeasurer:
             return f"{what}: {type(err).__name__}: {err}"
 
     def close(self) -> None:
-        self.builders.shutdown(wait=False, cancel_futures=True)
-        self.runner.shutdown(wait=False, cancel_futures=True)
+        """Kill the workers: after a finished run they are idle, and after SIGINT/SIGTERM a
+        build still running must not keep the process alive (interpreter exit joins the
+        pools' threads, which wait for running jobs)."""
+        _kill(self.builders)
+        _kill(self.runner)
 

@@ -20,6 +20,10 @@ from functools import cached_property
 
 MIB = 1 << 20
 LINK_KINDS = ("nvlink", "pcie", "ib", "switch")
+# Sizes past these are refused up front (a topology of 10^8 GPUs would otherwise hang the
+# synthesis while it builds per-GPU tables): far above the 80-GPU machines TACCL handles.
+MAX_GPUS = 1024
+MAX_CHUNKUP = 64
 
 
 class CollKind(StrEnum):
@@ -129,6 +133,8 @@ class Topology:
         n, per = self.gpus, self.gpus_per_node
         if n < 1:
             raise ValueError(f"gpus must be positive, got {n}")
+        if n > MAX_GPUS:
+            raise ValueError(f"gpus {n} is more than the limit of {MAX_GPUS} that synthesis and simulation handle")
         if per < 1 or n % per:
             raise ValueError(f"gpus_per_node ({per}) must be positive and divide gpus ({n})")
         for (s, d), link in self.links.items():

@@ -19,7 +19,7 @@ from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from .attrs import ConnAttr, KindAttr, PairsAttr
-from .model import CollKind, Collective, Sketch
+from .model import MAX_CHUNKUP, MAX_GPUS, CollKind, Collective, Sketch
 
 
 @irdl_op_definition
@@ -51,6 +51,10 @@ def check_collective(kind: CollKind, ranks: int, chunkup: int, root: int) -> Non
         raise VerifyException(f"ranks must be >= 1, got {ranks}")
     if chunkup < 1:
         raise VerifyException(f"chunkup must be >= 1, got {chunkup}")
+    if ranks > MAX_GPUS:
+        raise VerifyException(f"ranks must be <= {MAX_GPUS}, got {ranks}")
+    if chunkup > MAX_CHUNKUP:
+        raise VerifyException(f"chunkup must be <= {MAX_CHUNKUP}, got {chunkup}")
     if not 0 <= root < ranks:
         raise VerifyException(f"root {root} is out of range 0..{ranks - 1}")
     if root and kind not in (CollKind.BROADCAST, CollKind.REDUCE):

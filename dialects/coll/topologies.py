@@ -17,7 +17,7 @@ from typing import Any
 
 from tessel.ir.diagnostics import TesselError
 
-from .model import Group, Link, Sketch, Topology, automorphism_problem
+from .model import MAX_CHUNKUP, MAX_GPUS, Group, Link, Sketch, Topology, automorphism_problem
 
 # SCCL/TACCL's DGX-1 (= NDv2) NVLink counts, [src][dst]: 2 = double link, 1 = single.
 NDV2_LINKS = [
@@ -117,6 +117,7 @@ def builtin(name: str) -> Topology | None:
     """`ndv2`, `ndv2x2`, `ndv2x10`, `dgx2`, `dgx2x2`, `ring8`, ...; None if not a built-in name."""
     m = re.match(r"^ring(\d+)$", name)
     if m:
+        _check_gpus(name, int(m.group(1)))
         return ring(int(m.group(1))) if int(m.group(1)) >= 2 else None
     m = BUILTIN.match(name)
     if not m or m.group(1) == "ring":
@@ -124,10 +125,17 @@ def builtin(name: str) -> Topology | None:
     nodes = int(m.group(2) or 1)
     if nodes < 1:
         return None
+    _check_gpus(name, nodes * (8 if m.group(1) == "ndv2" else 16))
     return ndv2(nodes) if m.group(1) == "ndv2" else dgx2(nodes)
 
 
 BUILTIN_NAMES = "ndv2, ndv2xN, dgx2, dgx2xN, ringN"
+
+
+def _check_gpus(name: str, gpus: int) -> None:
+    """Refuse before building: a built-in of 10^8 GPUs would take hours to construct."""
+    if gpus > MAX_GPUS:
+        raise TesselError(f"topology {name} has {gpus} GPUs, more than the limit of {MAX_GPUS}")
 
 
 # --------------------------------------------------------------------------- TACCL JSON
@@ -167,7 +175,7 @@ class _Fields:
             raise self.fail(key, f"must be {'> 0' if positive else '>= 0'}, got {v}")
         return float(v)
 
-    def integer(self, key: str, default: int | None = None, minimum: int = 1) -> int:
+    def integer(self, key: str, default: int | None = None, minimum: int = 1, maximum: int | None = None) -> int:
         if key not in self.data:
             if default is None:
                 raise self.fail(key, "missing")
@@ -177,6 +185,8 @@ class _Fields:
             raise self.fail(key, f"expected an integer, got {json.dumps(v)}")
         if v < minimum:
             raise self.fail(key, f"must be >= {minimum}, got {v}")
+        if maximum is not None and v > maximum:
+            raise self.fail(key, f"must be <= {maximum}, got {v}")
         return v
 
     def numbers(self, key: str) -> list[float]:
@@ -212,7 +222,7 @@ def load_topology_json(path: str, nodes: int | None = None) -> Topology:
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise f.fail("name", f"expected a non-empty string, got {json.dumps(name)}")
-    nodes = nodes if nodes is not None else f.integer("nodes", 1)
+    nodes = nodes if nodes is not None else f.integer("nodes", 1, maximum=MAX_GPUS)
     scale = f.number("scale", 1.0, positive=True)
     unit = (1 << 20) / f.number("profile_bytes", float(1 << 20), positive=True) / scale
     remote_alpha = f.number("remote_alpha", IB_ALPHA) / scale
@@ -225,7 +235,7 @@ def load_topology_json(path: str, nodes: int | None = None) -> Topology:
         raise f.fail("remote_invbw", "must exceed remote_alpha")
     ib = (remote_alpha, remote_beta)
     lower = name.lower()
-    per = f.integer("gpus_per_node", 0, minimum=0)
+    per = f.integer("gpus_per_node", 0, minimum=0, maximum=MAX_GPUS)
     nics = f.integer("nics_per_node", 1)
     if lower.startswith("ndv2") or lower.startswith("dgx2"):
         betas = f.numbers("node_betas_list")
@@ -323,7 +333,7 @@ def load_sketch_json(path: str) -> Sketch:
     hyper = data.get("hyperparameters", {})
     if not isinstance(hyper, dict):
         raise f.fail("hyperparameters", "expected an object")
-    sk.chunkup = _Fields(path, hyper, "hyperparameters.").integer("input_chunkup", 1)
+    sk.chunkup = _Fields(path, hyper, "hyperparameters.").integer("input_chunkup", 1, maximum=MAX_CHUNKUP)
     return sk
 
 

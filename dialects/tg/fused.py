@@ -53,7 +53,8 @@ class FusedOp(IRDLOperation):
         last = block.last_op
         result_types = [r.type for r in self.results]
         if not isinstance(last, YieldOp) or [v.type for v in last.values] != result_types:
-            raise VerifyException(f"must end in tg.yield of values of types {result_types}")
+            got = f"tg.yield of {', '.join(str(v.type) for v in last.values) or 'nothing'}" if isinstance(last, YieldOp) else last.name if last else "nothing"
+            raise VerifyException(f"must end in tg.yield of {', '.join(map(str, result_types))} (its results), got {got}")
 
 
 @irdl_op_definition

@@ -26,12 +26,14 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.utils.exceptions import VerifyException
 
 from tessel.dialects import tg
 from tessel.frontends.onnx import ops_math, ops_nn, ops_tensor  # noqa: F401  (register converters)
 from tessel.frontends.onnx.context import CONVERTERS, GraphState, NodeContext, constant_value, value_name
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
+from tessel.ir.limits import check_shape
 from tessel.ir.signature import NAME_ATTR
 from tessel.ir.weights import WEIGHTS_ATTR
 
@@ -54,16 +56,45 @@ def load_model(path: str) -> onnx.ModelProto:
         model = onnx.load(path)
     except FileNotFoundError as err:
         raise TesselError(f"cannot read {path}: {err.strerror or 'no such file'}") from err
+    except IsADirectoryError:
+        raise TesselError(f"cannot read {path}: it is a directory, not an ONNX file") from None
+    except onnx.checker.ValidationError as err:  # external data that cannot be loaded
+        first = " ".join(str(err).split()) or type(err).__name__
+        raise TesselError(f"{path}: cannot load the model's external data: {first}") from err
     except (DecodeError, ValueError, OSError, RuntimeError) as err:
         raise TesselError(f"{path} is not a valid ONNX file ({type(err).__name__}: {err})".rstrip(": )") + ")") from err
     if not model.graph.node and not model.graph.output:
         raise TesselError(f"{path} is not a valid ONNX file (it holds no graph)")
+    if not model.graph.output:
+        raise TesselError(f"{path}: the graph declares no outputs, so there is nothing to compute")
+    _check_defined_before_use(model.graph, path)
+    newest = onnx.defs.onnx_opset_version()
+    for entry in model.opset_import:
+        if entry.domain in DEFAULT_DOMAINS and entry.version > newest:
+            raise TesselError(f"{path}: opset {entry.version} is newer than the newest this ONNX ({onnx.__version__}) knows, {newest}")
     try:
         onnx.checker.check_model(model)
     except onnx.checker.ValidationError as err:
         first = str(err).strip().splitlines()[0]
         raise TesselError(f"{path} is not a valid ONNX model: {first}") from err
     return model
+
+
+def _check_defined_before_use(graph: onnx.GraphProto, path: str) -> None:
+    """Every node input is a graph input, an initializer or an earlier node's output. The
+    checker says only "must be topologically sorted"; this names the node and the value,
+    and tells a cycle (defined later) from a value nothing defines."""
+    defined = {vi.name for vi in graph.input} | {t.name for t in graph.initializer} | {""}
+    produced_later = {name for node in graph.node for name in node.output}
+    for index, node in enumerate(graph.node):
+        for name in node.input:
+            if name in defined:
+                continue
+            where = f"{path}: node '{node.name or f'#{index}'}' ({node.op_type})"
+            if name in produced_later:
+                raise TesselError(f"{where} reads '{name}' before any node produces it: the graph has a cycle or is not in topological order")
+            raise TesselError(f"{where} reads '{name}', which no graph input, initializer or node defines")
+        defined.update(node.output)
 
 
 def opset_of(model: onnx.ModelProto) -> int:
@@ -109,6 +140,7 @@ def _tensor_type(vi: onnx.ValueInfoProto, shape_override: Sequence[int] | None, 
         ):
             shown = ["?" if d is None else d for d in declared]
             raise TesselError(f"{where} '{vi.name}' is declared with shape {shown}; --input-shape gives {given}")
+        check_shape(given, f"{where} '{vi.name}'")
         return TensorType(element, given)
     if not tt.HasField("shape"):
         raise TesselError(f"{where} '{vi.name}' has no shape; give one with --input-shape {vi.name}=D0,D1,...")
@@ -120,7 +152,10 @@ def _tensor_type(vi: onnx.ValueInfoProto, shape_override: Sequence[int] | None, 
                 f"{where} '{vi.name}' has a dynamic dimension '{sym}'; give a static shape with "
                 f"--input-shape {vi.name}=D0,D1,..."
             )
+        if d.dim_value < 0:
+            raise TesselError(f"{where} '{vi.name}' has a negative dimension {d.dim_value}")
         dims.append(d.dim_value)
+    check_shape(dims, f"{where} '{vi.name}'")
     return TensorType(element, dims)
 
 
@@ -235,7 +270,10 @@ def _convert_node(state: GraphState, node: onnx.NodeProto, index: int, opset: in
             raise TesselError(f"input '{name}' is not defined before this node", where)
     ctx = NodeContext(node, index, opset, state, where)
     before = state.block.last_op
-    outputs = list(info.fn(ctx))
+    try:
+        outputs = list(info.fn(ctx))
+    except VerifyException as err:  # a tg op built from the node's attributes was refused
+        raise TesselError(" ".join(str(err).split()), where) from None
     _fold_new_ops(state, before)
     for i, name in enumerate(node.output):
         if not name:

@@ -217,7 +217,7 @@ class HeModSwitch(ModulePass):
     name = "he-mod-switch"
 
     params: str = ""
-    margin: float = DEFAULT_MARGIN
+    margin: float | int = DEFAULT_MARGIN
     costs: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -35,7 +35,7 @@ NOISE_ESTIMATE = "hev.noise_estimate"
 class HeSelectParameters(ModulePass):
     name = "he-select-parameters"
 
-    margin: float = DEFAULT_MARGIN
+    margin: float | int = DEFAULT_MARGIN
     costs: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

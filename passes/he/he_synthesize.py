@@ -28,6 +28,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tessel.dialects.hev import kernel
 from tessel.ir.diagnostics import TesselError
+from tessel.ir.results_cache import ResultsCache, cache_folder
+from tessel.ir.source import parse_module, print_module
 from tessel.passes.he import restrict
 from tessel.passes.he.cegis import Search, SearchResult
 from tessel.passes.he.emit import emit_program
@@ -46,13 +48,14 @@ class HeSynthesize(ModulePass):
     name = "he-synthesize"
 
     kernel: str = ""
-    budget: float = 60.0
+    budget: float | int = 60.0  # `budget=20` is as natural as `budget=20.0`
     max_length: int = 8
     extra_length: int = 0
     width: int = 4
     seed: int = 0
     progress: bool = True
     costs: str = ""
+    cache: str = ""  # a folder for finished programs (default $TESSEL_CACHE_DIR): a rerun skips them
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         specs = kernel.specs(op)
@@ -63,17 +66,63 @@ class HeSynthesize(ModulePass):
         if self.budget <= 0 or self.max_length < 1 or not 2 <= self.width <= 32:
             raise TesselError("he-synthesize: budget must be > 0, max-length >= 1 and width in 2..32")
         table = cost_table.load(self.costs) if self.costs else cost_table.load()
+        folder = cache_folder(self.cache)
+        cache = ResultsCache(folder, "he-synthesize") if folder is not None else None
         for spec_fn in specs:
             name = spec_fn.sym_name.data + SUFFIX
             if kernel.lookup(op, name) is not None:
                 continue
-            program, summary = self.synthesize(spec_fn, table)
-            fn = emit_program(spec_fn, program, name, {SYNTHESIS: summary})
+            key = self._cache_key(spec_fn)
+            fn = self._from_cache(ctx, op, spec_fn, name, cache, key)
+            if fn is None:
+                program, summary = self.synthesize(spec_fn, table)
+                fn = emit_program(spec_fn, program, name, {SYNTHESIS: summary})
+                Rewriter.insert_op(fn, InsertPoint.after(spec_fn))
+                verdict = verify(op, fn)
+                if not verdict.ok:  # pragma: no cover - the search verifies first; this guards emission
+                    raise TesselError(f"he-synthesize: @{name} failed the exact check at slot {verdict.first_bad_slot}; this is a Tessel bug")
+                if cache is not None:
+                    cache.put(key, print_module(fn))
+                self._say(f"@{spec_fn.sym_name.data}: {verdict.summary(kernel.interface(spec_fn).plain_modulus)}")
+
+    # ------------------------------------------------------------------ the results cache
+
+    def _cache_key(self, spec_fn: func.FuncOp) -> str:
+        """Everything the program depends on: the spec's text, the search options and the
+        cost table (not `progress`, which only prints)."""
+        costs = ""
+        if self.costs:
+            try:
+                costs = open(self.costs).read()
+            except OSError:
+                costs = self.costs
+        options = repr((self.budget, self.max_length, self.extra_length, self.width, self.seed))
+        return ResultsCache.key(print_module(spec_fn), options, costs)
+
+    def _from_cache(self, ctx: Context, module: ModuleOp, spec_fn: func.FuncOp, name: str,
+                    cache: ResultsCache | None, key: str) -> func.FuncOp | None:  # fmt: skip
+        """The cached program, inserted after its spec and re-verified exactly; None (and the
+        entry dropped) when there is none or it does not parse or verify."""
+        text = cache.get(key) if cache is not None else None
+        if cache is None or text is None:
+            return None
+        try:
+            fn = parse_module(ctx, text, str(cache.path(key))).body.block.first_op
+            if not isinstance(fn, func.FuncOp) or fn.sym_name.data != name:
+                raise TesselError("not the program of this spec")
+            fn.detach()
             Rewriter.insert_op(fn, InsertPoint.after(spec_fn))
-            verdict = verify(op, fn)
-            if not verdict.ok:  # pragma: no cover - the search verifies first; this guards emission
-                raise TesselError(f"he-synthesize: @{name} failed the exact check at slot {verdict.first_bad_slot}; this is a Tessel bug")
-            self._say(f"@{spec_fn.sym_name.data}: {verdict.summary(kernel.interface(spec_fn).plain_modulus)}")
+            verdict = verify(module, fn)
+        except TesselError:
+            cache.discard(key)
+            return None
+        if not verdict.ok:
+            fn.detach()
+            fn.erase()
+            cache.discard(key)
+            return None
+        self._say(f"@{spec_fn.sym_name.data}: from the cache ({cache.path(key).name}); {verdict.summary(kernel.interface(spec_fn).plain_modulus)}")
+        return fn
 
     # ------------------------------------------------------------------
 

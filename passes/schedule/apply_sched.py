@@ -46,12 +46,14 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp) -> Stag
     handles: dict[SSAValue, _Handle] = {}
     acc_after: _Handle | None = None
     extents = compute.domain
+    has_axes = False
     for op in stage.body.block.ops:
         if type(op) in UNSUPPORTED:
             raise _fail(op, name, UNSUPPORTED[type(op)])  # type: ignore[index]
         if isinstance(op, sched.AxesOp):
             if op.axis_names != compute.axis_names:
                 raise _fail(op, name, f"names axes {op.axis_names}, the stage's are {compute.axis_names}")
+            has_axes = True
             for i, (v, n) in enumerate(zip(op.handles, extents)):
                 handles[v] = _Handle(Loop(i, n, 1))
                 order.append(handles[v])
@@ -83,7 +85,7 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp) -> Stag
             if loops[0].loop.kind != "serial":
                 raise _fail(op, name, f"the loop is already {loops[0].loop.kind}")
             loops[0].loop = loops[0].loop.but(kind=kind)  # type: ignore[arg-type]
-    if not order:
+    if not has_axes:  # (a 0-d stage, a scalar, has an empty sched.axes [] and no loops)
         raise TesselError(f'sched.stage "{name}" has no sched.axes', op_location(stage))
     acc_at = None
     if acc_after is not None:

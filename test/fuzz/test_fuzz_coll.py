@@ -1,0 +1,49 @@
+"""Differential fuzzing of collective synthesis: random connected topologies (one or two
+nodes, random links, latencies and bandwidths) and random collectives must give algorithms
+that the symbolic verifier accepts and the buffer interpreter confirms on random data."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from profile import fuzz
+from tessel.dialects.coll import topologies as T
+from tessel.dialects.coll.model import CollKind, Topology
+from tessel.passes.coll.synthesis import Options, synthesize
+from tessel.targets.nccl.interpreter import check, random_inputs, run
+from tessel.targets.nccl.verify import check_algorithm
+
+KINDS = [CollKind.ALLGATHER, CollKind.REDUCE_SCATTER, CollKind.ALLREDUCE, CollKind.ALLTOALL, CollKind.BROADCAST, CollKind.REDUCE]
+
+
+@st.composite
+def topologies(draw) -> Topology:
+    """A strongly connected node (a random spanning tree, both ways, plus extra one-way
+    links), replicated over one or two nodes joined by InfiniBand."""
+    per = draw(st.integers(2, 6))
+    counts = [[0] * per for _ in range(per)]
+    for g in range(1, per):
+        parent = draw(st.integers(0, g - 1))
+        counts[g][parent] = counts[parent][g] = draw(st.integers(1, 2))
+    for _ in range(draw(st.integers(0, per))):
+        s, d = draw(st.integers(0, per - 1)), draw(st.integers(0, per - 1))
+        if s != d:
+            counts[s][d] = max(counts[s][d], 1)
+    betas = [[draw(st.sampled_from([5.0, 10.0, 23.0, 46.0])) if counts[s][d] else 0.0 for d in range(per)] for s in range(per)]
+    alphas = [[draw(st.sampled_from([0.1, 0.3, 0.7])) if counts[s][d] else 0.0 for d in range(per)] for s in range(per)]
+    nodes = draw(st.integers(1, 2))
+    topo = T.custom("fuzz", counts, betas, alphas, nodes=nodes)
+    topo.validate()
+    return topo
+
+
+@fuzz(ci=15, long=3000)
+@given(topologies(), st.sampled_from(KINDS), st.sampled_from([1 << 10, 1 << 16, 1 << 20]), st.data())
+def test_random_topologies_and_collectives_synthesize_correct_algorithms(topo: Topology, kind: CollKind, size: int, data) -> None:
+    root = data.draw(st.integers(0, topo.gpus - 1)) if kind in (CollKind.BROADCAST, CollKind.REDUCE) else 0
+    result = synthesize(topo, kind, size, opts=Options(time_limit=3), root=root)
+    alg = result.algorithm
+    check_algorithm(alg)
+    inputs = random_inputs(alg, 3, seed=data.draw(st.integers(0, 1000)))
+    assert check(alg, inputs, run(alg, inputs)) is None

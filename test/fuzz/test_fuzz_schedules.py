@@ -1,0 +1,54 @@
+"""Differential fuzzing of schedules: random tg graphs lowered to kernels, then every stage
+given a random point of the tuner's search space (tune/space.py), written as sched IR and
+read back, must compute what the stages compute under their default schedules."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+from xdsl.passes import PassPipeline
+
+from profile import fuzz
+from tessel.compiler import graph_passes
+from tessel.ir.source import make_context, parse_module, print_module
+from tessel.ir.weights import WeightStore, attach
+from tessel.passes.kernel.tg_to_kernel import TgToKernel
+from tessel.passes.schedule.apply_sched import stage_from_schedule
+from tessel.passes.schedule.kernel_to_loops import KernelToLoops
+from tessel.passes.schedule.sched_default import stage_names
+from tessel.targets.cpu.runtime import CpuExecutable
+from tessel.tune import space
+from tg_graphs import Graph, assert_close, graphs
+
+
+def execute(module, store, inputs):
+    executable = CpuExecutable(module, store, threads=2)
+    try:
+        return executable.run(list(inputs))
+    finally:
+        executable.close()
+
+
+@fuzz(ci=12, long=3000)
+@given(graphs(steps=6), st.integers(0, 2**31))
+def test_random_schedules_from_the_space_equal_the_default(graph: Graph, seed: int) -> None:
+    ctx = make_context()
+    store = WeightStore(dict(graph.weights))
+    attach(ctx, store)
+    module = graph.module.clone()
+    PassPipeline((*graph_passes(), TgToKernel())).apply(ctx, module)
+    reference = module.clone()
+    PassPipeline((KernelToLoops(),)).apply(ctx, reference)
+    want = execute(reference, store, graph.inputs)
+    rng = random.Random(seed)
+    stages = []
+    for fn in [o for o in module.ops if "kernel.kernel" in o.attributes]:
+        for stage, compute in stage_names(fn):
+            stages.append(stage_from_schedule(compute, stage, space.build(compute, space.sample(compute, rng))))
+    for s in stages:
+        module.body.block.add_op(s)
+    module = parse_module(ctx, print_module(module))  # the schedules go through text
+    PassPipeline((KernelToLoops(),)).apply(ctx, module)
+    assert_close(execute(module, store, graph.inputs), want)

@@ -23,18 +23,7 @@ from tessel.dialects.coll.topologies import builtin
 from tessel.ir.source import make_context, parse_module, print_module, verify
 from tessel.tune.records import Records, knob_id
 
-MATMUL = """
-func.func @k0_matmul(%a: memref<24x32xf32>, %b: memref<32x40xf32>, %c: memref<24x40xf32>) attributes {kernel.kernel} {
-  kernel.compute "matmul" %c(i = 24, j = 40) reduce(k = 32) combine "add" init 0.000000e+00 : f32 : memref<24x40xf32> {
-  ^bb0(%i: index, %j: index, %k: index):
-    %x = affine.load %a[%i, %k] : memref<24x32xf32>
-    %y = affine.load %b[%k, %j] : memref<32x40xf32>
-    %p = arith.mulf %x, %y : f32
-    kernel.yield %p : f32
-  }
-  func.return
-}
-"""
+MATMUL = (Path(__file__).resolve().parents[1] / "Inputs" / "matmul_kernel.mlir").read_text()
 
 # A fast spec first, then one that takes z3 several seconds: the kill lands in between.
 SPECS = """

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,18 +19,7 @@ from tessel.tune.records import Records, knob_id
 from tessel.tune.task import extract_tasks
 from tessel.tune.tuner import Options, Tuner
 
-MATMUL = """
-func.func @k0_matmul(%a: memref<24x32xf32>, %b: memref<32x40xf32>, %c: memref<24x40xf32>) attributes {kernel.kernel} {
-  kernel.compute "matmul" %c(i = 24, j = 40) reduce(k = 32) combine "add" init 0.000000e+00 : f32 : memref<24x40xf32> {
-  ^bb0(%i: index, %j: index, %k: index):
-    %x = affine.load %a[%i, %k] : memref<24x32xf32>
-    %y = affine.load %b[%k, %j] : memref<32x40xf32>
-    %p = arith.mulf %x, %y : f32
-    kernel.yield %p : f32
-  }
-  func.return
-}
-"""
+MATMUL = (Path(__file__).resolve().parents[1] / "Inputs" / "matmul_kernel.mlir").read_text()
 
 # Reads 10^8 elements past its input: a segfault, not a wrong number.
 CRASH = """

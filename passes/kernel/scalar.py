@@ -36,6 +36,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import floating, integer, ints, string
 from tessel.ir import dtypes
+from tessel.passes.kernel.index_maps import affine_n, affine_op, broadcast_index, delinear, linear
 
 IndexElem = AffineExpr | SSAValue
 Index = list[IndexElem]
@@ -214,52 +215,6 @@ def memref_load(memref: SSAValue, indices: list[SSAValue]) -> Operation:
     from xdsl.dialects import memref as memref_dialect
 
     return memref_dialect.LoadOp.get(memref, indices)
-
-
-# --------------------------------------------------------------------------- index maps
-
-
-def broadcast_index(idx: Index, operand_shape: Sequence[int], result_shape: Sequence[int]) -> Index:
-    """numpy broadcasting: leading dims dropped, size-1 dims read at 0."""
-    offset = len(result_shape) - len(operand_shape)
-    return [AffineExpr.constant(0) if n == 1 and result_shape[offset + i] != 1 else idx[offset + i] for i, n in enumerate(operand_shape)]
-
-
-def affine_op(b: ElementBuilder, e: IndexElem, fn: Callable[[AffineExpr], AffineExpr]) -> IndexElem:
-    """Apply an affine function to an index element, through affine.apply if it is SSA."""
-    if isinstance(e, SSAValue):
-        m = AffineMap(1, 0, (fn(AffineExpr.dimension(0)),))
-        return b.emit(affine.ApplyOp([e], AffineMapAttr(m)))
-    return fn(e)
-
-
-def linear(b: ElementBuilder, idx: Index, shape: Sequence[int]) -> IndexElem:
-    if any(isinstance(e, SSAValue) for e in idx):
-        idx = [b.ssa(e) for e in idx]
-        dims = [AffineExpr.dimension(i) for i in range(len(idx))]
-        expr = _linear_expr(dims, shape)
-        return b.emit(affine.ApplyOp(idx, AffineMapAttr(AffineMap(len(idx), 0, (expr,)))))
-    return _linear_expr(idx, shape)  # type: ignore[arg-type]
-
-
-def _linear_expr(idx: Sequence[AffineExpr], shape: Sequence[int]) -> AffineExpr:
-    expr = AffineExpr.constant(0)
-    stride = 1
-    for i in reversed(range(len(shape))):
-        expr = expr + idx[i] * stride
-        stride *= shape[i]
-    return expr
-
-
-def delinear(b: ElementBuilder, flat: IndexElem, shape: Sequence[int]) -> Index:
-    if 0 in shape:
-        return [AffineExpr.constant(0)] * len(shape)  # no elements: never read
-    out: Index = []
-    stride = math.prod(shape)
-    for n in shape:
-        stride //= n
-        out.append(affine_op(b, flat, lambda e, s=stride, n=n: (e // s) % n) if n > 1 else AffineExpr.constant(0))
-    return out
 
 
 def shape_of(v: SSAValue) -> tuple[int, ...]:
@@ -524,15 +479,6 @@ def _concat(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
         result = b.emit(arith.SelectOp(inside, value, result))
     assert result is not None, "concat of empty pieces has no elements"
     return result
-
-
-def affine_n(b: ElementBuilder, elems: Sequence[IndexElem], fn: Callable[..., AffineExpr]) -> IndexElem:
-    """fn of several index elements: an affine expression, or affine.apply over SSA ones."""
-    if not any(isinstance(e, SSAValue) for e in elems):
-        return fn(*elems)
-    operands = [b.ssa(e) for e in elems]
-    m = AffineMap(len(operands), 0, (fn(*[AffineExpr.dimension(i) for i in range(len(operands))]),))
-    return b.emit(affine.ApplyOp(operands, AffineMapAttr(m)))
 
 
 @rule(tg.DepthToSpaceOp)

@@ -28,235 +28,21 @@ saturate (`llvm.fpto*i.sat`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, math as mathd
-from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import Float32Type, IntegerType
+from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import img
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.cpu.llvm_emit import ATTRIBUTES, float_literal
+from tessel.targets.cpu.img_ops import Func, Value, bits_of, const, elem_type, emit_op, vec_type
+from tessel.targets.cpu.llvm_emit import ATTRIBUTES
 
 if TYPE_CHECKING:
     from tessel.passes.img.rows import RowPlan, Stage
 
 ENTRY = "pipeline"
 Chain = tuple[tuple[int, str, int], ...]  # (offset, border, extent) from the consumer inwards
-
-
-def elem_type(bits: int, is_float: bool) -> str:
-    return "float" if is_float else f"i{bits}"
-
-
-def _scalar(t: Attribute) -> str:
-    if isinstance(t, Float32Type):
-        return "float"
-    if isinstance(t, IntegerType):
-        return f"i{t.width.data}"
-    raise TesselError(f"image bodies compute on integers and f32, not {t}")
-
-
-def _bits(t: Attribute) -> int:
-    return 32 if isinstance(t, Float32Type) else t.width.data  # type: ignore[attr-defined]
-
-
-class Func:
-    """One LLVM function being written: fresh names, lines, intrinsic declarations."""
-
-    def __init__(self, decls: set[str]):
-        self.lines: list[str] = []
-        self.n = 0
-        self.decls = decls
-
-    def tmp(self, prefix: str = "t") -> str:
-        self.n += 1
-        return f"%{prefix}{self.n}"
-
-    def emit(self, text: str, prefix: str = "t") -> str:
-        name = self.tmp(prefix)
-        self.lines.append(f"  {name} = {text}")
-        return name
-
-    def do(self, text: str) -> None:
-        self.lines.append(f"  {text}")
-
-    def label(self, name: str) -> None:
-        self.lines.append(f"{name}:")
-
-    def intrinsic(self, name: str, ret: str, args: list[tuple[str, str]]) -> str:
-        """A call of an LLVM intrinsic on (type, value) arguments, declared once."""
-        self.decls.add(f"declare {ret} @{name}({', '.join(t for t, _ in args)})")
-        return f"call {ret} @{name}({', '.join(f'{t} {v}' for t, v in args)})"
-
-    def loop(self, start: str, end: str, step: int, body: Callable[[str], None], prefix: str = "i") -> None:
-        """for (i = start; i < end; i += step) body(i); bounds are i64 values."""
-        head, inner, done = self.tmp(prefix + "h")[1:], self.tmp(prefix + "b")[1:], self.tmp(prefix + "x")[1:]
-        pre = self.tmp(prefix + "p")[1:]
-        iv = self.tmp(prefix)
-        nxt = self.tmp(prefix + "n")
-        self.do(f"br label %{pre}")
-        self.label(pre)
-        self.do(f"br label %{head}")
-        self.label(head)
-        latch = self.tmp(prefix + "l")[1:]
-        self.do(f"{iv} = phi i64 [ {start}, %{pre} ], [ {nxt}, %{latch} ]")
-        c = self.emit(f"icmp slt i64 {iv}, {end}")
-        self.do(f"br i1 {c}, label %{inner}, label %{done}")
-        self.label(inner)
-        body(iv)
-        self.do(f"br label %{latch}")
-        self.label(latch)
-        self.do(f"{nxt} = add i64 {iv}, {step}")
-        self.do(f"br label %{head}")
-        self.label(done)
-
-
-def _vec(t: str, lanes: int) -> str:
-    return t if lanes == 1 else f"<{lanes} x {t}>"
-
-
-def _mangle(t: str, lanes: int) -> str:
-    base = "f32" if t == "float" else t
-    return base if lanes == 1 else f"v{lanes}{base}"
-
-
-def _const(value: int | float, t: str, lanes: int) -> str:
-    if t == "float":
-        lit = float_literal(float(value), Float32Type())
-    elif t == "i1":
-        lit = "true" if value else "false"
-    else:
-        bits = int(t[1:])
-        v = int(value) & ((1 << bits) - 1)
-        lit = str(v - (1 << bits) if v >= 1 << (bits - 1) else v)
-    return lit if lanes == 1 else f"splat ({t} {lit})"
-
-
-_INT_BINARY = {arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul", arith.AndIOp: "and", arith.OrIOp: "or",
-               arith.XOrIOp: "xor"}  # fmt: skip
-_FLOAT_BINARY = {arith.AddfOp: "fadd", arith.SubfOp: "fsub", arith.MulfOp: "fmul", arith.DivfOp: "fdiv"}
-_MINMAX = {arith.MaxUIOp: "umax", arith.MinUIOp: "umin", arith.MaxSIOp: "smax", arith.MinSIOp: "smin",
-           arith.MaximumfOp: "maximum", arith.MinimumfOp: "minimum"}  # fmt: skip
-_CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-_CMPF = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
-
-
-class Value:
-    """An SSA value (or constant literal) of the function being written, with its known
-    constant (for division and shift guards)."""
-
-    __slots__ = ("text", "const")
-
-    def __init__(self, text: str, const: int | float | None = None):
-        self.text = text
-        self.const = const
-
-
-def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
-    """One body op on `lanes`-wide values (1: scalar)."""
-    t = _scalar(op.results[0].type)
-    vt = _vec(t, lanes)
-    a = [x.text for x in args]
-    if isinstance(op, arith.ConstantOp):
-        v = op.value
-        if isinstance(v, IntegerAttr):
-            return Value(_const(v.value.data, t, lanes), v.value.data)
-        if isinstance(v, FloatAttr):
-            return Value(_const(v.value.data, t, lanes), v.value.data)
-    if type(op) in _INT_BINARY:
-        return Value(f.emit(f"{_INT_BINARY[type(op)]} {vt} {a[0]}, {a[1]}"))
-    if type(op) in _FLOAT_BINARY:
-        return Value(f.emit(f"{_FLOAT_BINARY[type(op)]} {vt} {a[0]}, {a[1]}"))
-    if type(op) in _MINMAX:
-        name = f"llvm.{_MINMAX[type(op)]}.{_mangle(t, lanes)}"
-        return Value(f.emit(f.intrinsic(name, vt, [(f"{vt}", f"{a[0]}"), (f"{vt}", f"{a[1]}")])))
-    if isinstance(op, arith.DivUIOp | arith.DivSIOp | arith.RemUIOp | arith.RemSIOp):
-        return _division(f, op, args, t, lanes)
-    if isinstance(op, arith.ShLIOp | arith.ShRUIOp | arith.ShRSIOp):
-        return _shift(f, op, args, t, lanes)
-    if isinstance(op, arith.CmpiOp):
-        src = _vec(_scalar(op.lhs.type), lanes)
-        return Value(f.emit(f"icmp {_CMPI[op.predicate.value.data]} {src} {a[0]}, {a[1]}"))
-    if isinstance(op, arith.CmpfOp):
-        pred = _CMPF[op.predicate.value.data]
-        if pred in ("false", "true", "ord", "uno"):
-            raise TesselError(f"arith.cmpf predicate {pred} is not supported in image bodies", op_location(op))
-        return Value(f.emit(f"fcmp {pred} {_vec('float', lanes)} {a[0]}, {a[1]}"))
-    if isinstance(op, arith.SelectOp):
-        return Value(f.emit(f"select {_vec('i1', lanes)} {a[0]}, {vt} {a[1]}, {vt} {a[2]}"))
-    if isinstance(op, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp | arith.UIToFPOp | arith.SIToFPOp):
-        src_t = _scalar(op.operands[0].type)
-        kind = {arith.ExtUIOp: "zext", arith.ExtSIOp: "sext", arith.TruncIOp: "trunc", arith.UIToFPOp: "uitofp",
-                arith.SIToFPOp: "sitofp"}[type(op)]  # fmt: skip
-        return Value(f.emit(f"{kind} {_vec(src_t, lanes)} {a[0]} to {vt}"))
-    if isinstance(op, arith.FPToUIOp | arith.FPToSIOp):
-        return _fp_to_int(f, isinstance(op, arith.FPToSIOp), a[0], t, lanes)
-    if isinstance(op, arith.NegfOp):
-        return Value(f.emit(f"fneg {vt} {a[0]}"))
-    if isinstance(op, mathd.AbsFOp | mathd.SqrtOp):
-        name = f"llvm.{'fabs' if isinstance(op, mathd.AbsFOp) else 'sqrt'}.{_mangle(t, lanes)}"
-        return Value(f.emit(f.intrinsic(name, vt, [(f"{vt}", f"{a[0]}")])))
-    if isinstance(op, mathd.AbsIOp):
-        return Value(f.emit(f.intrinsic(f"llvm.abs.{_mangle(t, lanes)}", vt, [(f"{vt}", f"{a[0]}"), ("i1", "false")])))
-    raise TesselError(f"{op.name} is not supported in image bodies", op_location(op))
-
-
-def _fp_to_int(f: Func, signed: bool, x: str, t: str, lanes: int) -> Value:
-    """Saturating, NaN to 0. `llvm.fpto*i.sat` to i8/i16 is scalarized on x86, so narrow
-    results clamp in float (exact for these ranges) and convert through i32."""
-    vf, vt = _vec("float", lanes), _vec(t, lanes)
-    width = int(t[1:])
-    if width > 16:
-        name = f"llvm.fpto{'s' if signed else 'u'}i.sat.{_mangle(t, lanes)}.{_mangle('float', lanes)}"
-        return Value(f.emit(f.intrinsic(name, vt, [(vf, x)])))
-    lo, hi = (-(2 ** (width - 1)), 2 ** (width - 1) - 1) if signed else (0, 2**width - 1)
-    nan = f.emit(f"fcmp uno {vf} {x}, {x}")
-    x = f.emit(f"select {_vec('i1', lanes)} {nan}, {vf} {_const(0.0, 'float', lanes)}, {vf} {x}")
-    x = f.emit(f.intrinsic(f"llvm.maxnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, _const(float(lo), "float", lanes))]))
-    x = f.emit(f.intrinsic(f"llvm.minnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, _const(float(hi), "float", lanes))]))
-    wide = f.emit(f"fptosi {vf} {x} to {_vec('i32', lanes)}")
-    return Value(f.emit(f"trunc {_vec('i32', lanes)} {wide} to {vt}"))
-
-
-def _division(f: Func, op: Operation, args: list[Value], t: str, lanes: int) -> Value:
-    vt, bt = _vec(t, lanes), _vec("i1", lanes)
-    signed = isinstance(op, arith.DivSIOp | arith.RemSIOp)
-    rem = isinstance(op, arith.RemUIOp | arith.RemSIOp)
-    kind = ("s" if signed else "u") + ("rem" if rem else "div")
-    x, y = args[0].text, args[1].text
-    c = args[1].const
-    if c is not None and c != 0 and not (signed and (int(c) & ((1 << int(t[1:])) - 1)) == (1 << int(t[1:])) - 1):
-        return Value(f.emit(f"{kind} {vt} {x}, {y}"))
-    zero, one = _const(0, t, lanes), _const(1, t, lanes)
-    is0 = f.emit(f"icmp eq {vt} {y}, {zero}")
-    bad = is0
-    if signed:
-        ism1 = f.emit(f"icmp eq {vt} {y}, {_const(-1, t, lanes)}")
-        bad = f.emit(f"or {bt} {is0}, {ism1}")
-    safe = f.emit(f"select {bt} {bad}, {vt} {one}, {vt} {y}")
-    q = f.emit(f"{kind} {vt} {x}, {safe}")
-    if signed:  # x / -1 wraps to -x, x % -1 is 0
-        neg = zero if rem else f.emit(f"sub {vt} {zero}, {x}")
-        q = f.emit(f"select {bt} {ism1}, {vt} {neg}, {vt} {q}")
-    return Value(f.emit(f"select {bt} {is0}, {vt} {zero}, {vt} {q}"))
-
-
-def _shift(f: Func, op: Operation, args: list[Value], t: str, lanes: int) -> Value:
-    vt, bt = _vec(t, lanes), _vec("i1", lanes)
-    kind = {arith.ShLIOp: "shl", arith.ShRUIOp: "lshr", arith.ShRSIOp: "ashr"}[type(op)]
-    width = int(t[1:])
-    x, y = args[0].text, args[1].text
-    c = args[1].const
-    if c is not None and 0 <= int(c) < width:
-        return Value(f.emit(f"{kind} {vt} {x}, {y}"))
-    big = f.emit(f"icmp uge {vt} {y}, {_const(width, t, lanes)}")
-    amount = f.emit(f"select {bt} {big}, {vt} {_const(width - 1, t, lanes)}, {vt} {y}")
-    r = f.emit(f"{kind} {vt} {x}, {amount}")
-    if kind == "ashr":
-        return Value(r)  # shifting by width-1 already gives the sign
-    return Value(f.emit(f"select {bt} {big}, {vt} {_const(0, t, lanes)}, {vt} {r}"))
 
 
 def fold_index(f: Func, i: str, extent: int, border: str) -> tuple[str, str | None]:
@@ -269,11 +55,11 @@ def fold_index(f: Func, i: str, extent: int, border: str) -> tuple[str, str | No
         return f.emit(f"select i1 {out}, i64 0, i64 {i}"), out
     if border == "mirror" and extent > 1:
         neg = f.emit(f"sub i64 0, {i}")
-        i = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{i}"), (f"i64", f"{neg}")]))  # reflect at 0
+        i = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", i), ("i64", neg)]))  # reflect at 0
         over = f.emit(f"sub i64 {2 * extent - 2}, {i}")
-        i = f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{i}"), (f"i64", f"{over}")]))  # reflect at extent-1
-    lo = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{i}"), ("i64", "0")]))
-    return f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{lo}"), (f"i64", f"{extent - 1}")])), None
+        i = f.emit(f.intrinsic("llvm.smin.i64", "i64", [("i64", i), ("i64", over)]))  # reflect at extent-1
+    lo = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", i), ("i64", "0")]))
+    return f.emit(f.intrinsic("llvm.smin.i64", "i64", [("i64", lo), ("i64", str(extent - 1))])), None
 
 
 class PipelineEmitter:
@@ -415,7 +201,7 @@ def _body_bits(op: Operation, plan: RowPlan, seen: set | None = None) -> int:
     for inner in op.regions[0].block.ops:  # type: ignore[union-attr]
         for r in list(inner.results) + list(inner.operands):
             if isinstance(r.type, IntegerType | Float32Type) and r.type != IntegerType(1):
-                bits = max(bits, _bits(r.type))
+                bits = max(bits, bits_of(r.type))
     for v in op.operands:
         p = plan.by_value[v]
         if p.op is not None and p.op in plan.inline and p.op not in seen:
@@ -482,12 +268,12 @@ class ExprRow:
             dx = sum(d for d, _, _ in cols)
             idx = self.f.emit(f"add i64 {e}, {dx * stage.shape[2]}") if dx else e
             p = self.f.emit(f"getelementptr {t}, ptr {self.rowptr[(src, rows)]}, i64 {idx}")
-            return Value(self.f.emit(f"load {_vec(t, lanes)}, ptr {p}, align 1"))
+            return Value(self.f.emit(f"load {vec_type(t, lanes)}, ptr {p}, align 1"))
 
         v = self.value(self.s.op, (), (), lanes, load, memo)  # type: ignore[arg-type]
         t = self.em._element(self.s)
         p = self.f.emit(f"getelementptr {t}, ptr %dst, i64 {e}")
-        self.f.do(f"store {_vec(t, lanes)} {v.text}, ptr {p}, align 1")
+        self.f.do(f"store {vec_type(t, lanes)} {v.text}, ptr {p}, align 1")
 
     def scalar_at(self, e: str) -> None:
         f = self.f
@@ -506,7 +292,7 @@ class ExprRow:
             idx = f.emit(f"add i64 {f.emit(f'mul i64 {i}, {stage.shape[2]}')}, {ch}") if stage.shape[2] > 1 else i
             v = f.emit(f"load {t}, ptr {f.emit(f'getelementptr {t}, ptr {self.rowptr[(src, rows)]}, i64 {idx}')}, align 1")
             if zero is not None:
-                v = f.emit(f"select i1 {zero}, {t} {_const(0, t, 1)}, {t} {v}")
+                v = f.emit(f"select i1 {zero}, {t} {const(0, t, 1)}, {t} {v}")
             return Value(v)
 
         v = self.value(self.s.op, (), (), 1, load, memo)  # type: ignore[arg-type]
@@ -571,41 +357,41 @@ def _downsample_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
         total = None
         for p in rows:
             at = f.emit(f"mul i64 {e}, {fx}")
-            wide = f.emit(f"load {_vec(t, width * fx)}, ptr {f.emit(f'getelementptr {t}, ptr {p}, i64 {at}')}, align 1")
+            wide = f.emit(f"load {vec_type(t, width * fx)}, ptr {f.emit(f'getelementptr {t}, ptr {p}, i64 {at}')}, align 1")
             for j in range(1 if nearest else fx):
                 if width == 1 and fx == 1:
                     part = wide
                 else:
                     mask = ", ".join(f"i32 {(k // c * fx + j) * c + k % c}" for k in range(width))
-                    part = f.emit(f"shufflevector {_vec(t, width * fx)} {wide}, {_vec(t, width * fx)} poison, <{width} x i32> <{mask}>")
+                    part = f.emit(f"shufflevector {vec_type(t, width * fx)} {wide}, {vec_type(t, width * fx)} poison, <{width} x i32> <{mask}>")
                     if width == 1:
                         part = f.emit(f"extractelement <1 x {t}> {part}, i64 0")
                 if nearest:
                     total = part
                     continue
                 if not is_float:
-                    part = f.emit(f"{'sext' if signed else 'zext'} {_vec(t, width)} {part} to {_vec(acc, width)}")
+                    part = f.emit(f"{'sext' if signed else 'zext'} {vec_type(t, width)} {part} to {vec_type(acc, width)}")
                 if total is None:
                     total = part
                 else:
-                    total = f.emit(f"{'fadd' if is_float else 'add'} {_vec(acc, width)} {total}, {part}")
+                    total = f.emit(f"{'fadd' if is_float else 'add'} {vec_type(acc, width)} {total}, {part}")
         if not nearest:
-            va = _vec(acc, width)
+            va = vec_type(acc, width)
             if is_float:
-                total = f.emit(f"fdiv {va} {total}, {_const(float(n), 'float', width)}")
+                total = f.emit(f"fdiv {va} {total}, {const(float(n), 'float', width)}")
             else:
-                biased = f.emit(f"add {va} {total}, {_const(n // 2, acc, width)}")
+                biased = f.emit(f"add {va} {total}, {const(n // 2, acc, width)}")
                 if signed:  # floor division, as the reference's (sum + n//2) // n
-                    q = f.emit(f"sdiv {va} {biased}, {_const(n, acc, width)}")
-                    r = f.emit(f"srem {va} {biased}, {_const(n, acc, width)}")
-                    fix = f.emit(f"and {_vec('i1', width)} {f.emit(f'icmp ne {va} {r}, {_const(0, acc, width)}')}, "
-                                 f"{f.emit(f'icmp slt {va} {biased}, {_const(0, acc, width)}')}")  # fmt: skip
-                    bits1 = _vec("i1", width)
+                    q = f.emit(f"sdiv {va} {biased}, {const(n, acc, width)}")
+                    r = f.emit(f"srem {va} {biased}, {const(n, acc, width)}")
+                    fix = f.emit(f"and {vec_type('i1', width)} {f.emit(f'icmp ne {va} {r}, {const(0, acc, width)}')}, "
+                                 f"{f.emit(f'icmp slt {va} {biased}, {const(0, acc, width)}')}")  # fmt: skip
+                    bits1 = vec_type("i1", width)
                     total = f.emit(f"sub {va} {q}, {f.emit(f'zext {bits1} {fix} to {va}')}")
                 else:
-                    total = f.emit(f"udiv {va} {biased}, {_const(n, acc, width)}")
-                total = f.emit(f"trunc {va} {total} to {_vec(t, width)}")
-        f.do(f"store {_vec(t, width)} {total}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
+                    total = f.emit(f"udiv {va} {biased}, {const(n, acc, width)}")
+                total = f.emit(f"trunc {va} {total} to {vec_type(t, width)}")
+        f.do(f"store {vec_type(t, width)} {total}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
 
     full = n_out // lanes * lanes
     if full:

@@ -37,6 +37,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import Elementwise, bool_attr, flag, floating, int_attr, integer, ints, ints_attr
+from tessel.dialects.tg.blocked import blocked_shape
 from tessel.ir import dtypes
 
 BLOCK = 16
@@ -163,10 +164,8 @@ class PushThroughElementwise(RewritePattern):
                 operands.append(_reshape(rewriter, v, [s[0], 1, s[2], s[3], 1]))
             else:
                 return
-        types = None
-        if isinstance(op, tg.CastOp):  # the one element-wise op whose result type is not inferred
-            shape = operands[0].type.get_shape()  # type: ignore[attr-defined]
-            types = [TensorType(result.element_type, shape)]
+        # the result's own type, blocked (what make would infer, and what it cannot for tg.cast)
+        types = [TensorType(result.element_type, blocked_shape(result.get_shape(), "NCHW", f"NCHW{block}c"))]
         new = op.__class__.make(operands, dict(op.properties), types)
         rewriter.insert(new)
         back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})

@@ -51,6 +51,9 @@ from tessel.targets.vta.config import ConfigError, preset
 from tessel.targets.vta.layer import Conv2dLayer
 from tessel.targets.vta.program import Program, Tensor
 
+# On a tg op tg-to-vta matched but VTA cannot run: why (the op stays on the CPU).
+HOST_ATTR = "vta.host"
+
 
 def _parse_items(parser: Parser) -> list[isa.Item]:
     def value() -> int | list[int | str]:

@@ -21,9 +21,10 @@ import statistics
 
 import numpy as np
 
+from tessel.dialects.img.ops import OPS
 from tessel.ir.diagnostics import TesselError
 
-IMG_OP = re.compile(r"\bimg\.(map|stencil|downsample|upsample|crop|reduce|scan|source|sink|gate|remap|transmit|encode|dense|extract|merge)\b")
+IMG_OP = re.compile(r"\b(" + "|".join(re.escape(op.name) for op in OPS) + r")\b")
 PARTITION_HOOK = "tessel.tools.run_img_partition"  # run(args, module) -> int
 
 

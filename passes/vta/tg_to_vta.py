@@ -32,11 +32,9 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg, vta
+from tessel.dialects.vta import HOST_ATTR
 from tessel.dialects.tg.base import ints
 from tessel.targets.vta.layer import INT32_MAX, INT32_MIN, Conv2dLayer
-
-HOST_ATTR = "vta.host"
-
 
 def _elem(v: SSAValue) -> str:
     return str(v.type.element_type)  # type: ignore[attr-defined]

@@ -110,8 +110,8 @@ def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarr
                 executable.close()
             env.update(zip(results, outs))
             run.host_segments += 1
-            run.host_notes += [f"{o.name} at {op_location(o) or 'its op'}: {o.attributes[HOST].data} (runs on the CPU)"  # type: ignore[attr-defined]
-                               for o in compute if HOST in o.attributes]  # fmt: skip
+            run.host_notes += [f"{o.name} at {op_location(o) or 'its op'}: {o.attributes[vta.HOST_ATTR].data} (runs on the CPU)"  # type: ignore[attr-defined]
+                               for o in compute if vta.HOST_ATTR in o.attributes]  # fmt: skip
         segment = []
 
     for i, o in enumerate(ops):
@@ -124,9 +124,6 @@ def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarr
         elif isinstance(o, IRDLOperation):
             segment.append(o)
     return run
-
-
-HOST = "vta.host"
 
 
 def _run_layer(op: vta.Conv2dOp, programs: Mapping[str, vta.ProgramOp], env: dict[SSAValue, np.ndarray]) -> LayerStats:

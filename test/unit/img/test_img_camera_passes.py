@@ -3,7 +3,6 @@ img-rates and img-partition compute what their formulas say; the paper's conclus
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +10,7 @@ import pytest
 from xdsl.dialects import func
 from xdsl.passes import PassPipeline
 
+from tessel.bench.camera import load_pipelines
 from tessel.dialects import img
 from tessel.dialects.img.reference import run
 from tessel.ir.diagnostics import TesselError
@@ -103,7 +103,7 @@ def test_partition_costs_match_the_formula_and_place_the_cut():
 
 
 def test_partition_pass_marks_places_and_inserts_the_link():
-    build = _pipelines()
+    build = load_pipelines()
     module = _module(build("face_auth"))
     PassPipeline((ImgPartition(model=str(ROOT / "examples/img/camera/platforms.json"), platform="mcu", link="backscatter"),)).apply(make_context(), module)
     verify(module)
@@ -115,16 +115,11 @@ def test_partition_pass_marks_places_and_inserts_the_link():
     assert places["motion"] == "node" and places["roi"] == "node" and places["hidden"] == "cloud"
 
 
-def _pipelines():  # noqa: ANN202
-    spec = importlib.util.spec_from_file_location("pipelines", ROOT / "examples/img/camera/pipelines.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.build
 
 
 def test_the_earliest_reduction_matters_most():
     """The IISWC'17 conclusion in the model, on every face-auth configuration of the study."""
-    build, model = _pipelines(), load_model(ROOT / "examples/img/camera/platforms.json")
+    build, model = load_pipelines(), load_model(ROOT / "examples/img/camera/platforms.json")
     for plat, link in (("mcu", "backscatter"), ("accel", "backscatter"), ("accel", "ble")):
         cost = {}
         for without in ((), ("motion_gate",), ("face_gate",), ("roi",)):
@@ -150,7 +145,7 @@ def test_the_face_authentication_camera_runs():
     """The case study is a program, not only a cost model: on synthetic frames the motion gate
     passes the frames that differ from the background, the face gate those with a strong
     vertical edge, and the network scores each survivor."""
-    fn = next(o for o in _module(_pipelines()("face_auth")).ops if isinstance(o, func.FuncOp))
+    fn = next(o for o in _module(load_pipelines()("face_auth")).ops if isinstance(o, func.FuncOp))
     rng = np.random.default_rng(0)
     background = np.full((144, 176, 1), 40, np.uint8)
     still = np.full((144, 176, 1), 40, np.uint8)

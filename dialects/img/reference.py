@@ -20,6 +20,7 @@ from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.targets.reference.kernels import wrap_int32
 
 from . import ops as img
 from .scalar import evaluate
@@ -69,27 +70,23 @@ def _downsample(x: np.ndarray, fy: int, fx: int, mode: str) -> np.ndarray:
     return ((blocks.astype(np.int64).sum(axis=(1, 3)) + n // 2) // n).astype(x.dtype)
 
 
-def _wrap32(a: np.ndarray) -> np.ndarray:
-    return ((a + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
-
-
 def _reduce(x: np.ndarray, kind: str) -> np.ndarray:
     if kind == "sum":
         if x.dtype.kind == "f":
             return x.sum(axis=(0, 1), dtype=np.float64).astype(np.float32).reshape(1, 1, -1)
-        return _wrap32(x.astype(np.int64).sum(axis=(0, 1))).reshape(1, 1, -1)
+        return wrap_int32(x.astype(np.int64).sum(axis=(0, 1))).reshape(1, 1, -1)
     return (x.min if kind == "min" else x.max)(axis=(0, 1)).reshape(1, 1, -1)
 
 
 def _scan(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "f":
         return x.astype(np.float64).cumsum(0).cumsum(1).astype(np.float32)
-    return _wrap32(x.astype(np.int64).cumsum(0).cumsum(1))
+    return wrap_int32(x.astype(np.int64).cumsum(0).cumsum(1))
 
 
 def _dense(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     flat = x.reshape(-1).astype(np.int64)
-    return _wrap32(flat @ w[..., 0].astype(np.int64)).reshape(1, 1, -1)
+    return wrap_int32(flat @ w[..., 0].astype(np.int64)).reshape(1, 1, -1)
 
 
 def _remap(x: np.ndarray, lut: np.ndarray) -> np.ndarray:

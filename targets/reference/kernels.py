@@ -20,6 +20,11 @@ def wide(x: np.ndarray) -> np.ndarray:
     return x.astype(np.float64) if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else x
 
 
+def wrap_int32(a: np.ndarray) -> np.ndarray:
+    """Wider integers wrapped to int32, as an int32 datapath (an accumulator) leaves them."""
+    return np.asarray(a).astype(np.int64).astype(np.int32)
+
+
 def is_floating(x: np.ndarray) -> bool:
     return x.dtype.kind == "f" or x.dtype.name == "bfloat16"
 

@@ -47,12 +47,14 @@ class VtaRun:
     host_notes: list[str] = field(default_factory=list)
 
 
-def _constant(op: Operation, weights: Mapping[str, np.ndarray]) -> np.ndarray | None:
+def _is_constant(op: Operation) -> bool:
+    return isinstance(op, tg.ConstantOp | tg.WeightOp)
+
+
+def _constant(op: Operation, weights: Mapping[str, np.ndarray]) -> np.ndarray:
     if isinstance(op, tg.ConstantOp):
         return tg.constant_value(op)
-    if isinstance(op, tg.WeightOp):
-        return np.asarray(weights[op.weight_name])
-    return None
+    return np.asarray(weights[op.weight_name])  # type: ignore[attr-defined]
 
 
 def _outline(ops: list[Operation], env: Mapping[SSAValue, np.ndarray], later: set[SSAValue], module: builtin.ModuleOp) -> tuple[builtin.ModuleOp, list[SSAValue], list[SSAValue]]:
@@ -90,14 +92,14 @@ def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarr
 
     def flush(at: int) -> None:
         nonlocal segment
-        compute = [o for o in segment if _constant(o, weights) is None]
+        compute = [o for o in segment if not _is_constant(o)]
         for o in segment:
-            if (value := _constant(o, weights)) is not None:
-                env[o.results[0]] = value
+            if _is_constant(o):
+                env[o.results[0]] = _constant(o, weights)
         if compute:
             later = used_after[at - 1] if at > 0 else set()
             # constants the segment reads are cloned into it so the CPU pipeline sees them as weights
-            consts = [o for o in segment if _constant(o, weights) is not None and any(u.operation in compute for r in o.results for u in r.uses)]
+            consts = [o for o in segment if _is_constant(o) and any(u.operation in compute for r in o.results for u in r.uses)]
             sub, args, results = _outline(consts + compute, env, later, module)
             executable, _ = compile_for_cpu(sub, weights, threads=threads)
             try:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tessel.targets.reference.kernels import wrap_int32
+
 INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
 
@@ -87,17 +89,13 @@ def reference(layer: Conv2dLayer, x: np.ndarray, w: np.ndarray, b: np.ndarray | 
         for kx in range(kw):
             patch = xp[:, :, ky : ky + (oh - 1) * s + 1 : s, kx : kx + (ow - 1) * s + 1 : s]
             acc += np.einsum("nchw,oc->nohw", patch, w[:, :, ky, kx].astype(np.int64))
-    acc = _wrap(acc)
+    acc = wrap_int32(acc)
     if b is not None:
-        acc = _wrap(acc + b.astype(np.int64)[None, :, None, None])
+        acc = wrap_int32(acc + b.astype(np.int64)[None, :, None, None])
     acc = acc >> layer.shift
     acc = np.maximum(acc, layer.lower_bound())
     acc = np.minimum(acc, layer.clip[1])
     return acc.astype(np.int32).astype(np.int8)
-
-
-def _wrap(a: np.ndarray) -> np.ndarray:
-    return (a + (1 << 31)) % (1 << 32) - (1 << 31)
 
 
 def pack_input(x: np.ndarray, block: int = 16) -> np.ndarray:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tessel.targets.reference.kernels import wrap_int32
+
 from .isa import AluInsn, AluOp, FinishInsn, GemmInsn, Insn, Mem, MemInsn, Module
 from .program import Program, elem_bytes
 
@@ -250,7 +252,7 @@ def _alu_apply(op: AluOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     else:  # SHR by the operand's low 5 bits, signed (VTA_SHR_ARG_BIT_WIDTH): negative shifts left
         amount = ((b64 & 0x1F) ^ 0x10) - 0x10
         r = np.where(amount >= 0, a64 >> np.clip(amount, 0, 31), a64 << np.clip(-amount, 0, 31))
-    return ((r + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)  # wrap like the int32 datapath
+    return wrap_int32(r)  # the int32 datapath
 
 
 def _alu(prog: Program, sram: Sram, insn: AluInsn, k: int) -> int:

@@ -35,12 +35,17 @@ from tessel.passes.img.partition import Option, choose, options
 PIPELINES = Path(__file__).resolve().parents[1] / "examples" / "img" / "camera" / "pipelines.py"
 
 
-def load_pipelines():  # noqa: ANN201
-    """examples/img/camera/pipelines.py's `build(name, without)` (examples are not a package)."""
+def pipelines_module():  # noqa: ANN201
+    """examples/img/camera/pipelines.py as a module (examples are not a package)."""
     spec = importlib.util.spec_from_file_location("camera_pipelines", PIPELINES)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.build
+    return module
+
+
+def load_pipelines():  # noqa: ANN201
+    """examples/img/camera/pipelines.py's `build(name, without)`."""
+    return pipelines_module().build
 
 
 FACE = ("face_auth", ["mcu+backscatter", "accel+backscatter", "mcu+wifi", "accel+ble"], ["motion_gate", "face_gate", "roi"])

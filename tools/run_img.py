@@ -10,6 +10,7 @@ Examples:
   tessel-run examples/img/unsharp_u8.mlir --target cpu --image in.png -o out.png --check
   tessel-run examples/img/isp_lite_u8.mlir --target cpu --image in.png --bayer -o rgb.png
   tessel-run examples/img/sobel_f32.mlir --target cpu --check --time 20 --report
+  tessel-run examples/img/camera/face_auth.mlir --target cpu --frames 8 --check   (tools/run_img_program.py)
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tessel.ir.diagnostics import TesselError
 
 IMG_OP = re.compile(r"\b(" + "|".join(re.escape(op.name) for op in OPS) + r")\b")
 PARTITION_HOOK = "tessel.tools.run_img_partition"  # run(args, module) -> int
+PROGRAM_HOOK = "tessel.tools.run_img_program"  # run(args, ctx, module, fn) -> int: streams, gates, whole-frame ops
 
 
 def is_img_file(path: str) -> bool:
@@ -53,6 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-fuse", action="store_true", help="skip img-fuse (every producer line-buffered)")
     p.add_argument("--report", action="store_true", help="print the line-buffer report (on-chip bytes vs the analytic minimum)")
     p.add_argument("--dump-ir", metavar="PATH", help="write the optimized img IR to PATH and the LLVM IR to PATH.ll")
+    p.add_argument("--source", action="append", default=[], metavar="NAME=PNG",
+                   help="a frame for the img.source of that camera name (once per frame, in order)")
+    p.add_argument("--frames", type=int, default=4, metavar="N", help="random frames per img.source given no --source (default: 4)")
     p.add_argument("--partition", action="store_true", help="print every node/cloud cut of a camera pipeline and choose one (img-partition)")
     p.add_argument("--platform", help="--partition: the node platform (default: accel)")
     p.add_argument("--link", help="--partition: the link (default: backscatter)")
@@ -137,7 +142,7 @@ def check(outs: list[np.ndarray], ref: list[np.ndarray]) -> tuple[bool, float]:
 
 def run_command(args: argparse.Namespace) -> int:
     from tessel.dialects.img.reference import run as reference
-    from tessel.img_compiler import compile_pipeline, entry_function
+    from tessel.img_compiler import compile_pipeline, entry_function, needs_program
     from tessel.ir.source import make_context, print_module, read_module, verify
 
     ctx = make_context()
@@ -146,6 +151,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.partition:
         return importlib.import_module(PARTITION_HOOK).run(args, module)
     fn = entry_function(module, args.entry)
+    if needs_program(fn):
+        return importlib.import_module(PROGRAM_HOOK).run(args, ctx, module, fn)
     reference_fn = fn.clone()  # before fusion: the reference runs the program as written
     exe = compile_pipeline(ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse)
     ins = _inputs(args, exe.in_specs)

@@ -1,8 +1,10 @@
 """The row plan of an image pipeline: which stages are materialized, which rows of each a
 consumer reads, and how many rows of each must stay live (the line buffers).
 
-A pipeline function of `img.map`/`img.stencil`/`img.downsample`/`img.crop` ops is a DAG of
-*stages*. A stage marked `img.compute = "inline"` (by `img-fuse`) is not stored anywhere:
+A pipeline function of `img.map`/`img.stencil`/`img.downsample`/`img.crop`/`img.extract`/
+`img.merge` ops is a DAG of *stages* (on a stream, the plan is that of one frame: every
+frame runs it). Whole-frame ops (reduce, scan, dense, remap, upsample) and gates sit between
+such pipelines (passes/img/frames.py). A stage marked `img.compute = "inline"` (by `img-fuse`) is not stored anywhere:
 its body is re-evaluated by every consumer at the positions it reads (Halide's inline).
 Every other stage is materialized row by row into a ring of `ring_rows` rows (Halide's
 `compute_at` one output row with `store_at` the strip, i.e. Darkroom's line buffer),
@@ -53,7 +55,7 @@ class Stage:
     index: int
     value: SSAValue
     op: Operation | None  # None: a function argument
-    kind: str  # input | expr | downsample | crop
+    kind: str  # input | expr | downsample | crop | extract | merge
     shape: tuple[int, int, int]
     bits: int
     results: list[int] = field(default_factory=list)  # function result indices it is
@@ -122,11 +124,17 @@ def _direct_footprints(op: Operation) -> list[tuple[SSAValue, int, int, int, int
     if isinstance(op, img.CropOp):
         y, x, _, _ = op.roi.get_values()
         return [(op.input, 1, y, y, 1, x, x)]
-    raise TesselError(f"{op.name} is not supported by the CPU image target yet "
-                      "(supported: img.map, img.stencil, img.downsample, img.crop)", op_location(op))  # fmt: skip
+    if isinstance(op, img.ExtractOp):
+        return [(op.input, 1, 0, 0, 1, 0, 0)]
+    if isinstance(op, img.MergeOp):
+        return [(v, 1, 0, 0, 1, 0, 0) for v in op.inputs]
+    raise TesselError(f"{op.name} is not a row-streamed stage (those are: {', '.join(ROW_OPS)}); "
+                      "the CPU target runs it as a whole-frame kernel between row pipelines", op_location(op))  # fmt: skip
 
 
-KINDS = {img.MapOp: "expr", img.StencilOp: "expr", img.DownsampleOp: "downsample", img.CropOp: "crop"}
+KINDS = {img.MapOp: "expr", img.StencilOp: "expr", img.DownsampleOp: "downsample", img.CropOp: "crop",
+         img.ExtractOp: "extract", img.MergeOp: "merge"}  # fmt: skip
+ROW_OPS = tuple(op.name for op in KINDS)
 
 
 def build_plan(fn: func.FuncOp) -> RowPlan:
@@ -143,8 +151,6 @@ def build_plan(fn: func.FuncOp) -> RowPlan:
         t = value.type
         if not isinstance(t, _ImageType):
             raise TesselError(f"the CPU image target takes and returns !img.frame values, got {t}", op_location(op or fn))
-        if isinstance(t, img.StreamType):
-            raise TesselError("the CPU image target runs one frame at a time: use !img.frame, not !img.stream", op_location(op or fn))
         s = Stage(len(stages), value, op, kind, t.shape, element_bits(t.element))
         stages.append(s)
         by_value[value] = s

@@ -65,8 +65,9 @@ def fold_index(f: Func, i: str, extent: int, border: str) -> tuple[str, str | No
 class PipelineEmitter:
     """A RowPlan -> one LLVM module with @pipeline(args, a, b)."""
 
-    def __init__(self, plan: RowPlan, lanes_factor: int = 2):
+    def __init__(self, plan: RowPlan, lanes_factor: int = 2, name: str = ENTRY):
         self.plan = plan
+        self.name = name  # the entry; row functions are @<name>.row<stage>
         # llvm.memcpy is declared by the thread-pool runtime linked in (native_plan.RUNTIME)
         self.decls: set[str] = {"declare ptr @malloc(i64)", "declare ptr @calloc(i64, i64)", "declare void @free(ptr)"}
         self.funcs: list[str] = []
@@ -145,7 +146,7 @@ class PipelineEmitter:
                 f.do(f"call void @free(ptr {f.emit(f'load ptr, ptr {slot}, align 8')})")
         f.do(f"call void @free(ptr {zero})")
         f.do("ret void")
-        return f"define void @{ENTRY}(ptr noalias %args, i64 %a, i64 %b) #0 {{\nentry:\n" + "\n".join(f.lines) + "\n}"
+        return f"define void @{self.name}(ptr noalias %args, i64 %a, i64 %b) #0 {{\nentry:\n" + "\n".join(f.lines) + "\n}"
 
     def _compute_row(self, f: Func, s: Stage, r: str, outs: dict[int, str]) -> None:
         if s.buffered:
@@ -154,7 +155,7 @@ class PipelineEmitter:
             dst = f.emit(f"getelementptr i8, ptr {base}, i64 {f.emit(f'mul i64 {slot}, {s.row_bytes}')}")
         else:
             dst = f.emit(f"getelementptr i8, ptr {outs[s.index]}, i64 {f.emit(f'mul i64 {r}, {s.row_bytes}')}")
-        f.do(f"call void @row{s.index}(ptr %ctx, ptr {dst}, i64 {r})")
+        f.do(f"call void @{self.name}.row{s.index}(ptr %ctx, ptr {dst}, i64 {r})")
         if s.buffered and s.results:  # a result that is also read: copy the strip's own rows out
             inside = f.emit(f"and i1 {f.emit(f'icmp sge i64 {r}, %a')}, {f.emit(f'icmp slt i64 {r}, %b')}")
             yes, no = f.tmp("cp")[1:], f.tmp("cpx")[1:]
@@ -173,10 +174,12 @@ class PipelineEmitter:
             ExprRow(self, f, s).emit()
         elif s.kind == "downsample":
             _downsample_row(self, f, s)
-        else:
+        elif s.kind == "crop":
             _crop_row(self, f, s)
+        else:
+            _channels_row(self, f, s)
         f.do("ret void")
-        return (f"define internal void @row{s.index}(ptr noalias %ctx, ptr noalias %dst, i64 %r) #0 {{\nentry:\n"
+        return (f"define internal void @{self.name}.row{s.index}(ptr noalias %ctx, ptr noalias %dst, i64 %r) #0 {{\nentry:\n"
                 + "\n".join(f.lines) + "\n}")  # fmt: skip
 
     def row_pointer(self, f: Func, src: Stage, row: str, zero: str | None) -> str:
@@ -410,7 +413,50 @@ def _crop_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
     f.do(f"call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr {start}, i64 {s.row_bytes}, i1 false)")
 
 
-def emit_pipeline(plan: RowPlan, lanes_factor: int = 2) -> str:
-    """The LLVM module of a planned pipeline; entry `@pipeline(ptr args, i64 a, i64 b)`
+def _channels_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
+    """img.extract (one channel out of C) or img.merge (K planes interleaved): strided
+    copies, written as plain loops that LLVM's loop vectorizer turns into shuffles of
+    interleaved access groups."""
+    op = s.op
+    t = em._element(s)
+    w = s.shape[1]
+    if isinstance(op, img.ExtractOp):
+        src = em.plan.by_value[op.input]
+        p = em.row_pointer(f, src, "%r", None)
+        c, n = op.channel.value.data, src.shape[2]
+
+        def pick(x: str) -> None:
+            at = f.emit(f"add i64 {f.emit(f'mul i64 {x}, {n}')}, {c}")
+            v = f.emit(f"load {t}, ptr {f.emit(f'getelementptr {t}, ptr {p}, i64 {at}')}, align 1")
+            f.do(f"store {t} {v}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {x}')}, align 1")
+
+        f.loop("0", str(w), 1, pick, prefix="x")
+        return
+    assert isinstance(op, img.MergeOp)
+    planes = [em.row_pointer(f, em.plan.by_value[v], "%r", None) for v in op.inputs]
+    k = len(planes)
+
+    def put(x: str) -> None:
+        base = f.emit(f"mul i64 {x}, {k}")
+        for i, p in enumerate(planes):
+            v = f.emit(f"load {t}, ptr {f.emit(f'getelementptr {t}, ptr {p}, i64 {x}')}, align 1")
+            at = f.emit(f"add i64 {base}, {i}")
+            f.do(f"store {t} {v}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {at}')}, align 1")
+
+    f.loop("0", str(w), 1, put, prefix="x")
+
+
+def emit_pipeline(plan: RowPlan, lanes_factor: int = 2, name: str = ENTRY) -> str:
+    """The LLVM module of a planned pipeline; entry `@<name>(ptr args, i64 a, i64 b)`
     with args = input base pointers, then output base pointers."""
-    return PipelineEmitter(plan, lanes_factor).module()
+    return PipelineEmitter(plan, lanes_factor, name).module()
+
+
+def emit_pipeline_functions(plan: RowPlan, lanes_factor: int, name: str, decls: set[str]) -> list[str]:
+    """The pipeline's functions alone (row functions, then the entry), their declarations
+    added to `decls`: for a module holding several pipelines (targets/cpu/img_program.py)."""
+    em = PipelineEmitter(plan, lanes_factor, name)
+    decls |= em.decls
+    em.decls = decls
+    rows = [em._row_function(s) for s in plan.materialized() if s.op not in plan.inline]
+    return rows + [em._main()]

@@ -98,8 +98,11 @@ def face_auth(motion_gate: bool = True, face_gate: bool = True, roi: bool = True
 
 
 def rig360(downsample: bool = True, encode: bool = True, fps: float = 30.0, cameras: int = 16,
-           encode_ratio: float = 0.005, encode_ops_per_pixel: float = 200.0) -> str:  # fmt: skip
-    H, W, V = 2160, 3840, 2048
+           encode_ratio: float = 0.005, encode_ops_per_pixel: float = 200.0,
+           size: tuple[int, int, int] = (2160, 3840, 2048)) -> str:  # fmt: skip
+    """`size`: camera height and width, and the side of the rectified view (small sizes
+    for tests; the study's are the rig's)."""
+    H, W, V = size
     b = Builder()
     raw = _t(H, W, 1, "ui8")
     b.op(f'%raw = img.source {{fps = {fps} : f64, camera = "rig", count = {cameras} : i64}} : {raw}')

@@ -61,6 +61,9 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/tessel-run examples/img/isp_lite_u8.mlir --target cpu --image $(DEMO)/in.png --bayer -o $(DEMO)/isp_lite.png --check --time 20
 	@echo "--- camera study (IISWC'17): where the data should leave the camera, and what each data reduction is worth ---"
 	$(BIN)/python -m tessel.bench.camera --plot $(DEMO)/camera_study.png
+	@echo "--- the two camera pipelines compiled for this CPU: gates drop frames, every sink checked against the reference ---"
+	$(BIN)/tessel-run examples/img/camera/face_auth.mlir --target cpu --frames 4 --check --report
+	$(BIN)/python -m tessel.bench.camera_run --frames 100 --rig-frames 2
 
 clean:
 	rm -rf $(VENV) build .cache *.egg-info

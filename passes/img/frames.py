@@ -71,9 +71,6 @@ class FrameProgram:
     results: list[SSAValue]
     stored: list[SSAValue] = field(default_factory=list)  # values with a buffer, in creation order
 
-    def stored_of(self, v: SSAValue) -> SSAValue:
-        return self.root[v]
-
 
 def source_name(op: img.SourceOp) -> str:
     """What a source's frames are given by: its camera, else its result's name (the reference's rule)."""

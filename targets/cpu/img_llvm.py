@@ -54,10 +54,15 @@ def fold_index(f: Func, i: str, extent: int, border: str) -> tuple[str, str | No
         out = f.emit(f"or i1 {lo}, {hi}")
         return f.emit(f"select i1 {out}, i64 0, i64 {i}"), out
     if border == "mirror" and extent > 1:
-        neg = f.emit(f"sub i64 0, {i}")
-        i = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", i), ("i64", neg)]))  # reflect at 0
-        over = f.emit(f"sub i64 {2 * extent - 2}, {i}")
-        i = f.emit(f.intrinsic("llvm.smin.i64", "i64", [("i64", i), ("i64", over)]))  # reflect at extent-1
+        # reflection without repeating the edge is periodic with period 2 * (extent - 1):
+        # fold into one period, then reflect its second half (a window wider than the
+        # frame reflects more than once, as numpy's `reflect` padding does)
+        period = 2 * extent - 2
+        r = f.emit(f"srem i64 {i}, {period}")
+        neg = f.emit(f"icmp slt i64 {r}, 0")
+        j = f.emit(f"select i1 {neg}, i64 {f.emit(f'add i64 {r}, {period}')}, i64 {r}")
+        back = f.emit(f"icmp sge i64 {j}, {extent}")
+        return f.emit(f"select i1 {back}, i64 {f.emit(f'sub i64 {period}, {j}')}, i64 {j}"), None
     lo = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", i), ("i64", "0")]))
     return f.emit(f.intrinsic("llvm.smin.i64", "i64", [("i64", lo), ("i64", str(extent - 1))])), None
 

@@ -211,3 +211,23 @@ def test_sign_extended_i1_is_all_ones() -> None:
     x = np.arange(20 * 70, dtype=np.int64).reshape(20, 70, 1).astype(np.uint8)
     assert set(np.unique(reference(entry_function(module), [x])[0]).tolist()) == {0, 255}
     check(text)
+
+
+@pytest.mark.parametrize("h,w", [(2, 2), (3, 2), (1, 5), (4, 3)])
+def test_mirror_windows_wider_than_the_frame_reflect_again(h: int, w: int) -> None:
+    """A 5x5 (or 7x7) mirror window on a frame of 1-4 pixels a side reaches past the far
+    edge: numpy's reflect padding is periodic (period 2 * (n - 1)), and so is the code.
+    Found by the camera-pipeline fuzzer (a 5x5 window on a 2x2 frame)."""
+    for k in (5, 7):
+        args = ", ".join(f"%p{i}: i8" for i in range(k * k))
+        t = f"!img.frame<{h}x{w}x1xui8>"
+        check(f"""func.func @f(%x: {t}) -> {t} {{
+  %y = img.stencil %x {{window = array<i64: {k}, {k}>, border = "mirror"}} : ({t}) -> {t} {{
+  ^bb0({args}):
+    %a = arith.addi %p0, %p{k - 1} : i8
+    %b = arith.addi %a, %p{k * k - 1} : i8
+    %c = arith.xori %b, %p{k * (k - 1)} : i8
+    img.yield %c : i8
+  }}
+  func.return %y : {t}
+}}""", seeds=2)

@@ -35,11 +35,11 @@ def graph_passes() -> list[ModulePass]:
     return [TgFoldBatchnorm(), TgConvTransposeToConv(), TgLayout(), TgFoldConstants(), TgFuse(), TgPlanMemory()]
 
 
-def kernel_passes(schedules: Mapping | None = None) -> list[ModulePass]:
+def kernel_passes(schedules: Mapping | None = None, target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.kernel.tg_to_kernel import TgToKernel
     from tessel.passes.schedule.kernel_to_loops import KernelToLoops
 
-    return [TgToKernel(), KernelToLoops(schedules=dict(schedules or {}))]
+    return [TgToKernel(), KernelToLoops(schedules=dict(schedules or {}), target=target)]
 
 
 @dataclass
@@ -65,10 +65,11 @@ class CompileReport:
 
 def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | None = None,
           schedules: Mapping | None = None, stop_after: str | None = None,
-          records: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
+          records: str | None = None, target: str = "cpu") -> tuple[WeightStore, CompileReport]:  # fmt: skip
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
     `stop_after`, when given); the store holds folded weights. With `records` (a tuning
-    log), each stage the log has measured gets its fastest schedule."""
+    log), each stage the log has measured gets its fastest schedule. `target` "gpu" gives
+    the stages GPU schedules (loops bound to block and thread indices)."""
     from xdsl.dialects import func
 
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
@@ -78,7 +79,7 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
     attach(ctx, store)
     report = CompileReport()
-    passes = [*graph_passes(), *kernel_passes(schedules)]
+    passes = [*graph_passes(), *kernel_passes(schedules, target)]
     if dump_dir:
         os.makedirs(dump_dir, exist_ok=True)
         for old in os.listdir(dump_dir):
@@ -90,7 +91,7 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
         if p.name == "kernel-to-loops" and records:
             tuned, report.untuned = tuned_schedules(module, records)
             report.tuned = len(tuned)
-            p = kernel_passes({**tuned, **(schedules or {})})[-1]
+            p = kernel_passes({**tuned, **(schedules or {})}, target)[-1]
         PassPipeline((p,)).apply(ctx, module)
         verify(module)
         report.seconds[p.name] = time.perf_counter() - start
@@ -142,6 +143,31 @@ def tuned_schedules(module: ModuleOp, path: str) -> tuple[dict, list[str]]:
 def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
     with open(os.path.join(directory, f"{index:02d}-{name}.mlir"), "w") as f:
         f.write(print_module(module))
+
+
+def compile_for_gpu(module: ModuleOp, weights: Mapping[str, np.ndarray], emulate: bool = False, threads: int = 2,
+                    dump_dir: str | None = None, schedules: Mapping | None = None, arch: str | None = None):  # fmt: skip
+    """Lower a tg module with GPU schedules and load it on the GPU (targets/gpu/runtime.py),
+    or, with `emulate`, run the same kernels on this CPU (targets/gpu/emulate.py)."""
+    store, report = lower(module, weights, dump_dir, schedules, target="gpu")
+    start = time.perf_counter()
+    if emulate:
+        from tessel.targets.gpu.emulate import EmulatedGpuExecutable
+
+        executable = EmulatedGpuExecutable(module, store, threads=threads)
+    else:
+        from tessel.targets.gpu.runtime import GpuExecutable
+
+        executable = GpuExecutable(module, store, arch=arch)
+    report.seconds["llvm"] = time.perf_counter() - start
+    if dump_dir:
+        count = len(graph_passes()) + len(kernel_passes()) + 1
+        with open(os.path.join(dump_dir, f"{count:02d}-{'host' if emulate else 'nvptx'}.ll"), "w") as f:
+            f.write(executable.llvm_ir)
+        if not emulate:
+            with open(os.path.join(dump_dir, f"{count + 1:02d}-kernels.ptx"), "w") as f:
+                f.write(executable.ptx)  # type: ignore[attr-defined]
+    return executable, report
 
 
 def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2,

@@ -68,6 +68,7 @@ COMBINERS = ("add", "mul", "max", "min", "umax", "umin")  # umax/umin: integers 
 KERNEL_ATTR = "kernel.kernel"  # a kernel function (one fused group)
 STAGE_ATTR = "kernel.stage"  # a stage function (the loops of one kernel.compute)
 SCHEDULE_ATTR = "kernel.schedule"  # the stage's schedule, one line, for readers
+GPU_DIMS_ATTR = "kernel.gpu_dims"  # gpu stages: grid x, y, z and block x, y, z
 OUTPUT_ATTR = "tg.output"  # a graph argument that is an output buffer
 ELEMENT_ATTR = "tg.element"  # the tensor element type of a graph argument (memrefs are signless)
 

@@ -242,14 +242,39 @@ class CacheReadOp(AnnotationOp):
 
 @irdl_op_definition
 class BindOp(AnnotationOp):
-    """sched.bind %l by T: map a loop onto a GPU index (0-2: blockIdx.xyz, 3-5: threadIdx.xyz)."""
+    """sched.bind %l to threadIdx.x: the loop's iterations become the GPU index's values
+    (blockIdx.x|y|z, threadIdx.x|y|z); the grid is sized to the loop's extent."""
 
     name = "sched.bind"
+    INDICES: ClassVar[tuple[str, ...]] = ("blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z")
+
+    @classmethod
+    def make_bind(cls, loop: SSAValue, index: str) -> BindOp:
+        return cls.make([loop], [cls.INDICES.index(index) + 1])  # type: ignore[return-value]
+
+    @property
+    def index(self) -> str:
+        return self.INDICES[self.knobs[0] - 1]
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.loops[0])
+        printer.print_string(f" to {self.index}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrimitiveOp:
+        loop = parser.resolve_operand(parser.parse_unresolved_operand(), LOOP)
+        parser.parse_keyword("to")
+        pos = parser.pos
+        name = parser.parse_identifier()
+        if name not in cls.INDICES:
+            parser.raise_error(f"expected one of {', '.join(cls.INDICES)}, got '{name}'", pos, parser.pos)
+        return cls.make_bind(loop, name)
 
     def verify_(self) -> None:
         PrimitiveOp.verify_(self)
-        if len(self.loops) != 1 or len(self.knobs) != 1 or self.knobs[0] > 6:
-            raise VerifyException("takes one loop and a GPU index 1-6")
+        if len(self.loops) != 1 or len(self.knobs) != 1 or not 1 <= self.knobs[0] <= 6:
+            raise VerifyException("takes one loop and a GPU index")
 
 
 @irdl_op_definition

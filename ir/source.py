@@ -32,6 +32,7 @@ UPSTREAM = {
     "scf": "xdsl.dialects.scf:Scf",
     "math": "xdsl.dialects.math:Math",
     "vector": "xdsl.dialects.vector:Vector",
+    "gpu": "xdsl.dialects.gpu:GPU",
 }
 
 

@@ -22,6 +22,7 @@ RUNNERS: dict[str, str] = {
     "reference": "tessel.tools.run_tensor",
     "nccl": "tessel.tools.run_coll",
     "cpu": "tessel.tools.run_tensor",
+    "gpu": "tessel.tools.run_tensor",
     "seal": "tessel.tools.run_he",
     "vta": "tessel.tools.run_vta",
 }

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from tessel.compiler import compile_for_cpu
+from tessel.compiler import compile_for_cpu, compile_for_gpu
 from tessel.frontends.onnx import import_model, load_model
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import Port, inputs, outputs, random_inputs
@@ -46,6 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", type=int, default=0, metavar="N",
                    help="median time of every kernel launch over N runs, slowest first (cpu)")
     p.add_argument("--threads", type=int, default=2, help="threads for the cpu target (default: 2)")
+    p.add_argument("--emulate", action="store_true", help="gpu: run the GPU kernels on this CPU (no GPU needed)")
+    p.add_argument("--arch", metavar="sm_XX", help="gpu: the architecture to compile for (default: the device's)")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every pass into DIR (cpu)")
     p.add_argument("--records", metavar="JSONL", help="use the fastest schedules of a tessel-tune log (cpu)")
     p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default: 1e-4)")
@@ -119,6 +121,8 @@ def run_command(args: argparse.Namespace) -> int:
     for flag in ("threads", "time", "profile"):
         if getattr(args, flag, 0) is not None and getattr(args, flag, 0) < (1 if flag == "threads" else 0):
             raise TesselError(f"--{flag} must be {'at least 1' if flag == 'threads' else 'non-negative'}, got {getattr(args, flag)}")
+    if (args.emulate or args.arch) and args.target != "gpu":
+        raise TesselError("--emulate and --arch apply to the gpu target")
     check_output_path(args.output)
     if is_onnx:
         model = load_model(args.model)
@@ -138,9 +142,15 @@ def run_command(args: argparse.Namespace) -> int:
 
     if compiled:
         if args.entry not in (None, "main"):
-            raise TesselError("the cpu target compiles @main")
+            raise TesselError(f"the {args.target} target compiles @main")
         reference_module = module.clone() if args.check else None
-        executable, report = compile_for_cpu(module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records)
+        if args.target == "gpu":
+            if args.records:
+                raise TesselError("--records holds CPU schedules; the gpu target takes none yet")
+            executable, report = compile_for_gpu(module, weights, emulate=args.emulate, threads=args.threads,
+                                                 dump_dir=args.dump_ir, arch=args.arch)  # fmt: skip
+        else:
+            executable, report = compile_for_cpu(module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records)
         print(report.summary())
         start = time.perf_counter()
         results = executable.run(feed)
@@ -155,7 +165,10 @@ def run_command(args: argparse.Namespace) -> int:
         print(_describe(name, value))
     if args.output:
         save_npz_atomically(args.output, named)
-    if compiled and args.time:
+    if args.target == "gpu" and args.time and not args.emulate:
+        times = executable.device_times(feed, args.time)  # type: ignore[attr-defined]
+        print(f"time: median {float(np.median(times)):.3f} ms over {args.time} runs on the GPU (CUDA events, launches only)")
+    elif compiled and args.time:
         session = onnxruntime_session(model, args.threads) if is_onnx else None
         feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind) if is_onnx else None
         ours, theirs = median_times(executable, feed, args.time, session, feed_by_name)

@@ -30,6 +30,7 @@ from tessel.tools.cli import check_output_path, guarded, parse_assignments, pars
 # returns the artefact as text or bytes.
 TRANSLATIONS: dict[str, str] = {
     "cpu": "tessel.targets.cpu.translate:translate",
+    "gpu": "tessel.targets.gpu.translate:translate",
     "msccl-xml": "tessel.targets.nccl.translate:msccl_xml",
     "seal-cpp": "tessel.targets.seal.cpp:translate",
     "vta": "tessel.targets.vta.translate:translate",

@@ -40,16 +40,26 @@ def _fail(op: Operation, stage: str, message: str) -> TesselError:
     return TesselError(f'{op.name} in sched.stage "{stage}": {message}', op_location(op))
 
 
-def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp) -> StageSchedule:
+GPU_UNSUPPORTED = {
+    sched.ParallelOp: "a GPU stage's parallelism is its grid: bind loops with sched.bind instead",
+}
+
+
+def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target: str = "cpu") -> StageSchedule:
+    """The StageSchedule `stage` describes for `target` ("cpu" or "gpu")."""
     name = stage.stage.data
+    unsupported = dict(UNSUPPORTED)
+    if target == "gpu":
+        del unsupported[sched.BindOp]
+        unsupported.update(GPU_UNSUPPORTED)
     order: list[_Handle] = []
     handles: dict[SSAValue, _Handle] = {}
     acc_after: _Handle | None = None
     extents = compute.domain
     has_axes = False
     for op in stage.body.block.ops:
-        if type(op) in UNSUPPORTED:
-            raise _fail(op, name, UNSUPPORTED[type(op)])  # type: ignore[index]
+        if type(op) in unsupported:
+            raise _fail(op, name, unsupported[type(op)])  # type: ignore[index]
         if isinstance(op, sched.AxesOp):
             if op.axis_names != compute.axis_names:
                 raise _fail(op, name, f"names axes {op.axis_names}, the stage's are {compute.axis_names}")
@@ -80,6 +90,11 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp) -> Stag
                 order[slot] = h
         elif isinstance(op, sched.CacheWriteOp):
             acc_after = loops[0]
+        elif isinstance(op, sched.BindOp):
+            if loops[0].loop.kind != "serial":
+                raise _fail(op, name, f"the loop is already {loops[0].loop.kind}")
+            i = sched.BindOp.INDICES.index(op.index)
+            loops[0].loop = loops[0].loop.but(kind="block" if i < 3 else "thread", dim=i % 3)
         else:
             kind = {sched.VectorizeOp: "vector", sched.ParallelOp: "parallel", sched.UnrollOp: "unroll"}[type(op)]
             if loops[0].loop.kind != "serial":
@@ -116,7 +131,8 @@ def _split(op: Operation, stage: str, loop: Loop, factor: int, clamp: bool) -> t
 def _culprit(stage: sched.StageOp, message: str) -> Operation:
     """The primitive a validation message is about (the last one of its kind), for the error location."""
     kinds = {"parallel": sched.ParallelOp, "vectorized": sched.VectorizeOp, "accumulator": sched.CacheWriteOp,
-             "reduction loops": sched.CacheWriteOp, "clamped": sched.SplitClampOp}  # fmt: skip
+             "reduction loops": sched.CacheWriteOp, "clamped": sched.SplitClampOp, "GPU": sched.BindOp,
+             "threads": sched.BindOp, "blocks": sched.BindOp, "bound": sched.BindOp}  # fmt: skip
     ops = list(stage.body.block.ops)
     for word, kind in kinds.items():
         if word in message:
@@ -152,6 +168,8 @@ def stage_from_schedule(compute: kernel.ComputeOp, name: str, schedule: StageSch
     for loop, h in zip(schedule.loops, ordered):
         if loop.kind in kinds:
             ops.append(kinds[loop.kind].make([h]))
+        elif loop.kind in ("block", "thread"):
+            ops.append(sched.BindOp.make_bind(h, f"{'blockIdx' if loop.kind == 'block' else 'threadIdx'}.{'xyz'[loop.dim]}"))
     if schedule.acc_at is not None and schedule.acc_at > 0:
         ops.append(sched.CacheWriteOp.make([ordered[schedule.acc_at - 1]]))
     return sched.StageOp.make(name, ops)

@@ -17,21 +17,24 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, memref
-from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i64
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from tessel.dialects import kernel, sched
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.schedule.apply_sched import schedule_from_stage
-from tessel.dialects.kernel import KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
+from tessel.dialects.kernel import GPU_DIMS_ATTR, KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
 from tessel.passes.schedule.loop_builder import StageLowering
+from tessel.passes.schedule.gpu_schedule import default_gpu_schedule
 from tessel.passes.schedule.schedule import StageSchedule, default_schedule
 
 
 
-def stage_function(name: str, op: kernel.ComputeOp, visible: list[SSAValue], schedule: StageSchedule) -> tuple[func.FuncOp, int]:
-    """The stage's loops as a function of (buffers..., lo, hi); and its launch extent."""
+def stage_function(name: str, op: kernel.ComputeOp, visible: list[SSAValue], schedule: StageSchedule,
+                   target: str = "cpu") -> tuple[func.FuncOp, int]:  # fmt: skip
+    """The stage's loops as a function of (buffers..., lo, hi); and its launch extent (on the
+    gpu target: its number of blocks, the grid and block shape in `kernel.gpu_dims`)."""
     types = [v.type for v in visible]
     block = Block(arg_types=[*types, IndexType(), IndexType()])
     for arg, v in zip(block.args, visible):
@@ -43,6 +46,10 @@ def stage_function(name: str, op: kernel.ComputeOp, visible: list[SSAValue], sch
     fn = func.FuncOp(name, ([*types, IndexType(), IndexType()], []), Region(block))
     fn.attributes[STAGE_ATTR] = UnitAttr()
     fn.attributes[SCHEDULE_ATTR] = StringAttr(describe(op, schedule))
+    if target == "gpu":
+        grid, threads = schedule.gpu_dims()
+        fn.attributes[GPU_DIMS_ATTR] = DenseArrayBase.from_list(i64, [*grid, *threads])
+        return fn, grid[0] * grid[1] * grid[2]  # the launch's extent: its blocks
     first = schedule.loops[0] if schedule.loops else None
     extent = first.extent if first is not None and first.kind == "parallel" else 1
     return fn, extent
@@ -54,7 +61,8 @@ def describe(op: kernel.ComputeOp, s: StageSchedule) -> str:
     for i, loop in enumerate(s.loops):
         if s.acc_at is not None and i == s.acc_at:
             parts.append("|acc|")
-        tag = ("" if loop.kind == "serial" else f":{loop.kind}") + (":clamp" if loop.clamp else "")
+        kind = loop.kind + "xyz"[loop.dim] if loop.kind in ("block", "thread") else loop.kind
+        tag = ("" if kind == "serial" else f":{kind}") + (":clamp" if loop.clamp else "")
         parts.append(f"{names[loop.axis]}/{loop.stride}x{loop.extent}{tag}")
     return " ".join(parts)
 
@@ -72,8 +80,11 @@ class KernelToLoops(ModulePass):
     name = "kernel-to-loops"
 
     schedules: dict = field(default_factory=dict, compare=False, hash=False)
+    target: str = "cpu"  # "gpu": default GPU schedules, sched.bind allowed, grid dims on each stage
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if self.target not in ("cpu", "gpu"):
+            raise TesselError(f"kernel-to-loops{{target={self.target}}}: the target must be cpu or gpu")
         written = sched.stages(list(op.ops))
         used: set[str] = set()
         for fn in list(op.ops):
@@ -90,11 +101,11 @@ class KernelToLoops(ModulePass):
                 name = f"{fn.sym_name.data}__s{count}"
                 count += 1
                 if name in written:
-                    schedule = schedule_from_stage(o, written[name])
+                    schedule = schedule_from_stage(o, written[name], self.target)
                     used.add(name)
                 else:
-                    schedule = self.schedules.get(name) or default_schedule(o)
-                stage, extent = stage_function(name, o, list(visible), schedule)
+                    schedule = self.schedules.get(name) or (default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o))
+                stage, extent = stage_function(name, o, list(visible), schedule, self.target)
                 op.body.block.insert_op_before(stage, fn)
                 launch = kernel.LaunchOp.create(
                     operands=list(visible),

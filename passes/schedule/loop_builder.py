@@ -11,13 +11,13 @@ gathered.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects import arith, gpu, memref, scf, vector
 from xdsl.dialects.builtin import IntegerType, MemRefType, VectorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from tessel.dialects import kernel
 from tessel.passes.schedule.emitter import INDEX, Emitter, cmpi
-from tessel.passes.schedule.schedule import Loop, StageSchedule
+from tessel.passes.schedule.schedule import GPU_KINDS, Loop, StageSchedule
 from tessel.passes.schedule.lane_body import RegionCloner
 
 
@@ -60,6 +60,9 @@ class StageLowering:
             return
         loop = loops[i]
         bound = self._bound(e, loop, vars_)
+        if loop.kind in GPU_KINDS:
+            self._bound_to_gpu(e, loops, i, vars_, inner, bound)
+            return
         if loop.kind == "unroll":
             for v in range(loop.extent):
                 if isinstance(bound, int):
@@ -81,6 +84,21 @@ class StageLowering:
         self._nest(Emitter(body, {}), loops, i + 1, {**vars_, id(loop): body.args[0]}, inner)
         body.add_op(scf.YieldOp())
         e.emit(scf.ForOp(lo, hi, e.index(1), [], Region(body)))
+
+    def _bound_to_gpu(self, e: Emitter, loops: list[Loop], i: int, vars_: dict[int, object], inner, bound) -> None:
+        """The loop variable is a GPU index (the grid covers the loop's extent exactly);
+        in the tail of its axis, the threads past the bound do nothing."""
+        loop = loops[i]
+        cls = gpu.BlockIdOp if loop.kind == "block" else gpu.ThreadIdOp
+        idx = e.emit(cls(gpu.DimensionAttr(gpu.DimensionEnum("xyz"[loop.dim]))))
+        idx.name_hint = f"{self.op.axis_names[loop.axis]}_{'b' if loop.kind == 'block' else 't'}{'xyz'[loop.dim]}"
+        if isinstance(bound, int) and bound >= loop.extent:
+            self._nest(e, loops, i + 1, {**vars_, id(loop): idx}, inner)
+            return
+        then = Block()
+        self._nest(Emitter(then, {}), loops, i + 1, {**vars_, id(loop): idx}, inner)
+        then.add_op(scf.YieldOp())
+        e.emit(scf.IfOp(e.emit(cmpi(idx, e.ssa(bound), "slt")), [], Region(then)))
 
     def _bound(self, e: Emitter, loop: Loop, vars_: dict[int, object]):
         """Trip count of `loop` here: its extent, or less in the tail of its axis."""

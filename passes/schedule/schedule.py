@@ -24,7 +24,10 @@ from xdsl.dialects.builtin import MemRefType
 
 from tessel.dialects import kernel
 
-Kind = Literal["serial", "parallel", "vector", "unroll"]
+Kind = Literal["serial", "parallel", "vector", "unroll", "block", "thread"]
+GPU_KINDS = ("block", "thread")  # bound to blockIdx / threadIdx (dim 0-2: x, y, z)
+MAX_THREADS = 1024  # threads per block (every NVIDIA GPU since Fermi)
+MAX_GRID = (2**31 - 1, 65535, 65535)  # blocks per grid dimension
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class Loop:
     # leaving a tail: its tile overlaps the one before and recomputes a few elements, and
     # the unrolled tile inside needs no guards (MKL-style overlapping edge tiles).
     clamp: bool = False
+    dim: int = 0  # block / thread loops: the index dimension (x, y, z)
 
     def but(self, **changes) -> Loop:
         return replace(self, **changes)
@@ -78,6 +82,7 @@ class StageSchedule:
                     raise ValueError(f"a clamped loop of axis {op.axis_names[loop.axis]} needs exactly one inner loop of its step")
                 if loop.axis >= k or extents[loop.axis] < loop.stride or loop.extent != -(-extents[loop.axis] // loop.stride):
                     raise ValueError(f"a clamped loop must cover spatial axis {op.axis_names[loop.axis]}, at least one step long")
+        self._validate_gpu(op)
         if op.reduce_count and self.acc_at is not None:
             inner = self.loops[self.acc_at:]
             seen_spatial = False
@@ -88,6 +93,49 @@ class StageSchedule:
                     raise ValueError("inside the accumulator tile, reduction loops come before tile loops")
             if any(l.axis >= k for l in self.loops[: self.acc_at]):
                 raise ValueError("reduction loops must be inside the accumulator tile")
+
+
+    def _validate_gpu(self, op: kernel.ComputeOp) -> None:
+        """Loops bound to GPU indices come first (each thread runs the rest), on spatial
+        axes only (a reduction across threads would need a combine), one per index."""
+        bound = [l for l in self.loops if l.kind in GPU_KINDS]
+        if not bound:
+            return
+        for l in bound:
+            if l.axis >= op.spatial_count:
+                raise ValueError(f"reduction axis {op.axis_names[l.axis]} cannot be bound to a GPU index")
+        if any(l.kind not in GPU_KINDS for l in self.loops[: len(bound)]):
+            raise ValueError("loops bound to GPU indices must be the outermost ones")
+        if any(l.kind == "parallel" for l in self.loops):
+            raise ValueError("a GPU stage has no parallel loop: bind loops to GPU indices instead")
+        seen = set()
+        for l in bound:
+            if (l.kind, l.dim) in seen:
+                raise ValueError(f"two loops are bound to {gpu_index_name(l.kind, l.dim)}")
+            seen.add((l.kind, l.dim))
+            if l.kind == "block" and l.extent > MAX_GRID[l.dim]:
+                raise ValueError(f"{l.extent} blocks exceed the {MAX_GRID[l.dim]} of {gpu_index_name(l.kind, l.dim)}")
+        threads = math.prod(l.extent for l in bound if l.kind == "thread")
+        if threads > MAX_THREADS:
+            raise ValueError(f"{threads} threads per block exceed {MAX_THREADS}")
+
+    def gpu_dims(self) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """(grid, block) dimensions of a stage with bound loops (1 where nothing is bound)."""
+        grid, block = [1, 1, 1], [1, 1, 1]
+        for l in self.loops:
+            if l.kind == "block":
+                grid[l.dim] = l.extent
+            elif l.kind == "thread":
+                block[l.dim] = l.extent
+        return (grid[0], grid[1], grid[2]), (block[0], block[1], block[2])
+
+    @property
+    def is_gpu(self) -> bool:
+        return any(l.kind in GPU_KINDS for l in self.loops)
+
+
+def gpu_index_name(kind: str, dim: int) -> str:
+    return f"{'blockIdx' if kind == 'block' else 'threadIdx'}.{'xyz'[dim]}"
 
 
 # --------------------------------------------------------------------------- defaults

@@ -54,9 +54,11 @@ class Launch:
 
 
 class CpuExecutable:
+    emit = staticmethod(emit_module)  # the module's stage functions -> LLVM IR with dispatchers
+
     def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
-        self.llvm_ir = emit_module(module)
-        self.compiled = CompiledModule(self.llvm_ir)
+        self.llvm_ir = self.emit(module)
+        self.compiled = self.compile_ir(self.llvm_ir)
         self.threads = max(1, threads)
         self.pool = ThreadPoolExecutor(max_workers=self.threads - 1) if self.threads > 1 else None
         self.weights = weights
@@ -78,6 +80,10 @@ class CpuExecutable:
         self._plan(main.body.block, env)
         self.native: NativePlan | None = self._native_plan()
         self._plan_for_stop = self.native
+
+    def compile_ir(self, ir: str):  # noqa: ANN201
+        """The loaded code (the GPU executable loads PTX instead)."""
+        return CompiledModule(ir)
 
     # ------------------------------------------------------------------ planning
 

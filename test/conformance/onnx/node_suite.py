@@ -157,7 +157,23 @@ def run_kernels(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarra
     return run_kernel_module(module, inputs, store)
 
 
-TARGETS: dict[str, Runner] = {"reference": run_reference, "kernels": run_kernels, "cpu": run_cpu}
+def run_gpu(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
+    """The whole pipeline with GPU schedules: PTX compiled for sm_90 by LLVM's NVPTX
+    backend (so every kernel must lower for the GPU), and the same kernels run by the
+    emulator on this CPU (targets/gpu/emulate.py); on a machine with a GPU, test/gpu runs
+    them on the device."""
+    from tessel.compiler import compile_for_gpu
+    from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
+
+    executable, _ = compile_for_gpu(module, weights, emulate=True, threads=2)
+    try:
+        compile_ptx(emit_ptx_module(module))
+        return executable.run(inputs)
+    finally:
+        executable.close()
+
+
+TARGETS: dict[str, Runner] = {"reference": run_reference, "kernels": run_kernels, "cpu": run_cpu, "gpu": run_gpu}
 
 
 def _tensor_io(model: onnx.ModelProto) -> bool:

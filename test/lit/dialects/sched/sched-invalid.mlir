@@ -46,8 +46,8 @@ sched.stage "s" {
 
 sched.stage "s" {
   %i, %j = sched.axes ["i", "j"]
-  // CHECK: sched-invalid.mlir:[[# @LINE + 1]]:3: error: 'sched.bind' op takes one loop and a GPU index 1-6
-  sched.bind %i by 9
+  // CHECK: sched-invalid.mlir:[[# @LINE + 1]]:20: error: expected one of blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, got 'warpIdx.x'
+  sched.bind %i to warpIdx.x
 }
 
 // -----

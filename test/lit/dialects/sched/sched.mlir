@@ -16,7 +16,7 @@
 // CHECK-NEXT:    sched.compute_at %f
 // CHECK-NEXT:    sched.compute_inline
 // CHECK-NEXT:    sched.cache_read %k
-// CHECK-NEXT:    sched.bind %f by 1
+// CHECK-NEXT:    sched.bind %f to blockIdx.x
 // CHECK-NEXT:    sched.tensorize %c
 // CHECK-NEXT:    sched.virtual_thread %a
 // CHECK-NEXT:  }
@@ -34,7 +34,7 @@ sched.stage "k0_matmul__s0" {
   sched.compute_at %f
   sched.compute_inline
   sched.cache_read %k
-  sched.bind %f by 1
+  sched.bind %f to blockIdx.x
   sched.tensorize %c
   sched.virtual_thread %a
 }

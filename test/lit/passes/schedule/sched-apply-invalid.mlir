@@ -187,7 +187,7 @@ func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20x
 }
 sched.stage "k0_matmul__s0" {
   %i, %j, %k = sched.axes ["i", "j", "k"]
-  sched.bind %i by 1
+  sched.bind %i to blockIdx.x
 }
 
 // -----

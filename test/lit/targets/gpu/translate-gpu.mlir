@@ -1,0 +1,43 @@
+// RUN: %tessel-translate %s --target gpu | filecheck %s
+// RUN: %tessel-translate %s --target gpu --opt form=ll | filecheck %s --check-prefix=LL
+// RUN: %tessel-translate %s --target gpu --opt arch=sm_80 --opt ptx=ptx75 | filecheck %s --check-prefix=SM80
+
+// A 3x3 convolution with bias and relu compiled for the GPU without a GPU: the tg
+// pipeline with GPU schedules, the NVPTX flavour of the loop-IR emitter, and LLVM's NVPTX
+// backend (through llvmlite) to PTX. Every stage function is a kernel entry; its buffers
+// are global-space pointers (read-only ones loaded through the non-coherent cache), its
+// loop variables the block and thread indices, and the conv's reduction a serial loop of
+// fused multiply-adds per thread.
+// CHECK:      .version 8.0
+// CHECK-NEXT: .target sm_90
+// CHECK-NEXT: .address_size 64
+// CHECK:      .visible .entry k0_layout_transform__s0(
+// CHECK:      .visible .entry k3_conv2d_nchwc_add_relu__s1(
+// CHECK-COUNT-5: .param .u64 .ptr .align 1 k3_conv2d_nchwc_add_relu__s1_param_{{[0-4]}},
+// CHECK:      cvta.to.global.u64
+// CHECK:      mov.u32 {{.*}}, %ctaid.x;
+// CHECK:      mov.u32 {{.*}}, %ctaid.y;
+// CHECK:      mov.u32 {{.*}}, %tid.x;
+// CHECK:      mov.u32 {{.*}}, %tid.y;
+// CHECK:      ld.global.nc.b32
+// CHECK:      fma.rn.f32
+// relu: a max with 0 before the store
+// CHECK:      max.NaN.f32
+// CHECK:      st.global.b32
+// CHECK:      .visible .entry k4_layout_transform__s0(
+
+// The LLVM IR the backend is given: ptx_kernel entries reading the special registers.
+// LL:      target triple = "nvptx64-nvidia-cuda"
+// LL:      define ptx_kernel void @k3_conv2d_nchwc_add_relu__s1(ptr noalias %a0, ptr noalias %a1, ptr noalias %a2, ptr noalias %a3, ptr noalias %a4, i64 %a5, i64 %a6) #0
+// LL:      call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+// LL:      call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+// LL:      attributes #0 = { nounwind }
+
+// SM80: .version 7.5
+// SM80: .target sm_80
+func.func @main(%x: tensor<1x16x8x8xf32>, %w: tensor<32x16x3x3xf32>, %b: tensor<32x1x1xf32>) -> tensor<1x32x8x8xf32> {
+  %a = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32>
+  %c = tg.add %a, %b : (tensor<1x32x8x8xf32>, tensor<32x1x1xf32>) -> tensor<1x32x8x8xf32>
+  %r = tg.relu %c : tensor<1x32x8x8xf32>
+  func.return %r : tensor<1x32x8x8xf32>
+}

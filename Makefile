@@ -18,7 +18,7 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest test/unit test/conformance -q
-	$(BIN)/python -m pytest test/fuzz test/bad-inputs -q
+	$(BIN)/python -m pytest test/fuzz test/bad-inputs test/gpu -q -rs
 	$(BIN)/lit -sv test/lit
 
 # The long fuzz profile (test/fuzz/profile.py): random seeds, many examples, statistics.

@@ -93,3 +93,28 @@ def test_without_a_usable_gpu_the_gpu_target_says_so_in_one_line(tmp_path: Path)
     assert p.returncode != 0 and p.stderr.count("\n") == 1, p.stderr
     assert "--emulate runs the GPU kernels on this CPU" in p.stderr and "Traceback" not in p.stderr
     assert any(s in p.stderr for s in ("needs cuda-python", "no NVIDIA driver", "no usable CUDA GPU", "no CUDA GPU")), p.stderr
+
+
+def test_the_gpu_benchmark_workloads_build_and_compute() -> None:
+    """bench/gpu.py's modules (a matmul, a conv with bias) through the emulated GPU against
+    numpy, and its torch ResNet-18 peer runs (on the CPU build of torch here)."""
+    import torch
+
+    from tessel.bench.gpu import conv_module, matmul_module, torch_resnet18
+    from tessel.ir.source import make_context, parse_module
+    from tessel.ir.weights import WeightStore
+
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((33, 20)).astype(np.float32), rng.standard_normal((20, 70)).astype(np.float32)
+    exe, _ = compile_for_gpu(parse_module(make_context(), matmul_module(33, 20, 70), "m"), WeightStore({}), emulate=True)
+    np.testing.assert_allclose(exe.run([a, b])[0], a @ b, rtol=1e-5, atol=1e-5)
+    exe.close()
+    module = parse_module(make_context(), conv_module(8, 15, 16, 3, 2), "c")
+    ins = [rng.standard_normal((1, 8, 15, 15)).astype(np.float32), rng.standard_normal((16, 8, 3, 3)).astype(np.float32),
+           rng.standard_normal((16, 1, 1)).astype(np.float32)]  # fmt: skip
+    want = torch.nn.functional.conv2d(torch.from_numpy(ins[0]), torch.from_numpy(ins[1]), torch.from_numpy(ins[2].reshape(-1)), stride=2, padding=1)
+    exe, _ = compile_for_gpu(module, WeightStore({}), emulate=True)
+    np.testing.assert_allclose(exe.run(ins)[0], want.numpy(), rtol=1e-4, atol=1e-4)
+    exe.close()
+    with torch.no_grad():
+        assert tuple(torch_resnet18(torch)(torch.zeros(1, 3, 224, 224)).shape) == (1, 1000)

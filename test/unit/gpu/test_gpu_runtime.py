@@ -1,0 +1,72 @@
+"""The GPU runtime's own logic on every machine, against a stand-in CUDA driver
+(fake_cuda.py) whose "device" runs the host build of the same kernels: the plan's buffers
+(weights, the arena and views into it, temporaries, ports) on the device, kernel parameters
+packed the driver's way, memref.copy as device copies, each launch's grid and block those
+of its stage, and the results equal to the reference."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fake_cuda import FakeDriver
+from tessel.compiler import compile_for_gpu
+from tessel.frontends.onnx import import_model
+from tessel.targets.gpu import runtime
+from tessel.targets.gpu.nvptx import emit_ptx_module
+from tessel.targets.reference.interpreter import run
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "models"
+sys.path.insert(0, str(EXAMPLES))
+
+
+@pytest.fixture
+def fake(monkeypatch):  # noqa: ANN001, ANN201
+    driver = FakeDriver()
+    monkeypatch.setattr(runtime, "driver", lambda: driver)
+
+    def emit(module):  # noqa: ANN001, ANN202
+        driver.expect(module)
+        return emit_ptx_module(module)
+
+    monkeypatch.setattr(runtime.GpuExecutable, "emit", staticmethod(emit))
+    return driver
+
+
+@pytest.mark.parametrize("name", ["resnet18", "transformer", "dcgan"])
+def test_models_through_the_runtime(fake: FakeDriver, name: str) -> None:
+    model = __import__(name).build()
+    rng = np.random.default_rng(5)
+    feed = [rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32) for vi in model.graph.input]
+    result = import_model(model, source=f"{name}.onnx")
+    want = run(result.module.clone(), feed, result.weights)
+    exe, report = compile_for_gpu(result.module, result.weights)
+    assert exe.arch == "sm_90" and ".target sm_90" in exe.ptx
+    got = exe.run(feed)
+    kernels = sum(1 for l in exe.launches if l.fn is not None)
+    assert len(fake.launches) == kernels >= report.stages  # every launch of the plan, some stages more than once
+    for g, w in zip(got, want):
+        assert float(np.abs(g - w).max()) <= 1e-4 * (float(np.abs(w).max()) or 1.0)
+    # views into one arena share its device allocation (at their offsets)
+    assert len(exe.device) < len(exe.keep)
+    times = exe.device_times(feed, 3)
+    rows = exe.profile(feed, 2)
+    assert times == [0.25] * 3 and len(rows) == len(exe.launches)
+    exe.close()
+    assert not fake.memory  # every allocation freed
+
+
+def test_a_grid_the_driver_refuses_is_one_error(fake: FakeDriver) -> None:
+    from tessel.bench.gpu import matmul_module
+    from tessel.ir.diagnostics import TesselError
+    from tessel.ir.source import make_context, parse_module
+    from tessel.ir.weights import WeightStore
+
+    exe, _ = compile_for_gpu(parse_module(make_context(), matmul_module(8, 4, 8), "m"), WeightStore({}))
+    fake.dims = {k: ((1, 1, 1), (1, 1, 1)) for k in fake.dims}  # the "device" now expects other dims
+    with pytest.raises(TesselError, match="CUDA cuLaunchKernel: CUDA_ERROR_INVALID_VALUE"):
+        exe.run([np.zeros((8, 4), np.float32), np.zeros((4, 8), np.float32)])
+    exe.close()

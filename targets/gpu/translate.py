@@ -6,6 +6,8 @@ needed: the PTX comes from LLVM's NVPTX backend in llvmlite. Options:
   --opt form=ptx       PTX assembly (default; what the CUDA driver loads)
   --opt form=ll        LLVM IR as the emitter writes it
   --opt form=opt-ll    after LLVM's O3 for the NVPTX target
+  --opt form=resources each kernel's registers, spills, stack and shared memory, from
+                       NVIDIA's ptxas (which must be installed: targets/gpu/ptxas.py)
   --opt arch=sm_90     the GPU architecture (default sm_90, the H100/H200)
   --opt ptx=ptx80      the PTX ISA version
 """
@@ -19,7 +21,7 @@ from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, read_module
 from tessel.ir.weights import WeightStore
 
-FORMS = ("ptx", "ll", "opt-ll")
+FORMS = ("ptx", "ll", "opt-ll", "resources")
 ARCH = re.compile(r"^sm_\d{2,3}a?$")
 PTX = re.compile(r"^ptx\d{2,3}$")
 
@@ -48,4 +50,11 @@ def translate(path: str, options: Mapping[str, str]) -> str:
         return ir
     optimized: list[str] = []
     text = compile_ptx(ir, arch, ptx, optimized)
+    if form == "resources":
+        from tessel.targets.gpu.ptxas import assemble
+
+        rows = [f"{'kernel':<48} {'registers':>9} {'spill st':>8} {'spill ld':>8} {'stack':>6} {'smem':>6}"]
+        for name, r in assemble(text, arch).items():
+            rows.append(f"{name:<48} {r.registers:>9} {r.spill_stores:>8} {r.spill_loads:>8} {r.stack:>6} {r.shared:>6}")
+        return "\n".join(rows) + "\n"
     return optimized[0] if form == "opt-ll" else text

@@ -159,15 +159,19 @@ def run_kernels(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarra
 
 def run_gpu(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
     """The whole pipeline with GPU schedules: PTX compiled for sm_90 by LLVM's NVPTX
-    backend (so every kernel must lower for the GPU), and the same kernels run by the
-    emulator on this CPU (targets/gpu/emulate.py); on a machine with a GPU, test/gpu runs
-    them on the device."""
+    backend (so every kernel must lower for the GPU) and assembled by NVIDIA's ptxas where
+    it is installed (the test extras install it), and the same kernels run by the emulator
+    on this CPU (targets/gpu/emulate.py); on a machine with a GPU, test/gpu runs them on
+    the device."""
     from tessel.compiler import compile_for_gpu
     from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
+    from tessel.targets.gpu.ptxas import assemble, find_ptxas
 
     executable, _ = compile_for_gpu(module, weights, emulate=True, threads=2)
     try:
-        compile_ptx(emit_ptx_module(module))
+        ptx = compile_ptx(emit_ptx_module(module))
+        if find_ptxas() is not None:
+            assemble(ptx)
         return executable.run(inputs)
     finally:
         executable.close()

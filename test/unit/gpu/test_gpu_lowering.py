@@ -20,6 +20,7 @@ from tessel.frontends.onnx import import_model
 from tessel.passes.schedule.gpu_schedule import default_gpu_schedule
 from tessel.passes.schedule.schedule import MAX_GRID, MAX_THREADS
 from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module, stages
+from tessel.targets.gpu.ptxas import assemble, find_ptxas
 from tessel.targets.reference.interpreter import run
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "models"
@@ -59,6 +60,11 @@ def test_every_stage_gets_a_legal_coalesced_gpu_schedule_and_ptx(name: str) -> N
     assert len(fns) == len(computes)
     ptx = compile_ptx(emit_ptx_module(result.module))
     assert ptx.count(".visible .entry") == len(fns)
+    if find_ptxas() is None:  # installed with the test extras (nvidia-cuda-nvcc-cu12)
+        pytest.skip("no ptxas to assemble the PTX with")
+    resources = assemble(ptx, "sm_90")
+    assert set(resources) == {fn.sym_name.data for fn in fns}
+    assert all(r.spill_stores == 0 and r.spill_loads == 0 and r.registers <= 255 for r in resources.values()), resources
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -118,3 +124,12 @@ def test_the_gpu_benchmark_workloads_build_and_compute() -> None:
     exe.close()
     with torch.no_grad():
         assert tuple(torch_resnet18(torch)(torch.zeros(1, 3, 224, 224)).shape) == (1, 1000)
+
+
+def test_ptxas_refusing_ptx_is_one_error() -> None:
+    from tessel.ir.diagnostics import TesselError
+
+    if find_ptxas() is None:
+        pytest.skip("no ptxas")
+    with pytest.raises(TesselError, match="ptxas refused the PTX for sm_90"):
+        assemble(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { bogus.instruction; }\n")

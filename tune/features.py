@@ -82,7 +82,8 @@ def features(op: kernel.ComputeOp, schedule: StageSchedule) -> np.ndarray:
     tile = [l for l in loops[acc:] if l.axis < op.spatial_count]
     tile_points = math.prod(l.extent for l in tile) or 1
     vector = next((l.extent for l in loops if l.kind == "vector"), 1)
-    parallel = loops[0].extent if loops and loops[0].kind == "parallel" else 1
+    bound = [l.extent for l in loops if l.kind in ("block", "thread")]  # a GPU stage: its grid is its parallelism
+    parallel = loops[0].extent if loops and loops[0].kind == "parallel" else math.prod(bound) if bound else 1
     reduce_inside = math.prod(l.extent for l in loops[acc:] if l.axis >= op.spatial_count) or 1
     points = math.prod(op.domain)
     tails = sum(1 for l in loops if l.stride > 1 and op.domain[l.axis] % l.stride and not l.clamp)

@@ -20,6 +20,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, print_module, verify
 from tessel.ir.weights import WeightStore, attach
 
@@ -65,7 +66,7 @@ class CompileReport:
 
 def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | None = None,
           schedules: Mapping | None = None, stop_after: str | None = None,
-          records: str | None = None, target: str = "cpu") -> tuple[WeightStore, CompileReport]:  # fmt: skip
+          records: str | None = None, target: str = "cpu", host: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
     `stop_after`, when given); the store holds folded weights. With `records` (a tuning
     log), each stage the log has measured gets its fastest schedule. `target` "gpu" gives
@@ -89,7 +90,7 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     for i, p in enumerate(passes, start=1):
         start = time.perf_counter()
         if p.name == "kernel-to-loops" and records:
-            tuned, report.untuned = tuned_schedules(module, records)
+            tuned, report.untuned = tuned_schedules(module, records, target, host)
             report.tuned = len(tuned)
             p = kernel_passes({**tuned, **(schedules or {})}, target)[-1]
         PassPipeline((p,)).apply(ctx, module)
@@ -110,9 +111,9 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     return store, report
 
 
-def tuned_schedules(module: ModuleOp, path: str) -> tuple[dict, list[str]]:
-    """Stage name -> the fastest recorded schedule, for every stage the records know; and
-    the names of the stages they do not."""
+def tuned_schedules(module: ModuleOp, path: str, target: str = "cpu", host: str | None = None) -> tuple[dict, list[str]]:
+    """Stage name -> the fastest recorded schedule, for every stage the records know (for
+    this CPU, or for the GPU `host` names); and the names of the stages they do not."""
     from tessel.dialects import sched
     from tessel.ir.source import parse_module
     from tessel.passes.schedule.apply_sched import schedule_from_stage
@@ -130,13 +131,13 @@ def tuned_schedules(module: ModuleOp, path: str) -> tuple[dict, list[str]]:
         raise TesselError(f"{path}: no tuning records (run tessel-tune first)")
     ops = {name: op for fn in module.ops if isinstance(fn, func.FuncOp) and KERNEL_ATTR in fn.attributes for name, op in stage_names(fn)}
     schedules, untuned = {}, []
-    for name, key in stage_keys(module).items():
+    for name, key in stage_keys(module, host).items():
         best = records.best(key)
         if best is None or not best.get("schedule"):
             untuned.append(name)
             continue
         (stage,) = sched.stages(parse_module(make_context(), best["schedule"]).ops).values()
-        schedules[name] = schedule_from_stage(ops[name], stage)
+        schedules[name] = schedule_from_stage(ops[name], stage, target)
     return schedules, untuned
 
 
@@ -146,10 +147,20 @@ def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
 
 
 def compile_for_gpu(module: ModuleOp, weights: Mapping[str, np.ndarray], emulate: bool = False, threads: int = 2,
-                    dump_dir: str | None = None, schedules: Mapping | None = None, arch: str | None = None):  # fmt: skip
+                    dump_dir: str | None = None, schedules: Mapping | None = None, arch: str | None = None,
+                    records: str | None = None):  # fmt: skip
     """Lower a tg module with GPU schedules and load it on the GPU (targets/gpu/runtime.py),
-    or, with `emulate`, run the same kernels on this CPU (targets/gpu/emulate.py)."""
-    store, report = lower(module, weights, dump_dir, schedules, target="gpu")
+    or, with `emulate`, run the same kernels on this CPU (targets/gpu/emulate.py). With
+    `records` (a `tessel-tune --target gpu` log), each stage measured on this GPU gets its
+    fastest schedule."""
+    host = None
+    if records:
+        if emulate:
+            raise TesselError("tuning records hold schedules measured on a GPU; --emulate takes none")
+        from tessel.targets.gpu.runtime import device_description
+
+        host = device_description()
+    store, report = lower(module, weights, dump_dir, schedules, records=records, target="gpu", host=host)
     start = time.perf_counter()
     if emulate:
         from tessel.targets.gpu.emulate import EmulatedGpuExecutable

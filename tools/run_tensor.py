@@ -145,10 +145,8 @@ def run_command(args: argparse.Namespace) -> int:
             raise TesselError(f"the {args.target} target compiles @main")
         reference_module = module.clone() if args.check else None
         if args.target == "gpu":
-            if args.records:
-                raise TesselError("--records holds CPU schedules; the gpu target takes none yet")
             executable, report = compile_for_gpu(module, weights, emulate=args.emulate, threads=args.threads,
-                                                 dump_dir=args.dump_ir, arch=args.arch)  # fmt: skip
+                                                 dump_dir=args.dump_ir, arch=args.arch, records=args.records)  # fmt: skip
         else:
             executable, report = compile_for_cpu(module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records)
         print(report.summary())

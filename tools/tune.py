@@ -5,6 +5,8 @@ Examples:
   tessel-tune model.onnx --target cpu --budget 10m --records tune.jsonl --workers 2
   tessel-tune kernels.mlir --target cpu --trials 64 --records tune.jsonl --search random
   tessel-run model.onnx --target cpu --records tune.jsonl --time 20     # use the best schedules
+  tessel-tune model.onnx --target gpu --trials 200 --records gpu.jsonl   # on this machine's NVIDIA GPU
+  tessel-run model.onnx --target gpu --records gpu.jsonl --time 20
 
 The model (ONNX, or tg / kernel-level IR) is lowered to kernels; every kernel.compute
 stage is a task (identical stages are one). Candidates are drawn from each stage's sketch,
@@ -29,7 +31,7 @@ from tessel.tools.cli import check_output_path, guarded, parse_bindings, parse_s
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tessel-tune", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("model", help="an .onnx model, or a .mlir module (tg, or kernel IR after tg-to-kernel)")
-    p.add_argument("--target", default="cpu", help="the target to tune for (cpu)")
+    p.add_argument("--target", default="cpu", help="the target to tune for: cpu, or gpu (measured on this machine's GPU)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--trials", type=int, help="measurements in all (default 64)")
     budget.add_argument("--budget", metavar="TIME", help="wall-clock budget: 90s, 10m, 1h")
@@ -78,8 +80,10 @@ def tune_command(args: argparse.Namespace) -> int:
     from tessel.tune.task import extract_tasks
     from tessel.tune.tuner import Options, Tuner
 
-    if args.target != "cpu":
-        raise TesselError(f"--target {args.target}: only the cpu target can be tuned so far")
+    if args.target not in ("cpu", "gpu"):
+        raise TesselError(f"--target {args.target}: the cpu and gpu targets can be tuned")
+    if args.target == "gpu" and args.ray:
+        raise TesselError("--ray measures on CPUs; the gpu target is measured on this machine's GPU")
     for name in ("batch", "workers", "threads"):
         if getattr(args, name) < 1:
             raise TesselError(f"--{name} must be at least 1")
@@ -91,12 +95,18 @@ def tune_command(args: argparse.Namespace) -> int:
     budget = parse_budget(args.budget) if args.budget else None
     trials = args.trials if args.trials is not None or budget is not None else 64
     records = Records(args.records)
-    tasks = extract_tasks(kernel_module(args.model, args.bind, args.input_shape))
+    host = None
+    if args.target == "gpu":  # needs the GPU now: candidates are measured on it
+        from tessel.targets.gpu.runtime import device_description
+
+        host = device_description(hint="tuning for the GPU measures every candidate on one")
+    tasks = extract_tasks(kernel_module(args.model, args.bind, args.input_shape), host)
     if not tasks:
         raise TesselError(f"{args.model}: no kernel stages to tune")
     print(f"tuning {len(tasks)} stages of {args.model} ({len(records.entries)} records in {args.records})", file=sys.stderr)
     options = Options(trials=trials, budget_s=budget, strategy=args.search, batch=args.batch, workers=args.workers,
-                      threads=args.threads, timeout=args.timeout, seed=args.seed, ray=args.ray)  # fmt: skip
+                      threads=args.threads, timeout=args.timeout, seed=args.seed, ray=args.ray, target=args.target,
+                      host=host)  # fmt: skip
     states = Tuner(tasks, records, options).run()
     print(f"{'stage':48s} {'launches':>8s} {'default ms':>11s} {'tuned ms':>9s} {'speedup':>8s} {'GFLOP/s':>8s}")
     before = after = 0.0

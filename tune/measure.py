@@ -50,13 +50,13 @@ class Result:
 _REFERENCE: dict[str, np.ndarray] = {}
 
 
-def _schedule_text(task: Task, knobs: space.Knobs) -> str:
+def _schedule_text(task: Task, knobs: space.Knobs, sp=space) -> str:  # noqa: ANN001 - sp: the space module
     from tessel.ir.source import print_module
     from tessel.passes.schedule.apply_sched import stage_from_schedule
     from xdsl.dialects.builtin import ModuleOp
 
     op, _ = task.compute_op()
-    stage = stage_from_schedule(op, task.stage, space.build(op, knobs))
+    stage = stage_from_schedule(op, task.stage, sp.build(op, knobs))
     return print_module(ModuleOp([stage]))
 
 

@@ -31,13 +31,13 @@ from tessel.tune.records import knob_id
 Scorer = Callable[[list[space.Knobs]], np.ndarray]
 
 
-def scorer(op: kernel.ComputeOp, model: CostModel) -> Scorer:
+def scorer(op: kernel.ComputeOp, model: CostModel, sp=space) -> Scorer:  # noqa: ANN001 - sp: the space module
     cache: dict[str, float] = {}
 
     def score(points: list[space.Knobs]) -> np.ndarray:
         todo = [p for p in points if knob_id(p) not in cache]
         if todo:
-            X = np.stack([features(op, space.build(op, p)) for p in todo])
+            X = np.stack([features(op, sp.build(op, p)) for p in todo])
             for p, s in zip(todo, model.predict(X)):
                 cache[knob_id(p)] = float(s)
         return np.array([cache[knob_id(p)] for p in points])
@@ -58,31 +58,31 @@ def _unique_new(points: list[space.Knobs], measured: set[str], limit: int) -> li
 
 
 def propose(strategy: str, op: kernel.ComputeOp, model: CostModel, measured: set[str], best: list[space.Knobs],
-            batch: int, rng: random.Random, epsilon: float = 0.2) -> list[space.Knobs]:  # fmt: skip
+            batch: int, rng: random.Random, epsilon: float = 0.2, sp=space) -> list[space.Knobs]:  # fmt: skip
     """`batch` unmeasured knob sets for the task; `best` are its best measured ones."""
     if strategy == "random" or not model.trained:
-        return _unique_new([space.sample(op, rng) for _ in range(batch * 20)], measured, batch)
+        return _unique_new([sp.sample(op, rng) for _ in range(batch * 20)], measured, batch)
     explore = max(1, int(batch * epsilon))
-    score = scorer(op, model)
+    score = scorer(op, model, sp)
     if strategy == "anneal":
-        picked = anneal(op, score, best, batch * 4, rng)
+        picked = anneal(op, score, best, batch * 4, rng, sp=sp)
     elif strategy == "evolve":
-        picked = evolve(op, score, best, batch * 4, rng)
+        picked = evolve(op, score, best, batch * 4, rng, sp=sp)
     else:
         raise ValueError(f"unknown search strategy {strategy!r} (random, anneal, evolve)")
     chosen = _unique_new(picked, measured, batch - explore)
     taken = measured | {knob_id(p) for p in chosen}
-    return chosen + _unique_new([space.sample(op, rng) for _ in range(explore * 20)], taken, batch - len(chosen))
+    return chosen + _unique_new([sp.sample(op, rng) for _ in range(explore * 20)], taken, batch - len(chosen))
 
 
 def anneal(op: kernel.ComputeOp, score: Scorer, starts: list[space.Knobs], keep: int, rng: random.Random,
-           chains: int = 16, steps: int = 40, t0: float = 0.3) -> list[space.Knobs]:  # fmt: skip
-    points = list(starts[: chains // 2]) + [space.sample(op, rng) for _ in range(chains - min(len(starts), chains // 2))]
+           chains: int = 16, steps: int = 40, t0: float = 0.3, sp=space) -> list[space.Knobs]:  # fmt: skip
+    points = list(starts[: chains // 2]) + [sp.sample(op, rng) for _ in range(chains - min(len(starts), chains // 2))]
     current = score(points)
     visited: dict[str, tuple[float, space.Knobs]] = {knob_id(p): (s, p) for p, s in zip(points, current)}
     for step in range(steps):
         temperature = t0 * (1 - step / steps) + 1e-3
-        proposals = [next(space.neighbours(op, p, rng), p) for p in points]
+        proposals = [next(sp.neighbours(op, p, rng), p) for p in points]
         new = score(proposals)
         for i, (p, s) in enumerate(zip(proposals, new)):
             visited.setdefault(knob_id(p), (s, p))
@@ -93,8 +93,8 @@ def anneal(op: kernel.ComputeOp, score: Scorer, starts: list[space.Knobs], keep:
 
 
 def evolve(op: kernel.ComputeOp, score: Scorer, best: list[space.Knobs], keep: int, rng: random.Random,
-           population: int = 64, generations: int = 4) -> list[space.Knobs]:  # fmt: skip
-    pool = list(best[: population // 4]) + [space.sample(op, rng) for _ in range(population - min(len(best), population // 4))]
+           population: int = 64, generations: int = 4, sp=space) -> list[space.Knobs]:  # fmt: skip
+    pool = list(best[: population // 4]) + [sp.sample(op, rng) for _ in range(population - min(len(best), population // 4))]
     seen: dict[str, tuple[float, space.Knobs]] = {}
     for _ in range(generations):
         scores = score(pool)
@@ -108,7 +108,7 @@ def evolve(op: kernel.ComputeOp, score: Scorer, best: list[space.Knobs], keep: i
                 a, b = rng.sample(parents, 2)
                 children.append({k: (a if rng.random() < 0.5 else b)[k] for k in a})
             else:
-                children.append(next(space.neighbours(op, rng.choice(parents), rng), rng.choice(parents)))
+                children.append(next(sp.neighbours(op, rng.choice(parents), rng), rng.choice(parents)))
         pool = parents + children
     for p, s in zip(pool, score(pool)):
         seen.setdefault(knob_id(p), (s, p))

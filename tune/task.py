@@ -85,9 +85,10 @@ def _flops(op: kernel.ComputeOp) -> int:
     return 2 * points if op.reduce_count else points
 
 
-def stage_keys(module: ModuleOp) -> dict[str, str]:
-    """Every stage function name of a module after tg-to-kernel -> its task key."""
-    host = host_description()
+def stage_keys(module: ModuleOp, host: str | None = None) -> dict[str, str]:
+    """Every stage function name of a module after tg-to-kernel -> its task key (for this
+    CPU, or for `host`: a GPU's description)."""
+    host = host or host_description()
     keys = {}
     for fn in module.ops:
         if isinstance(fn, func.FuncOp) and KERNEL_ATTR in fn.attributes:
@@ -102,10 +103,11 @@ def _key(host: str, index: int, text: str) -> str:
     return hashlib.sha256(f"{host}|s{index}|{text}".encode()).hexdigest()[:20]
 
 
-def extract_tasks(module: ModuleOp) -> list[Task]:
+def extract_tasks(module: ModuleOp, host: str | None = None) -> list[Task]:
     """The tasks of a module after tg-to-kernel, in launch order, identical ones merged
-    (their weight counts the launches)."""
-    host = host_description()
+    (their weight counts the launches); keyed for this CPU, or for `host` (a GPU's
+    description: tessel.targets.gpu.runtime.device_description)."""
+    host = host or host_description()
     calls: dict[str, int] = {}
     for op in module.walk():
         if isinstance(op, func.CallOp):

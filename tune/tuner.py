@@ -17,17 +17,21 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tessel.targets.cpu.jit import host_description
-from tessel.tune import search, space
+from tessel.tune import gpu_space, search, space
 from tessel.tune.cost_model import CostModel
 from tessel.tune.features import SIZE, features
 from tessel.tune.measure import Candidate, LocalMeasurer, Result
 from tessel.tune.ray_measure import RayMeasurer
 from tessel.tune.records import Records, knob_id
 from tessel.tune.task import Task
+
+if TYPE_CHECKING:
+    from tessel.tune.gpu_measure import GpuMeasurer
 
 
 @dataclass
@@ -42,6 +46,8 @@ class Options:
     timeout: float = 60.0
     seed: int = 0
     ray: str | None = None  # a Ray cluster address: measure there (tune/ray_measure.py)
+    target: str = "cpu"  # "gpu": the GPU search space, measured on the GPU (tune/gpu_measure.py)
+    host: str | None = None  # what the records call the machine (a GPU's description for gpu)
 
 
 @dataclass
@@ -67,7 +73,8 @@ class Tuner:
         self.log = log
         self.rng = random.Random(options.seed)
         self.model = CostModel(options.seed)
-        self.host = host_description()
+        self.host = options.host or host_description()
+        self.space = gpu_space if options.target == "gpu" else space  # the search space module
         for state in self.states:
             for e in records.for_key(state.task.key):
                 self._account(state, e.get("knobs", {}), e.get("seconds"), e.get("best"), replay=True)
@@ -96,8 +103,12 @@ class Tuner:
     def run(self) -> list[TaskState]:
         o = self.options
         start = time.monotonic()
-        measurer: LocalMeasurer | RayMeasurer
-        if o.ray:
+        measurer: LocalMeasurer | RayMeasurer | GpuMeasurer
+        if o.target == "gpu":
+            from tessel.tune.gpu_measure import GpuMeasurer
+
+            measurer = GpuMeasurer(repeats=o.repeats, timeout=o.timeout)
+        elif o.ray:
             measurer = RayMeasurer(o.ray, threads=o.threads, repeats=o.repeats, timeout=o.timeout)
         else:
             measurer = LocalMeasurer(workers=o.workers, threads=o.threads, repeats=o.repeats, timeout=o.timeout)
@@ -130,7 +141,7 @@ class Tuner:
 
         return max(self.states, key=gain, default=None)
 
-    def _round(self, state: TaskState, measurer: LocalMeasurer | RayMeasurer, start: float) -> None:
+    def _round(self, state: TaskState, measurer, start: float) -> None:  # noqa: ANN001 - any measurer
         o = self.options
         op, _ = state.task.compute_op()
         measured = self.records.measured(state.task.key)
@@ -138,11 +149,12 @@ class Tuner:
         if o.trials is not None:
             size = max(1, min(size, o.trials - self.total_trials()))
         points: list[space.Knobs] = []
-        if knob_id(space.DEFAULT) not in measured:
-            points.append(space.DEFAULT)
+        if knob_id(self.space.DEFAULT) not in measured:
+            points.append(self.space.DEFAULT)
         best = sorted((e for e in self.records.for_key(state.task.key) if e.get("seconds")), key=lambda e: e.get("best") or e["seconds"])
-        points += search.propose(o.strategy, op, self.model, measured | {knob_id(space.DEFAULT)},
-                                 [e["knobs"] for e in best if not e["knobs"].get("default")][:8], size - len(points), self.rng)  # fmt: skip
+        points += search.propose(o.strategy, op, self.model, measured | {knob_id(self.space.DEFAULT)},
+                                 [e["knobs"] for e in best if not e["knobs"].get("default")][:8], size - len(points), self.rng,
+                                 sp=self.space)  # fmt: skip
         if not points:
             state.trials += 1  # nothing left to try: let the scheduler move on
             return
@@ -170,10 +182,10 @@ class Tuner:
 
     def _entry(self, task: Task, op, r: Result) -> dict:
         try:
-            vec = features(op, space.build(op, r.knobs)).tolist()
+            vec = features(op, self.space.build(op, r.knobs)).tolist()
         except Exception:  # noqa: BLE001  (a schedule that cannot be built has no features)
             vec = None
-        return {"key": task.key, "stage": task.stage, "target": "cpu", "host": self.host, "knobs": r.knobs,
+        return {"key": task.key, "stage": task.stage, "target": self.options.target, "host": self.host, "knobs": r.knobs,
                 "schedule": r.schedule, "seconds": r.seconds, "best": r.best, "error": r.error, "flops": task.flops,
                 "features": vec, "idle": r.meta.get("idle")}  # fmt: skip
 

@@ -29,7 +29,7 @@ from tessel.targets.gpu.nvptx import DEFAULT_PTX, compile_ptx, emit_ptx_module, 
 NO_GPU_HINT = "--emulate runs the GPU kernels on this CPU"
 
 
-def driver():  # noqa: ANN201
+def driver(hint: str = NO_GPU_HINT):  # noqa: ANN201
     """cuda.bindings.driver, or one clear error."""
     try:
         from cuda.bindings import driver as cu
@@ -37,7 +37,7 @@ def driver():  # noqa: ANN201
         try:
             from cuda import cuda as cu  # cuda-python < 12.6
         except ImportError:
-            raise TesselError(f"the gpu target needs cuda-python (pip install cuda-python) and an NVIDIA driver; {NO_GPU_HINT}") from None
+            raise TesselError(f"the gpu target needs cuda-python (pip install cuda-python) and an NVIDIA driver; {hint}") from None
     return cu
 
 
@@ -54,18 +54,19 @@ def check(cu, result, what: str):  # noqa: ANN001, ANN201
     return rest[0] if len(rest) == 1 else rest
 
 
-def open_device(ordinal: int = 0) -> tuple[object, object, str]:
-    """(driver, context, sm_XX) for device `ordinal`, its primary context current."""
-    cu = driver()
+def open_device(ordinal: int = 0, hint: str = NO_GPU_HINT) -> tuple[object, object, str]:
+    """(driver, context, sm_XX) for device `ordinal`, its primary context current; `hint`
+    ends the error line where there is none."""
+    cu = driver(hint)
     try:
         err = cu.cuInit(0)
     except RuntimeError as e:  # no libcuda.so
-        raise TesselError(f"no NVIDIA driver on this machine ({e}); {NO_GPU_HINT}") from None
+        raise TesselError(f"no NVIDIA driver on this machine ({e}); {hint}") from None
     if int(err[0] if isinstance(err, tuple) else err) != 0:
-        raise TesselError(f"no usable CUDA GPU (cuInit: {err}); {NO_GPU_HINT}")
+        raise TesselError(f"no usable CUDA GPU (cuInit: {err}); {hint}")
     count = check(cu, cu.cuDeviceGetCount(), "cuDeviceGetCount")
     if count <= ordinal:
-        raise TesselError(f"no CUDA GPU #{ordinal} (the driver sees {count}); {NO_GPU_HINT}")
+        raise TesselError(f"no CUDA GPU #{ordinal} (the driver sees {count}); {hint}")
     dev = check(cu, cu.cuDeviceGet(ordinal), "cuDeviceGet")
     attr = cu.CUdevice_attribute
     major = check(cu, cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute")
@@ -73,6 +74,15 @@ def open_device(ordinal: int = 0) -> tuple[object, object, str]:
     ctx = check(cu, cu.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
     check(cu, cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
     return cu, ctx, f"sm_{major}{minor}"
+
+
+def device_description(ordinal: int = 0, hint: str = NO_GPU_HINT) -> str:
+    """What tuning records call this GPU: its name and architecture (schedules are per device)."""
+    cu, _, arch = open_device(ordinal, hint)
+    dev = check(cu, cu.cuDeviceGet(ordinal), "cuDeviceGet")
+    name = check(cu, cu.cuDeviceGetName(128, dev), "cuDeviceGetName")
+    text = name.split(b"\0")[0].decode(errors="replace") if isinstance(name, bytes | bytearray) else str(name)
+    return f"{text} {arch}"
 
 
 def _root(a: np.ndarray) -> tuple[np.ndarray, int]:

@@ -56,6 +56,9 @@ class FakeDriver:
     def cuDeviceGet(self, ordinal: int):  # noqa: N802, ANN201
         return (OK, ordinal)
 
+    def cuDeviceGetName(self, length: int, dev):  # noqa: N802, ANN001, ANN201
+        return (OK, b"Fake GPU\0".ljust(length, b"\0"))
+
     def cuDeviceGetAttribute(self, attr, dev):  # noqa: N802, ANN001, ANN201
         return (OK, 9 if attr == CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR else 0)
 
@@ -108,6 +111,12 @@ class FakeDriver:
     # ------------------------------------------------------------------ running
     def cuStreamCreate(self, flags: int):  # noqa: N802, ANN201
         return (OK, "stream")
+
+    def cuStreamDestroy(self, stream):  # noqa: N802, ANN001, ANN201
+        return (OK,)
+
+    def cuMemcpyDtoH(self, dst, src, size):  # noqa: N802, ANN001, ANN201
+        return self._copy(dst, src, size)
 
     def cuStreamSynchronize(self, stream):  # noqa: N802, ANN001, ANN201
         return (OK,)

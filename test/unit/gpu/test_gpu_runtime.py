@@ -26,7 +26,7 @@ sys.path.insert(0, str(EXAMPLES))
 @pytest.fixture
 def fake(monkeypatch):  # noqa: ANN001, ANN201
     driver = FakeDriver()
-    monkeypatch.setattr(runtime, "driver", lambda: driver)
+    monkeypatch.setattr(runtime, "driver", lambda hint=None: driver)
 
     def emit(module):  # noqa: ANN001, ANN202
         driver.expect(module)

@@ -19,8 +19,8 @@ import random
 from collections.abc import Iterator
 
 from tessel.dialects import kernel
-from tessel.passes.schedule.gpu_schedule import default_gpu_schedule
-from tessel.passes.schedule.schedule import MAX_GRID, MAX_THREADS, Loop, StageSchedule
+from tessel.passes.schedule.gpu_schedule import default_gpu_schedule, tiled_gpu_schedule
+from tessel.passes.schedule.schedule import StageSchedule
 
 Knobs = dict[str, object]
 DEFAULT: Knobs = {"default": True}
@@ -33,9 +33,12 @@ def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
         space["ty_axis"] = list(range(k - 1))
         space["ty"] = [1, 2, 4, 8, 16]
         space["rows"] = [1, 2, 4, 8]
+    space["cyclic"] = [True, False]
     if op.reduce_count:
         space["unroll_k"] = [1, 4, 8]
         space["reduce_order"] = list(itertools.islice(itertools.permutations(range(op.reduce_count)), 6))
+        space["stage"] = [True, False]
+        space["bk"] = [4, 8, 16, 32]
     return space
 
 
@@ -53,62 +56,7 @@ def neighbours(op: kernel.ComputeOp, knobs: Knobs, rng: random.Random, count: in
         yield {**knobs, name: rng.choice([v for v in space[name] if v != knobs.get(name)])}
 
 
-def _split(axis: int, n: int, threads: int, per_thread: int, dim: int) -> tuple[list[Loop], list[Loop], list[Loop]]:
-    """(block part, thread loop, tile loop) of one axis: n = blocks x threads x per_thread."""
-    per_thread = max(1, min(per_thread, n))
-    threads = max(1, min(threads, -(-n // per_thread)))
-    blocks = -(-n // (threads * per_thread))
-    outer = [Loop(axis, blocks, threads * per_thread)] if blocks > 1 else []
-    thread = [Loop(axis, threads, per_thread, "thread", dim=dim)] if threads > 1 else []
-    tile = [Loop(axis, per_thread, 1, "unroll")] if per_thread > 1 else []
-    if not thread and not tile and not outer:
-        outer = [Loop(axis, 1, 1)]
-    return outer, thread, tile
-
-
 def build(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
     if knobs.get("default") or not op.spatial_count:
         return default_gpu_schedule(op)
-    extents = op.domain
-    k = op.spatial_count
-    x_axis = k - 1
-    tx = int(knobs.get("tx", 64))  # type: ignore[call-overload]
-    cols = int(knobs.get("cols", 1))  # type: ignore[call-overload]
-    y_axis = knobs.get("ty_axis") if k >= 2 else None
-    ty = int(knobs.get("ty", 1)) if y_axis is not None else 1  # type: ignore[call-overload]
-    rows = int(knobs.get("rows", 1)) if y_axis is not None else 1  # type: ignore[call-overload]
-    ty = max(1, min(ty, MAX_THREADS // max(1, min(tx, extents[x_axis]))))
-    x_outer, x_thread, x_tile = _split(x_axis, extents[x_axis], tx, cols, 0)
-    y_outer, y_thread, y_tile = ([], [], [])
-    if y_axis is not None:
-        y_outer, y_thread, y_tile = _split(int(y_axis), extents[int(y_axis)], ty, rows, 1 if x_thread else 0)  # type: ignore[call-overload]
-    others = [Loop(d, extents[d], 1) for d in range(k) if d not in (x_axis, y_axis)]
-    # block candidates: the outer parts of split axes first (their thread parts are bound),
-    # then the longest other axes; x takes up to 2^31 - 1 blocks, y and z 65535
-    candidates = x_outer + y_outer + sorted([l for l in others if l.extent > 1], key=lambda l: -l.extent)
-    blocks: list[Loop] = []
-    serial: list[Loop] = []
-    for loop in candidates:
-        dim = len(blocks)
-        if dim < 3 and loop.extent <= MAX_GRID[dim] and loop.extent > 1:
-            blocks.append(loop.but(kind="block", dim=dim))
-        else:
-            serial.append(loop)
-    if any(l.stride > 1 for l in serial):  # a split axis's outer part could not be bound: fall back
-        return default_gpu_schedule(op)
-    serial += [l for l in others if l.extent == 1]
-    outer = blocks + x_thread + y_thread + serial
-    reduce = [Loop(d, extents[d], 1) for d in range(k, len(extents))]
-    order = knobs.get("reduce_order") or tuple(range(op.reduce_count))
-    reduce = [reduce[i] for i in order if i < len(reduce)]  # type: ignore[union-attr]
-    unroll_k = int(knobs.get("unroll_k", 1))  # type: ignore[call-overload]
-    if reduce and unroll_k > 1 and reduce[-1].extent > unroll_k and reduce[-1].extent % unroll_k == 0:  # unrolled loops have no tail guard
-        last = reduce.pop()
-        reduce += [Loop(last.axis, -(-last.extent // unroll_k), unroll_k), Loop(last.axis, unroll_k, 1, "unroll")]
-    tile = y_tile + x_tile
-    notes = [f"gpu sampled: tx={tx} cols={cols} ty={ty} rows={rows}"]
-    if op.reduce_count and tile:
-        return StageSchedule(outer + reduce + tile, len(outer), notes)
-    if op.reduce_count:
-        return StageSchedule(outer + reduce, None, notes)
-    return StageSchedule(outer + tile, None, notes)
+    return tiled_gpu_schedule(op, knobs) or default_gpu_schedule(op)

@@ -24,7 +24,7 @@ UNSUPPORTED = {
     sched.FuseOp: "the cpu loop builder gives each loop one axis; fuse is not supported yet",
     sched.ComputeAtOp: "stages are separate loop nests on the cpu target; compute_at is not supported yet",
     sched.ComputeInlineOp: "element-wise consumers are always inlined into their producer's epilogue; nothing to inline",
-    sched.CacheReadOp: "inputs are read in place (padding is a stage of its own); cache_read is not supported yet",
+    sched.CacheReadOp: "cache_read stages tiles in GPU shared memory (the gpu target); the cpu reads inputs in place",
     sched.BindOp: "bind maps loops to GPU indices and needs the gpu target",
     sched.TensorizeOp: "no tensor intrinsic is registered for the cpu target",
     sched.VirtualThreadOp: "virtual threads are for the vta target",
@@ -43,6 +43,7 @@ def _fail(op: Operation, stage: str, message: str) -> TesselError:
 GPU_UNSUPPORTED = {
     sched.ParallelOp: "a GPU stage's parallelism is its grid: bind loops with sched.bind instead",
 }
+GPU_SUPPORTED = (sched.BindOp, sched.CacheReadOp)  # cache_read: shared-memory tiles
 
 
 def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target: str = "cpu") -> StageSchedule:
@@ -50,11 +51,13 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
     name = stage.stage.data
     unsupported = dict(UNSUPPORTED)
     if target == "gpu":
-        del unsupported[sched.BindOp]
+        for kind in GPU_SUPPORTED:
+            del unsupported[kind]
         unsupported.update(GPU_UNSUPPORTED)
     order: list[_Handle] = []
     handles: dict[SSAValue, _Handle] = {}
     acc_after: _Handle | None = None
+    shared: _Handle | None = None
     extents = compute.domain
     has_axes = False
     for op in stage.body.block.ops:
@@ -90,6 +93,8 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
                 order[slot] = h
         elif isinstance(op, sched.CacheWriteOp):
             acc_after = loops[0]
+        elif isinstance(op, sched.CacheReadOp):
+            shared = loops[0]
         elif isinstance(op, sched.BindOp):
             if loops[0].loop.kind != "serial":
                 raise _fail(op, name, f"the loop is already {loops[0].loop.kind}")
@@ -107,7 +112,8 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
         acc_at = order.index(acc_after) + 1
     elif compute.reduce_count:
         acc_at = None  # scalar accumulation, one output element at a time
-    schedule = StageSchedule([h.loop for h in order], acc_at, [f"sched.stage {name}"])
+    schedule = StageSchedule([h.loop for h in order], acc_at, [f"sched.stage {name}"],
+                             order.index(shared) if shared is not None else None)  # fmt: skip
     try:
         schedule.validate(compute)
     except ValueError as err:
@@ -132,7 +138,7 @@ def _culprit(stage: sched.StageOp, message: str) -> Operation:
     """The primitive a validation message is about (the last one of its kind), for the error location."""
     kinds = {"parallel": sched.ParallelOp, "vectorized": sched.VectorizeOp, "accumulator": sched.CacheWriteOp,
              "reduction loops": sched.CacheWriteOp, "clamped": sched.SplitClampOp, "GPU": sched.BindOp,
-             "threads": sched.BindOp, "blocks": sched.BindOp, "bound": sched.BindOp}  # fmt: skip
+             "threads": sched.BindOp, "blocks": sched.BindOp, "bound": sched.BindOp, "shared": sched.CacheReadOp}  # fmt: skip
     ops = list(stage.body.block.ops)
     for word, kind in kinds.items():
         if word in message:
@@ -172,4 +178,6 @@ def stage_from_schedule(compute: kernel.ComputeOp, name: str, schedule: StageSch
             ops.append(sched.BindOp.make_bind(h, f"{'blockIdx' if loop.kind == 'block' else 'threadIdx'}.{'xyz'[loop.dim]}"))
     if schedule.acc_at is not None and schedule.acc_at > 0:
         ops.append(sched.CacheWriteOp.make([ordered[schedule.acc_at - 1]]))
+    if schedule.shared_at is not None:
+        ops.append(sched.CacheReadOp.make([ordered[schedule.shared_at]]))
     return sched.StageOp.make(name, ops)

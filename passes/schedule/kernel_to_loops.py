@@ -61,6 +61,8 @@ def describe(op: kernel.ComputeOp, s: StageSchedule) -> str:
     for i, loop in enumerate(s.loops):
         if s.acc_at is not None and i == s.acc_at:
             parts.append("|acc|")
+        if s.shared_at is not None and i == s.shared_at:
+            parts.append("|shared|")
         kind = loop.kind + "xyz"[loop.dim] if loop.kind in ("block", "thread") else loop.kind
         tag = ("" if kind == "serial" else f":{kind}") + (":clamp" if loop.clamp else "")
         parts.append(f"{names[loop.axis]}/{loop.stride}x{loop.extent}{tag}")

@@ -193,6 +193,11 @@ class RegionCloner:
 
     def _load(self, op, env) -> SSAValue:
         e = self.e
+        staged = self.stage.staged_now.get(op)
+        if staged is not None and self.width == 1:  # read from the block's shared-memory tile
+            tile, bases = staged
+            idx = self._indices(dims_only(op.map.data), list(op.indices), env)
+            return e.emit(memref.LoadOp.get(tile, [e.ssa(e.add(i, _negate(e, b))) for i, b in zip(idx, bases)]))
         buf = self.stage._buf(op.memref)  # type: ignore[attr-defined]
         t = buf.type
         assert isinstance(t, MemRefType)
@@ -316,6 +321,10 @@ class RegionCloner:
         if b is None:
             return a
         return self.e.emit(arith.AndIOp(a, b))
+
+
+def _negate(e: Emitter, b: object) -> object:
+    return -b if isinstance(b, int) else e.emit(arith.SubiOp(e.index(0), b))  # type: ignore[arg-type, operator]
 
 
 def _scalar_only(op: Operation) -> bool:

@@ -11,14 +11,75 @@ gathered.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, gpu, memref, scf, vector
-from xdsl.dialects.builtin import IntegerType, MemRefType, VectorType, i1
+import math
+
+from xdsl.dialects import affine, arith, gpu, memref, scf, vector
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, MemRefType, VectorType, i1, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from tessel.dialects import kernel
+from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.schedule.emitter import INDEX, Emitter, cmpi
 from tessel.passes.schedule.schedule import GPU_KINDS, Loop, StageSchedule
+from tessel.passes.schedule.affine_analysis import affine_range, dims_only, linear_coefficient
 from tessel.passes.schedule.lane_body import RegionCloner
+
+SHARED = 3  # the memref memory space of shared-memory tiles (NVVM's address space 3)
+SHARED_LIMIT = 48 * 1024  # static shared memory per block (more needs an opt-in at launch)
+
+
+Box = list[tuple[int, dict[int, int], int, int]]  # per index: constant, axis -> coefficient, lo, hi
+
+
+def tile_boxes(op: kernel.ComputeOp, s: StageSchedule) -> list[tuple[affine.LoadOp, Box]]:
+    """The loads of the body a schedule with `shared_at` stages, each with its tile: per
+    index (constant, axis -> coefficient, lo, hi), lo/hi the range that the thread loops and
+    the loops inside loops[shared_at] add to it. Loads of the output, and loads whose
+    indices are not linear in the axes, are not staged."""
+    if s.shared_at is None:
+        return []
+    varying = [l for l in s.loops if l.kind == "thread"] + s.loops[s.shared_at + 1 :]
+    args = list(op.body.block.args)
+    axes = len(op.domain)
+    out = []
+    for load in op.body.block.ops:
+        if not isinstance(load, affine.LoadOp) or load.memref is op.out:
+            continue
+        box: Box = []
+        for expr in dims_only(load.map.data):
+            coeffs: dict[int, int] = {}
+            for i, v in enumerate(load.indices):
+                c = linear_coefficient(expr, i)
+                if c is None or (c and v not in args[:axes]):
+                    break
+                if c:
+                    coeffs[args.index(v)] = coeffs.get(args.index(v), 0) + c
+            else:
+                const = affine_range(expr, [(0, 0)] * len(load.indices))[0]  # type: ignore[index]
+                lo = hi = 0
+                for l in varying:
+                    step = coeffs.get(l.axis, 0) * l.stride * (l.extent - 1)
+                    lo, hi = lo + min(0, step), hi + max(0, step)
+                box.append((const, coeffs, lo, hi))
+                continue
+            break
+        else:
+            out.append((load, box))
+    return out
+
+
+def shared_bytes(op: kernel.ComputeOp, s: StageSchedule) -> int:
+    """Shared memory the schedule's tiles take (16-byte aligned each)."""
+    total = 0
+    for load, box in tile_boxes(op, s):
+        t = load.memref.type
+        bits = getattr(t.element_type, "bitwidth", None) or getattr(getattr(t.element_type, "width", None), "data", 32)  # type: ignore[attr-defined]
+        total += -(-math.prod(hi - lo + 1 for _, _, lo, hi in box) * max(1, bits // 8) // 16) * 16
+    return total
+
+
+def _zero_attr(t: Attribute) -> Attribute:
+    return IntegerAttr(0, t) if isinstance(t, IntegerType) else FloatAttr(0.0, t)  # type: ignore[arg-type]
 
 
 class StageLowering:
@@ -26,6 +87,9 @@ class StageLowering:
 
     def __init__(self, op: kernel.ComputeOp, schedule: StageSchedule, buffers: dict[SSAValue, SSAValue], lo: SSAValue, hi: SSAValue):
         schedule.validate(op)
+        if schedule.shared_at is not None and shared_bytes(op, schedule) > SHARED_LIMIT:
+            raise TesselError(f"the shared-memory tiles of stage {op.stage.data} take {shared_bytes(op, schedule)} bytes, "
+                              f"over the {SHARED_LIMIT} a block may use", op_location(op))  # fmt: skip
         self.op = op
         self.s = schedule
         self.buffers = buffers  # kernel-function value -> stage-function argument
@@ -42,6 +106,7 @@ class StageLowering:
         )
         self.out_type = op.out.type
         assert isinstance(self.out_type, MemRefType)
+        self.staged_now: dict = {}  # body load -> (shared tile, base index per dim), inside loops[shared_at]
 
     # ------------------------------------------------------------------ loop nest
 
@@ -94,6 +159,12 @@ class StageLowering:
         idx.name_hint = f"{self.op.axis_names[loop.axis]}_{'b' if loop.kind == 'block' else 't'}{'xyz'[loop.dim]}"
         if isinstance(bound, int) and bound >= loop.extent:
             self._nest(e, loops, i + 1, {**vars_, id(loop): idx}, inner)
+            return
+        if self.s.shared_at is not None:
+            # every thread must reach the barriers: the threads past the end repeat the last
+            # valid one (the same values, stored twice) instead of skipping the body
+            last = e.emit(arith.SubiOp(e.ssa(bound), e.index(1)))
+            self._nest(e, loops, i + 1, {**vars_, id(loop): e.emit(arith.MinSIOp(idx, last))}, inner)
             return
         then = Block()
         self._nest(Emitter(then, {}), loops, i + 1, {**vars_, id(loop): idx}, inner)
@@ -171,7 +242,12 @@ class StageLowering:
         body = Block(arg_types=[INDEX, acc_t])
         body.args[0].name_hint = self.op.axis_names[loop.axis]
         inner = Emitter(body, {})
+        staged = self._staging_point(loop)
+        if staged:
+            self._stage_tiles(inner, {**vars_, id(loop): body.args[0]})
         result = self._reduce_loops(inner, loops, i + 1, {**vars_, id(loop): body.args[0]}, body.args[1], acc_t)
+        if staged:
+            inner.emit(gpu.BarrierOp())
         body.add_op(scf.YieldOp(result))
         bound = self._bound(e, loop, vars_)
         for_op = scf.ForOp(e.index(0), e.ssa(bound), e.index(1), [acc], Region(body))
@@ -215,7 +291,13 @@ class StageLowering:
                 return
             body = Block(arg_types=[INDEX])
             body.args[0].name_hint = self.op.axis_names[loop.axis]
-            reduction_nest(Emitter(body, {}), {**rv, id(loop): body.args[0]}, j + 1)
+            inner_e = Emitter(body, {})
+            staged = self._staging_point(loop)
+            if staged:
+                self._stage_tiles(inner_e, {**rv, id(loop): body.args[0]})
+            reduction_nest(inner_e, {**rv, id(loop): body.args[0]}, j + 1)
+            if staged:
+                inner_e.emit(gpu.BarrierOp())
             body.add_op(scf.YieldOp())
             ee.emit(scf.ForOp(ee.index(0), ee.ssa(self._bound(ee, loop, rv)), ee.index(1), [], Region(body)))
 
@@ -251,6 +333,78 @@ class StageLowering:
         self._tile(Emitter(body, {}), tile, i + 1, {**vars_, id(loop): body.args[0]}, fn)
         body.add_op(scf.YieldOp())
         e.emit(scf.ForOp(e.index(0), e.ssa(bound), e.index(1), [], Region(body)))
+
+    # ------------------------------------------------------------------ shared memory
+
+    def _staging_point(self, loop: Loop) -> bool:
+        return self.s.shared_at is not None and loop is self.s.loops[self.s.shared_at]
+
+    def _stage_tiles(self, e: Emitter, vars_: dict[int, object]) -> None:
+        """Copy, with all the block's threads, the part of every input the body reads in
+        this iteration of loops[shared_at] (over all threads and every loop inside it) into
+        a shared-memory tile, then wait for the block. A load's index expressions must be
+        linear in the axes (anything else stays a global load): each tile dimension is then
+        a box [base + lo, base + hi], `base` the expression at the loops outside (threads
+        at 0), lo/hi the extremes of what the inside loops add. Elements past the buffer's
+        edge (tails) are read as 0 and never used."""
+        at = self.s.shared_at
+        assert at is not None
+        threads = [l for l in self.s.loops if l.kind == "thread"]
+        varying = threads + self.s.loops[at + 1 :]
+        count = math.prod(l.extent for l in threads)
+        tid: object = 0
+        scale = 1
+        for dim in range(3):
+            for l in threads:
+                if l.dim == dim:
+                    t = e.emit(gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum("xyz"[dim]))))
+                    tid = e.add(tid, e.mul(t, scale))
+                    scale *= l.extent
+        fixed = {**vars_, **{id(l): 0 for l in threads}}
+        base_axes = self.axis_values(e, fixed)
+        self.staged_now = {}
+        for load, box in tile_boxes(self.op, self.s):
+            t = self._buf(load.memref).type
+            assert isinstance(t, MemRefType)
+            bases = []
+            for (const, coeffs, lo, _), n in zip(box, t.get_shape()):
+                b: object = const + lo
+                for axis, c in coeffs.items():
+                    b = e.add(b, e.mul(base_axes[axis], c))
+                bases.append(b)
+            sizes = [hi - lo + 1 for _, _, lo, hi in box]
+            tile = e.emit(memref.AllocaOp.get(t.element_type, shape=sizes, memory_space=IntegerAttr(SHARED, i64)))
+            self._copy_tile(e, self._buf(load.memref), t, tile, bases, sizes, tid, count)
+            self.staged_now[load] = (tile, bases)
+        e.emit(gpu.BarrierOp())
+
+    def _copy_tile(self, e: Emitter, buf: SSAValue, t: MemRefType, tile: SSAValue, bases: list, sizes: list[int],
+                   tid: object, count: int) -> None:  # fmt: skip
+        """for f in [tid, size) step threads: tile[f] = buf[base + coords(f)] (0 outside buf)."""
+        body = Block(arg_types=[INDEX])
+        f = body.args[0]
+        be = Emitter(body, {})
+        coords: list[SSAValue] = []
+        rest: SSAValue = f
+        for d in reversed(range(len(sizes))):
+            if d == 0:
+                coords.append(rest)
+            else:
+                coords.append(be.emit(arith.RemUIOp(rest, be.index(sizes[d]))))
+                rest = be.emit(arith.DivUIOp(rest, be.index(sizes[d])))
+        coords.reverse()
+        ok = None
+        clamped = []
+        for c, base, n in zip(coords, bases, t.get_shape()):
+            g = be.ssa(be.add(base, c))
+            inside = be.emit(arith.AndIOp(be.emit(cmpi(g, be.index(0), "sge")), be.emit(cmpi(g, be.index(n), "slt"))))
+            ok = inside if ok is None else be.emit(arith.AndIOp(ok, inside))
+            clamped.append(be.emit(arith.MinSIOp(be.emit(arith.MaxSIOp(g, be.index(0))), be.index(max(n - 1, 0)))))
+        value = be.emit(memref.LoadOp.get(buf, clamped))
+        value = be.emit(arith.SelectOp(ok, value, be.const(_zero_attr(t.element_type))))
+        be.emit(memref.StoreOp.get(value, tile, coords))
+        body.add_op(scf.YieldOp())
+        e.emit(scf.ForOp(e.ssa(tid), e.index(math.prod(sizes)), e.index(count), [], Region(body)))
 
     # ------------------------------------------------------------------ lanes
 

@@ -51,6 +51,10 @@ class StageSchedule:
     loops: list[Loop]
     acc_at: int | None = None  # reductions: loops[:acc_at] are outside the accumulator tile
     notes: list[str] = field(default_factory=list)
+    # gpu: at the start of each iteration of loops[shared_at] (a reduction loop), the block's
+    # threads copy the tiles of the inputs the loops inside it read into shared memory
+    # (TVM's cache_read to "shared" + compute_at), with a barrier after and at its end
+    shared_at: int | None = None
 
     def validate(self, op: kernel.ComputeOp) -> None:
         extents = op.domain
@@ -67,7 +71,11 @@ class StageSchedule:
                 raise ValueError(f"the loops of axis {op.axis_names[axis]} do not cover it")
         for i, loop in enumerate(self.loops):
             earlier = [l for l in self.loops[:i] if l.axis == loop.axis]
-            if any(l.stride < loop.stride for l in earlier):
+            if any(l.stride < loop.stride for l in earlier) and not self.exact(op, loop.axis):
+                # (an axis its loops tile exactly has no tails, whose guards need the outer
+                # loops first: any order is fine, e.g. a GPU thread loop of stride 1 outside
+                # a per-thread tile of stride `threads`, which keeps neighbouring threads on
+                # neighbouring elements)
                 raise ValueError(f"the loops of axis {op.axis_names[loop.axis]} must nest outer before inner")
             if loop.kind == "parallel" and i != 0:
                 raise ValueError("only the outermost loop may be parallel")
@@ -99,6 +107,14 @@ class StageSchedule:
         """Loops bound to GPU indices come first (each thread runs the rest), on spatial
         axes only (a reduction across threads would need a combine), one per index."""
         bound = [l for l in self.loops if l.kind in GPU_KINDS]
+        if self.shared_at is not None:
+            at = self.shared_at
+            if not bound:
+                raise ValueError("staging through shared memory needs loops bound to GPU indices")
+            if not 0 <= at < len(self.loops) or self.loops[at].axis < op.spatial_count or self.loops[at].kind != "serial":
+                raise ValueError("shared-memory tiles are loaded at a serial reduction loop")
+            if any(l.kind == "vector" or l.clamp for l in self.loops):
+                raise ValueError("shared-memory tiles take no vector loop and no clamped tiles")
         if not bound:
             return
         for l in bound:
@@ -118,6 +134,13 @@ class StageSchedule:
         threads = math.prod(l.extent for l in bound if l.kind == "thread")
         if threads > MAX_THREADS:
             raise ValueError(f"{threads} threads per block exceed {MAX_THREADS}")
+
+    def exact(self, op: kernel.ComputeOp, axis: int) -> bool:
+        """The axis's loops tile it exactly: no tails."""
+        loops = sorted((l for l in self.loops if l.axis == axis), key=lambda l: -l.stride)
+        if not loops or loops[0].extent * loops[0].stride != op.domain[axis] or loops[-1].stride != 1:
+            return False
+        return all(a.stride == b.extent * b.stride for a, b in zip(loops, loops[1:]))
 
     def gpu_dims(self) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(grid, block) dimensions of a stage with bound loops (1 where nothing is bound)."""

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from xdsl.dialects import func, gpu, math as mathd
-from xdsl.dialects.builtin import DenseArrayBase, Float32Type, MemRefType, ModuleOp
+import math
+
+from xdsl.dialects import func, gpu, math as mathd, memref
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Operation
 
 from tessel.dialects.kernel import GPU_DIMS_ATTR, STAGE_ATTR
@@ -39,12 +41,48 @@ INDEX_ARGS = [f"%gpu.{kind}.{d}" for kind in ("ctaid", "tid") for d in "xyz"]  #
 NATIVE_MATH = (mathd.SqrtOp, mathd.AbsFOp, mathd.FloorOp, mathd.CeilOp)
 
 
+def _shared(op: Operation) -> bool:
+    """A shared-memory tile: an alloca in memory space 3."""
+    space = getattr(op.results[0].type, "memory_space", None) if isinstance(op, memref.AllocaOp) else None
+    return isinstance(space, IntegerAttr) and space.value.data == 3
+
+
+def shared_bytes(fn: func.FuncOp) -> int:
+    """Bytes of shared memory a GPU stage's tiles take (each 16-byte aligned)."""
+    total = 0
+    for op in fn.walk():
+        if _shared(op):
+            t = op.results[0].type
+            total += -(-math.prod(t.get_shape()) * _bytes(t.element_type) // 16) * 16  # type: ignore[attr-defined]
+    return total
+
+
+def has_barrier(fn: func.FuncOp) -> bool:
+    return any(isinstance(op, gpu.BarrierOp) for op in fn.walk())
+
+
+def _bytes(t) -> int:  # noqa: ANN001
+    return max(1, (getattr(t, "bitwidth", None) or getattr(getattr(t, "width", None), "data", 32)) // 8)
+
+
 class KernelEmitter(FunctionEmitter):
     def __init__(self, fn: func.FuncOp, declares: set[str], flavour: str = "ptx"):
         super().__init__(fn, declares)
         self.flavour = flavour
+        self.shared_offset = 0
 
     def op(self, op: Operation) -> None:
+        if _shared(op):
+            self._shared_tile(op)
+            return
+        if isinstance(op, gpu.BarrierOp):
+            if self.flavour == "host":
+                self.declare("declare i32 @pthread_barrier_wait(ptr)")
+                self.line(f"{self.fresh()} = call i32 @pthread_barrier_wait(ptr %gpu.barrier)")
+            else:
+                self.declare("declare void @llvm.nvvm.barrier0()")
+                self.line("call void @llvm.nvvm.barrier0()")
+            return
         if isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp):
             kind = "tid" if isinstance(op, gpu.ThreadIdOp) else "ctaid"
             dim = op.dimension.data.value
@@ -65,6 +103,23 @@ class KernelEmitter(FunctionEmitter):
                                   "on f32 it is supported", op_location(op))  # fmt: skip
         super().op(op)
 
+    def _shared_tile(self, op: Operation) -> None:
+        """Shared memory: a module global in address space 3 on the GPU (used through a
+        generic pointer, which LLVM's address-space inference turns back into ld/st.shared);
+        on the host, a slice of the block's shared buffer."""
+        t = op.results[0].type
+        count = math.prod(t.get_shape())  # type: ignore[attr-defined]
+        et = llvm_type(t.element_type)  # type: ignore[attr-defined]
+        name = self.fresh("smem")
+        if self.flavour == "host":
+            self.allocas.append(f"{name} = getelementptr i8, ptr %gpu.shared, i64 {self.shared_offset}")
+            self.shared_offset += -(-count * _bytes(t.element_type) // 16) * 16  # type: ignore[attr-defined]
+        else:
+            glob = f"@{self.fn.sym_name.data}.{name[1:]}"
+            self.declare(f"{glob} = internal addrspace(3) global [{count} x {et}] undef, align 16")
+            self.allocas.append(f"{name} = addrspacecast ptr addrspace(3) {glob} to ptr")
+        self.names[op.results[0]] = name
+
     def emit(self) -> str:
         args = []
         for i, a in enumerate(self.fn.body.block.args):
@@ -73,7 +128,7 @@ class KernelEmitter(FunctionEmitter):
             attrs = " noalias" if isinstance(a.type, MemRefType) else ""
             args.append(f"{llvm_type(a.type)}{attrs} {name}")
         if self.flavour == "host":
-            args += [f"i64 {n}" for n in INDEX_ARGS]
+            args += [f"i64 {n}" for n in INDEX_ARGS] + ["ptr %gpu.shared", "ptr %gpu.barrier"]
         self.start_block("entry")
         body_start = len(self.lines)
         self.block(self.fn.body.block)
@@ -123,11 +178,59 @@ def host_dispatcher(fn: func.FuncOp) -> str:
               f"  %bx = urem i64 %b, {gx}", f"  %bq = udiv i64 %b, {gx}", f"  %by = urem i64 %bq, {gy}", f"  %bz = udiv i64 %bq, {gy}",
               "  br label %thread", "thread:", "  %t = phi i64 [ 0, %block.body ], [ %t.next, %thread ]",
               f"  %tx = urem i64 %t, {tx}", f"  %tq = udiv i64 %t, {tx}", f"  %ty = urem i64 %tq, {ty}", f"  %tz = udiv i64 %tq, {ty}",
-              f"  call void @{name}({buffers}{', ' if buffers else ''}i64 0, i64 0, i64 %bx, i64 %by, i64 %bz, i64 %tx, i64 %ty, i64 %tz)",
+              f"  call void @{name}({buffers}{', ' if buffers else ''}i64 0, i64 0, i64 %bx, i64 %by, i64 %bz, i64 %tx, i64 %ty, i64 %tz, ptr null, ptr null)",
               "  %t.next = add i64 %t, 1", f"  %tmore = icmp slt i64 %t.next, {tx * ty * tz}",
               "  br i1 %tmore, label %thread, label %block.done", "block.done:", "  %b.next = add i64 %b, 1", "  br label %block",
               "exit:", "  ret void", "}"]  # fmt: skip
     return "\n".join(lines)
+
+
+def threaded_dispatcher(fn: func.FuncOp, declares: set[str]) -> str:
+    """@<stage>.dispatch for a kernel with barriers: the block's threads as POSIX threads,
+    created once per call, each running its thread of every block in [lo, hi) and meeting
+    the others at a pthread barrier (the kernel's, and one after each block, so the
+    shared buffer is free again before the next block loads its tiles). The GPU's
+    semantics, slowly: a test device."""
+    name = fn.sym_name.data
+    (gx, gy, _), (tx, ty, tz) = gpu_dims(fn)
+    n = tx * ty * tz
+    arity = len(fn.body.block.args) - 2
+    smem = max(16, shared_bytes(fn))
+    # (pthread_create/join are declared by the thread-pool runtime the host module links)
+    declares |= {"declare i32 @pthread_barrier_init(ptr, ptr, i32)", "declare i32 @pthread_barrier_destroy(ptr)",
+                 "declare i32 @pthread_barrier_wait(ptr)", "declare ptr @calloc(i64, i64)", "declare void @free(ptr)"}  # fmt: skip
+    # a thread's context: args, lo, hi, tx, ty, tz, shared, barrier (8 words)
+    t = [f"define internal ptr @{name}.thread(ptr %c) {{", "entry:"]
+    for i in range(8):
+        t += [f"  %q{i} = getelementptr i64, ptr %c, i64 {i}", f"  %w{i} = load i64, ptr %q{i}, align 8"]
+    t += ["  %args = inttoptr i64 %w0 to ptr", "  %sh = inttoptr i64 %w6 to ptr", "  %br = inttoptr i64 %w7 to ptr"]
+    for i in range(arity):
+        t += [f"  %p{i} = getelementptr ptr, ptr %args, i64 {i}", f"  %a{i} = load ptr, ptr %p{i}, align 8"]
+    buffers = "".join(f"ptr %a{i}, " for i in range(arity))
+    t += ["  br label %block", "block:", "  %b = phi i64 [ %w1, %entry ], [ %b.next, %body ]", "  %more = icmp slt i64 %b, %w2",
+          "  br i1 %more, label %body, label %done", "body:",
+          f"  %bx = urem i64 %b, {gx}", f"  %bq = udiv i64 %b, {gx}", f"  %by = urem i64 %bq, {gy}", f"  %bz = udiv i64 %bq, {gy}",
+          f"  call void @{name}({buffers}i64 0, i64 0, i64 %bx, i64 %by, i64 %bz, i64 %w3, i64 %w4, i64 %w5, ptr %sh, ptr %br)",
+          "  %r = call i32 @pthread_barrier_wait(ptr %br)", "  %b.next = add i64 %b, 1", "  br label %block",
+          "done:", "  ret ptr null", "}"]  # fmt: skip
+    d = [f"define void @{name}.dispatch(ptr %args, i64 %lo, i64 %hi) {{", "entry:",
+         f"  %ctx = call ptr @calloc(i64 {n * 8}, i64 8)", f"  %tids = call ptr @calloc(i64 {n}, i64 8)",
+         "  %bar = call ptr @calloc(i64 256, i64 1)", f"  %sh = call ptr @calloc(i64 {smem}, i64 1)",
+         f"  %r0 = call i32 @pthread_barrier_init(ptr %bar, ptr null, i32 {n})",
+         "  %argi = ptrtoint ptr %args to i64", "  %bari = ptrtoint ptr %bar to i64", "  %shi = ptrtoint ptr %sh to i64",
+         "  br label %spawn", "spawn:", "  %t = phi i64 [ 0, %entry ], [ %t.next, %spawn ]",
+         f"  %tx = urem i64 %t, {tx}", f"  %tq = udiv i64 %t, {tx}", f"  %ty = urem i64 %tq, {ty}", f"  %tz = udiv i64 %tq, {ty}",
+         "  %slot = mul i64 %t, 8", "  %c = getelementptr i64, ptr %ctx, i64 %slot"]  # fmt: skip
+    for i, v in enumerate(["%argi", "%lo", "%hi", "%tx", "%ty", "%tz", "%shi", "%bari"]):
+        d += [f"  %c{i} = getelementptr i64, ptr %c, i64 {i}", f"  store i64 {v}, ptr %c{i}, align 8"]
+    d += ["  %tid = getelementptr i64, ptr %tids, i64 %t", f"  %r1 = call i32 @pthread_create(ptr %tid, ptr null, ptr @{name}.thread, ptr %c)",
+          "  %t.next = add i64 %t, 1", f"  %tmore = icmp slt i64 %t.next, {n}", "  br i1 %tmore, label %spawn, label %join",
+          "join:", "  %u = phi i64 [ 0, %spawn ], [ %u.next, %join ]",
+          "  %uid = getelementptr i64, ptr %tids, i64 %u", "  %h = load i64, ptr %uid, align 8", "  %r2 = call i32 @pthread_join(i64 %h, ptr null)",
+          "  %u.next = add i64 %u, 1", f"  %umore = icmp slt i64 %u.next, {n}", "  br i1 %umore, label %join, label %exit",
+          "exit:", "  %r3 = call i32 @pthread_barrier_destroy(ptr %bar)", "  call void @free(ptr %sh)", "  call void @free(ptr %ctx)",
+          "  call void @free(ptr %tids)", "  call void @free(ptr %bar)", "  ret void", "}"]  # fmt: skip
+    return "\n".join(t) + "\n\n" + "\n".join(d)
 
 
 def emit_host_module(module: ModuleOp) -> str:
@@ -139,7 +242,7 @@ def emit_host_module(module: ModuleOp) -> str:
     functions, dispatchers = [], []
     for fn in stages(module):
         functions.append(KernelEmitter(fn, declares, "host").emit())
-        dispatchers.append(host_dispatcher(fn))
+        dispatchers.append(threaded_dispatcher(fn, declares) if has_barrier(fn) else host_dispatcher(fn))
     parts = [*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT]
     return "\n\n".join([*parts, "attributes #0 = { nounwind }"]) + "\n"
 

@@ -1,8 +1,8 @@
 """Differential fuzzing of the GPU lowering: random tg graphs through the whole pipeline
-with GPU schedules (loops bound to block and thread indices, tails guarded) must compile to
-PTX and, run by the emulator on this CPU, compute what the reference computes; and random
-GPU schedules (splits with tails, any spatial loops bound) of a matmul and a convolution
-must compute what the default schedule does."""
+with GPU schedules (loops bound to block and thread indices, tails guarded, shared-memory
+tiles) must compile to PTX and, run by the emulator on this CPU, compute what the reference
+computes; and random GPU schedules of a matmul (splits with tails, any spatial loops bound,
+shared-memory tiles at the reduction or its outer split) must compute a @ b."""
 
 from __future__ import annotations
 
@@ -70,8 +70,15 @@ def gpu_schedules(draw) -> tuple[str, tuple[int, int, int]]:  # noqa: ANN001
         pool = threads if len(h) == 3 and h.endswith("i") else blocks
         bound.append((h, pool.pop(0)))
     full = [h for h, _ in bound] + [h for h in order if h not in {b for b, _ in bound}]
-    lines.append(f"  sched.reorder {', '.join(full)}, %k")
+    reduction = ["%k"]
+    staged = any(idx.startswith("threadIdx") for _, idx in bound) and draw(st.booleans())
+    if staged and k > 1 and draw(st.booleans()):
+        lines.append(f"  %ko, %ki = sched.split %k by {draw(st.integers(1, k))}")
+        reduction = ["%ko", "%ki"]
+    lines.append(f"  sched.reorder {', '.join(full + reduction)}")
     lines += [f"  sched.bind {h} to {idx}" for h, idx in bound]
+    if staged:  # shared-memory tiles of a and b, loaded at the (outer) reduction loop
+        lines.append(f"  sched.cache_read {reduction[0]}")
     stage = 'sched.stage "k0_matmul__s0" {\n' + "\n".join(lines) + "\n}\n"
     return MATMUL.format(m=m, n=n, k=k) + stage, (m, n, k)
 

@@ -1,6 +1,8 @@
 """Every point of the GPU search space is a legal GPU schedule that computes the same thing:
-random knob sets per stage, written as sched.stage text and replayed with sched.bind
-(kernel-to-loops{target=gpu}), compiled to PTX and run on the emulator, against the CPU
+random knob sets per stage (register tiles, cyclic or contiguous, shared-memory tiles with
+barriers), written as sched.stage text and replayed with sched.bind and sched.cache_read
+(kernel-to-loops{target=gpu}), compiled to PTX (assembled by ptxas where installed) and
+run on the emulator (POSIX threads per block where there are barriers), against the CPU
 with default schedules; and every knob value alone builds a schedule that validates and
 survives text."""
 
@@ -22,6 +24,7 @@ from tessel.passes.schedule.kernel_to_loops import KernelToLoops
 from tessel.passes.schedule.sched_default import stage_names
 from tessel.targets.gpu.emulate import EmulatedGpuExecutable
 from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
+from tessel.targets.gpu.ptxas import assemble, find_ptxas
 from tessel.tune import gpu_space
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,7 +35,7 @@ def _kernel_fns(module):  # noqa: ANN001, ANN202
     return [o for o in module.ops if hasattr(o, "sym_name") and "kernel.kernel" in o.attributes]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=16, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(sorted(MODELS)), st.integers(0, 2**31))
 def test_sampled_gpu_schedules_compute_the_same(name: str, seed: int) -> None:
     ctx, module, store = kernels(name)
@@ -47,7 +50,9 @@ def test_sampled_gpu_schedules_compute_the_same(name: str, seed: int) -> None:
             module.body.block.add_op(stage_from_schedule(compute, stage, schedule))
     module = parse_module(ctx, print_module(module))  # the schedules go through text
     PassPipeline((KernelToLoops(target="gpu"),)).apply(ctx, module)
-    compile_ptx(emit_ptx_module(module))
+    ptx = compile_ptx(emit_ptx_module(module))
+    if find_ptxas() is not None:
+        assemble(ptx)
     executable = EmulatedGpuExecutable(module, store, threads=2)
     try:
         got = executable.run(xs)
@@ -73,7 +78,7 @@ def test_every_gpu_knob_value_builds_a_valid_schedule(name: str) -> None:
                     assert [(l.axis, l.extent, l.stride, l.kind, l.dim) for l in replayed.loops] == [
                         (l.axis, l.extent, l.stride, l.kind, l.dim) for l in schedule.loops
                     ]
-                    assert replayed.acc_at == schedule.acc_at
+                    assert replayed.acc_at == schedule.acc_at and replayed.shared_at == schedule.shared_at
 
 
 def test_features_of_gpu_schedules_see_the_grid() -> None:

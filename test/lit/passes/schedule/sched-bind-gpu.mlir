@@ -57,3 +57,51 @@ func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20x
   }
   func.return
 }
+
+// -----
+
+// sched.cache_read at the outer k loop: each iteration, the block's 8x4 threads copy the
+// 8x4 tile of a and the 4x16 tile of b they will read into shared memory (memory space 3),
+// cooperatively (thread t copies elements t, t + 128, ...; 0 past the buffers' edges),
+// wait at a barrier, accumulate from the tiles, and wait again. The threads past the end
+// of i (18 rows: 3 blocks of 8) repeat the last row instead of skipping the barriers.
+// CHECK-LABEL: func.func @k0_matmul__s0(
+// CHECK-SAME:    kernel.schedule = "j/16x2:blockx i/8x3:blocky j/1x16:threadx i/1x8:thready |shared| k/4x2 k/1x4"
+// CHECK:         %[[TX:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+// CHECK:         arith.minsi %[[TX]], %{{.*}} : index
+// CHECK:         scf.for %k = {{.*}} iter_args(
+// CHECK:           %[[TA:.*]] = memref.alloca() : memref<8x4xf32, 3 : i64>
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             memref.load %a[
+// CHECK:             arith.select
+// CHECK:             memref.store %{{.*}}, %[[TA]][
+// CHECK:           %[[TB:.*]] = memref.alloca() : memref<4x16xf32, 3 : i64>
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             memref.store %{{.*}}, %[[TB]][
+// CHECK:           "gpu.barrier"() : () -> ()
+// CHECK:           scf.for %k{{.*}} iter_args(
+// CHECK:             memref.load %[[TA]][
+// CHECK:             memref.load %[[TB]][
+// CHECK:           "gpu.barrier"() : () -> ()
+func.func @k0_matmul(%a: memref<18x8xf32>, %b: memref<8x20xf32>, %c: memref<18x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 18, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<18x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<18x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  %io, %ii = sched.split %i by 8
+  %jo, %ji = sched.split %j by 16
+  %ko, %ki = sched.split %k by 4
+  sched.reorder %jo, %io, %ji, %ii, %ko, %ki
+  sched.bind %jo to blockIdx.x
+  sched.bind %io to blockIdx.y
+  sched.bind %ji to threadIdx.x
+  sched.bind %ii to threadIdx.y
+  sched.cache_read %ko
+}

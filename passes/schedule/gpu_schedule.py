@@ -46,7 +46,7 @@ def default_knobs(op: kernel.ComputeOp) -> dict:
     cols = per if nx >= 16 * per else 1
     others = [d for d in range(k) if extents[d] > 1 and d != x_axis]
     tx = max(1, min(16 if others else THREADS, nx // cols))  # alone, the axis takes the whole block
-    knobs = {"tx": tx, "cols": cols, "cyclic": True, "stage": True, "bk": 8, "unroll_k": 1}
+    knobs = {"tx": tx, "cols": cols, "cyclic": True, "stage": True, "bk": 8, "unroll_k": 1, "x_axis": x_axis}
     if others:
         knobs |= {"ty_axis": max(others, key=lambda d: extents[d]), "ty": min(16, THREADS // tx), "rows": per}
     return knobs
@@ -56,13 +56,24 @@ def default_gpu_schedule(op: kernel.ComputeOp) -> StageSchedule:
     extents = op.domain
     k = op.spatial_count
     if k and op.reduce_count and math.prod(extents[k:]) >= 16:  # enough reduction to reuse tiles
-        tiled = tiled_gpu_schedule(op, default_knobs(op))
-        if tiled is not None:
+        # the second thread axis: the longest whose tiles fit shared memory (a conv's output
+        # channels would make every block load all the weights; its pixels share them)
+        knobs = default_knobs(op)
+        fallback = None
+        others = sorted((d for d in range(k) if extents[d] > 1 and d != knobs.get("x_axis")), key=lambda d: -extents[d])
+        for y in others or [None]:
+            tiled = tiled_gpu_schedule(op, knobs | ({"ty_axis": y} if y is not None else {}))
             try:
+                if tiled is None:
+                    continue
                 tiled.validate(op)
-                return tiled
             except ValueError:
-                pass
+                continue
+            if tiled.shared_at is not None:
+                return tiled
+            fallback = fallback or tiled
+        if fallback is not None:
+            return fallback
     threads: list[Loop] = []
     outer: list[Loop] = []  # block candidates, innermost axis first
     left = THREADS

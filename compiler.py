@@ -172,13 +172,17 @@ def compile_for_gpu(module: ModuleOp, weights: Mapping[str, np.ndarray], emulate
         executable = GpuExecutable(module, store, arch=arch)
     report.seconds["llvm"] = time.perf_counter() - start
     if dump_dir:
-        count = len(graph_passes()) + len(kernel_passes()) + 1
-        with open(os.path.join(dump_dir, f"{count:02d}-{'host' if emulate else 'nvptx'}.ll"), "w") as f:
-            f.write(executable.llvm_ir)
+        _dump_code(dump_dir, "host.ll" if emulate else "nvptx.ll", executable.llvm_ir)
         if not emulate:
-            with open(os.path.join(dump_dir, f"{count + 1:02d}-kernels.ptx"), "w") as f:
-                f.write(executable.ptx)  # type: ignore[attr-defined]
+            _dump_code(dump_dir, "kernels.ptx", executable.ptx, 1)  # type: ignore[attr-defined]
     return executable, report
+
+
+def _dump_code(directory: str, name: str, text: str, after: int = 0) -> None:
+    """Code after the passes' IR dumps: NN-name, numbered after the last pass."""
+    count = len(graph_passes()) + len(kernel_passes()) + 1 + after
+    with open(os.path.join(directory, f"{count:02d}-{name}"), "w") as f:
+        f.write(text)
 
 
 def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2,
@@ -192,7 +196,5 @@ def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads
     executable = CpuExecutable(module, store, threads=threads)
     report.seconds["llvm"] = time.perf_counter() - start
     if dump_dir:
-        count = len(graph_passes()) + len(kernel_passes()) + 1
-        with open(os.path.join(dump_dir, f"{count:02d}-llvm.ll"), "w") as f:
-            f.write(executable.llvm_ir)
+        _dump_code(dump_dir, "llvm.ll", executable.llvm_ir)
     return executable, report

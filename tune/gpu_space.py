@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from tessel.dialects import kernel
 from tessel.passes.schedule.gpu_schedule import default_gpu_schedule, tiled_gpu_schedule
 from tessel.passes.schedule.schedule import StageSchedule
+from tessel.tune.space import neighbours_in, sample_from
 
 Knobs = dict[str, object]
 DEFAULT: Knobs = {"default": True}
@@ -28,7 +29,7 @@ DEFAULT: Knobs = {"default": True}
 
 def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
     k = op.spatial_count
-    space: dict[str, list] = {"tx": [32, 64, 128, 256], "cols": [1, 2, 4]}
+    space: dict[str, list] = {"tx": [16, 32, 64, 128, 256], "cols": [1, 2, 4, 8]}
     if k >= 2:
         space["ty_axis"] = list(range(k - 1))
         space["ty"] = [1, 2, 4, 8, 16]
@@ -43,17 +44,11 @@ def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
 
 
 def sample(op: kernel.ComputeOp, rng: random.Random) -> Knobs:
-    return {name: rng.choice(values) for name, values in knob_space(op).items()}
+    return sample_from(knob_space(op), rng)
 
 
 def neighbours(op: kernel.ComputeOp, knobs: Knobs, rng: random.Random, count: int = 1) -> Iterator[Knobs]:
-    space = knob_space(op)
-    names = [n for n, v in space.items() if len(v) > 1]
-    for _ in range(count):
-        if not names:
-            return
-        name = rng.choice(names)
-        yield {**knobs, name: rng.choice([v for v in space[name] if v != knobs.get(name)])}
+    return neighbours_in(knob_space(op), knobs, rng, count)
 
 
 def build(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:

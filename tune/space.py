@@ -69,12 +69,20 @@ def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
 
 
 def sample(op: kernel.ComputeOp, rng: random.Random) -> Knobs:
-    return {name: rng.choice(values) for name, values in knob_space(op).items()}
+    return sample_from(knob_space(op), rng)
 
 
 def neighbours(op: kernel.ComputeOp, knobs: Knobs, rng: random.Random, count: int = 1) -> Iterator[Knobs]:
+    return neighbours_in(knob_space(op), knobs, rng, count)
+
+
+def sample_from(space: dict[str, list], rng: random.Random) -> Knobs:
+    """A point of a knob space: one value per knob."""
+    return {name: rng.choice(values) for name, values in space.items()}
+
+
+def neighbours_in(space: dict[str, list], knobs: Knobs, rng: random.Random, count: int = 1) -> Iterator[Knobs]:
     """Knob sets that differ from `knobs` in one knob each."""
-    space = knob_space(op)
     names = [n for n, v in space.items() if len(v) > 1]
     for _ in range(count):
         if not names:

@@ -21,7 +21,26 @@ from tessel.targets.cpu.runtime import aligned_empty
 from tessel.ir.diagnostics import TesselError
 
 
-class ImgExecutable:
+class PlanOwner:
+    """Owns a NativePlan whose workers run the owner's compiled code: join them on close
+    (and at garbage collection), before that code is freed."""
+
+    plan: NativePlan | None
+
+    def close(self) -> None:
+        plan = getattr(self, "plan", None)
+        if plan is not None:
+            plan.stop()
+            self.plan = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001  (interpreter shutdown)
+            pass
+
+
+class ImgExecutable(PlanOwner):
     """A JIT-compiled pipeline: `run(inputs) -> outputs`, numpy (H, W, C) arrays."""
 
     def __init__(self, llvm_ir: str, entry: str, height: int, inputs: Sequence[tuple[tuple[int, int, int], np.dtype]],
@@ -71,15 +90,3 @@ class ImgExecutable:
             self.plan.run()
             times.append(time.perf_counter() - t0)
         return times
-
-    def close(self) -> None:
-        plan = getattr(self, "plan", None)
-        if plan is not None:
-            plan.stop()
-            self.plan = None  # type: ignore[assignment]
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001  (interpreter shutdown)
-            pass

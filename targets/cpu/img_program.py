@@ -27,6 +27,7 @@ from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.img.frames import FrameProgram, Step, source_name
 from tessel.passes.img.rows import build_plan
 from tessel.targets.cpu import native_plan
+from tessel.targets.cpu.img_exec import PlanOwner
 from tessel.targets.cpu.img_kernels import emit_kernel
 from tessel.targets.cpu.img_llvm import emit_pipeline_functions
 from tessel.targets.cpu.jit import CompiledModule
@@ -52,7 +53,7 @@ class Run:
     seconds_per_frame: list[float] = field(default_factory=list)
 
 
-class ProgramExecutable:
+class ProgramExecutable(PlanOwner):
     def __init__(self, ctx: Context, program: FrameProgram, threads: int = 2, fuse: bool = True, lanes_factor: int = 2):
         from tessel.img_compiler import optimize
 
@@ -201,15 +202,3 @@ class ProgramExecutable:
                     where[j].append(a)
                 else:
                     where[j] = a
-
-    def close(self) -> None:
-        plan = getattr(self, "plan", None)
-        if plan is not None:
-            plan.stop()
-            self.plan = None  # type: ignore[assignment]
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001  (interpreter shutdown)
-            pass

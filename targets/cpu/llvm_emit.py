@@ -166,12 +166,20 @@ class FunctionEmitter:
             self.names[a] = name
             attrs = " noalias" if isinstance(a.type, MemRefType) else ""
             args.append(f"{llvm_type(a.type)}{attrs} {name}")
+        args += self.extra_args()
         self.start_block("entry")
         body_start = len(self.lines)
         self.block(self.fn.body.block)
         self.lines[body_start:body_start] = ["  " + a for a in self.allocas]
-        header = f"define void @{self.fn.sym_name.data}({', '.join(args)}) #0 {{"
+        header = f"define {self.calling_convention()}void @{self.fn.sym_name.data}({', '.join(args)}) #0 {{"
         return "\n".join([header, *self.lines, "}"])
+
+    def extra_args(self) -> list[str]:
+        """Parameters after the function's own (the GPU emulator's indices)."""
+        return []
+
+    def calling_convention(self) -> str:
+        return ""
 
     def block(self, block: Block) -> None:
         for op in block.ops:

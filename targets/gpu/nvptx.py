@@ -27,7 +27,7 @@ from functools import cache
 import math
 
 from xdsl.dialects import func, gpu, math as mathd, memref
-from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 
 from tessel.dialects.kernel import GPU_DIMS_ATTR, STAGE_ATTR
@@ -120,22 +120,11 @@ class KernelEmitter(FunctionEmitter):
             self.allocas.append(f"{name} = addrspacecast ptr addrspace(3) {glob} to ptr")
         self.names[op.results[0]] = name
 
-    def emit(self) -> str:
-        args = []
-        for i, a in enumerate(self.fn.body.block.args):
-            name = f"%a{i}"
-            self.names[a] = name
-            attrs = " noalias" if isinstance(a.type, MemRefType) else ""
-            args.append(f"{llvm_type(a.type)}{attrs} {name}")
-        if self.flavour == "host":
-            args += [f"i64 {n}" for n in INDEX_ARGS] + ["ptr %gpu.shared", "ptr %gpu.barrier"]
-        self.start_block("entry")
-        body_start = len(self.lines)
-        self.block(self.fn.body.block)
-        self.lines[body_start:body_start] = ["  " + a for a in self.allocas]
-        cc = "ptx_kernel " if self.flavour == "ptx" else ""
-        header = f"define {cc}void @{self.fn.sym_name.data}({', '.join(args)}) #0 {{"
-        return "\n".join([header, *self.lines, "}"])
+    def extra_args(self) -> list[str]:
+        return [f"i64 {n}" for n in INDEX_ARGS] + ["ptr %gpu.shared", "ptr %gpu.barrier"] if self.flavour == "host" else []
+
+    def calling_convention(self) -> str:
+        return "ptx_kernel " if self.flavour == "ptx" else ""
 
 
 def gpu_dims(fn: func.FuncOp) -> tuple[tuple[int, int, int], tuple[int, int, int]]:

@@ -15,25 +15,10 @@ import pytest
 from fake_cuda import FakeDriver
 from tessel.compiler import compile_for_gpu
 from tessel.frontends.onnx import import_model
-from tessel.targets.gpu import runtime
-from tessel.targets.gpu.nvptx import emit_ptx_module
 from tessel.targets.reference.interpreter import run
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "models"
 sys.path.insert(0, str(EXAMPLES))
-
-
-@pytest.fixture
-def fake(monkeypatch):  # noqa: ANN001, ANN201
-    driver = FakeDriver()
-    monkeypatch.setattr(runtime, "driver", lambda hint=None: driver)
-
-    def emit(module):  # noqa: ANN001, ANN202
-        driver.expect(module)
-        return emit_ptx_module(module)
-
-    monkeypatch.setattr(runtime.GpuExecutable, "emit", staticmethod(emit))
-    return driver
 
 
 @pytest.mark.parametrize("name", ["dqn"])  # (each run emulates every GPU thread: a small model)

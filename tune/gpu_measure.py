@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 from tessel.passes.schedule.kernel_to_loops import stage_function
 from tessel.passes.schedule.schedule import default_schedule
 from tessel.tune import gpu_space
-from tessel.tune.measure import Candidate, Result, _schedule_text
+from tessel.tune.measure import Candidate, Result, _schedule_text, check_result
 from tessel.tune.task import StageRunner
 
 
@@ -91,12 +91,7 @@ class GpuMeasurer:
             check(cu, cu.cuStreamSynchronize(stream), "cuStreamSynchronize")
             got = np.empty_like(want)
             check(cu, cu.cuMemcpyDtoH(got.ctypes.data, buffers[out_index], got.nbytes), "cuMemcpyDtoH")
-            if want.dtype.kind == "f":
-                scale = max(1.0, float(np.abs(want).max()))
-                if not np.allclose(got, want, rtol=1e-4, atol=1e-4 * scale, equal_nan=True):
-                    raise AssertionError(f"wrong result: max error {float(np.abs(got - want).max()):.3g} (scale {scale:.3g})")
-            elif not np.array_equal(got, want):
-                raise AssertionError("wrong result")
+            check_result(got, want)
             ev0, ev1 = check(cu, cu.cuEventCreate(0), "cuEventCreate"), check(cu, cu.cuEventCreate(0), "cuEventCreate")
 
             def sample(n: int) -> float:

@@ -77,14 +77,19 @@ def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple
         _REFERENCE[task.key] = StageRunner(task, default_schedule(op), threads=threads, cache=True).run().copy()
     want = _REFERENCE[task.key]
     runner = StageRunner(task, space.build(op, knobs), threads=threads, cache=True)
-    got = runner.run()
+    check_result(runner.run(), want)
+    return runner.timings(repeats)
+
+
+def check_result(got: np.ndarray, want: np.ndarray) -> None:
+    """A candidate's output against the default schedule's: float within 1e-4 of the
+    output's scale, integers exactly; an AssertionError (a failed record) otherwise."""
     if want.dtype.kind == "f":
         scale = max(1.0, float(np.abs(want).max()))
         if not np.allclose(got, want, rtol=1e-4, atol=1e-4 * scale, equal_nan=True):
             raise AssertionError(f"wrong result: max error {float(np.abs(got - want).max()):.3g} (scale {scale:.3g})")
     elif not np.array_equal(got, want):
         raise AssertionError("wrong result")
-    return runner.timings(repeats)
 
 
 def _die_with_parent(parent: int) -> None:

@@ -1,20 +1,23 @@
-"""The default schedule of a stage on the GPU: one thread per output element.
+"""GPU schedules: the defaults kernel-to-loops{target=gpu} gives every stage, and the tiled
+sketch both the defaults for reductions and the tuner's GPU space (tune/gpu_space.py) are
+points of.
 
-TVM's default GPU schedule for an injective or reduction stage without a tuned template:
-the spatial axes are flattened onto the grid, innermost first, so that neighbouring
-threads of a warp write neighbouring elements (coalesced stores) and read neighbouring
-elements of every input indexed by that axis; each thread runs the reduction loops for its
-element alone (a scalar accumulator in a register).
+Element-wise stages and small reductions: one thread per output element (TVM's default
+injective schedule). The innermost spatial axis goes on threadIdx.x (neighbouring threads
+write neighbouring elements: coalesced), split by up to 256 threads; if it is shorter than
+64 the next axis inwards joins as threadIdx.y; the rest go on blockIdx.x/y/z (the longest
+on x, 2^31 - 1 blocks; 65535 on y and z), beyond that serially in each thread.
 
-* threads: the innermost spatial axis, split by up to `THREADS` (a block of 256 threads,
-  8 warps); if it is shorter than 64, the next axis inwards joins as threadIdx.y;
-* blocks: what is left of those axes and the other spatial axes, the longest on
-  blockIdx.x (2^31 - 1 blocks), two more on y and z (65535 each);
-* spatial axes beyond that run as serial loops inside each thread, then the reductions.
+Reductions of 16 or more steps (matmuls, convolutions, pooling, softmax's sums): the
+tiled sketch (`tiled_gpu_schedule`). Threads on the innermost spatial axis and a second one,
+each thread a register tile of rows x cols outputs (cyclic: its elements `threads` apart),
+accumulated over the reduction loops; the outermost reduction split by `bk`, and each of its
+iterations loading the inputs' tiles into shared memory (loop_builder's staging). The
+defaults size the tile by the output (`default_knobs`) and pick the second axis whose tiles
+fit a block's 48 KiB.
 
-A split that does not divide its axis leaves a tail: the loop builder guards the threads
-past the end. Faster schedules (shared-memory tiles, register blocking) are written as
-`sched.stage` with `sched.bind` or found by the tuner over the GPU search space.
+A split that does not divide its axis leaves a tail: the loop builder guards (or, with
+barriers, clamps) the threads past the end.
 """
 
 from __future__ import annotations
@@ -27,8 +30,6 @@ from tessel.passes.schedule.schedule import MAX_GRID, MAX_THREADS, Loop, StageSc
 
 THREADS = 256
 MIN_X_THREADS = 64  # below this, a second axis joins the block
-
-
 SMS = 132  # streaming multiprocessors to fill (an H100/H200; smaller GPUs fill sooner)
 
 

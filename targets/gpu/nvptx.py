@@ -7,24 +7,25 @@ memref/vector lowering, with
   pointers that LLVM's NVPTX argument lowering turns into global-space loads and stores;
 * `gpu.block_id` / `gpu.thread_id` read from the special registers (`%ctaid`, `%tid`)
   through the `llvm.nvvm.read.ptx.sreg.*` intrinsics;
+* shared-memory tiles (allocas in memory space 3) as `addrspace(3)` globals, `gpu.barrier`
+  as `llvm.nvvm.barrier0` (bar.sync 0);
 * f32 exp/log/tanh/erf as the polynomial functions of targets/cpu/vector_math.py (plain
   IR, so they compile for any target), sqrt/fabs/floor/ceil as the intrinsics NVPTX selects
   natively; what would need a libm call on the device (f64 transcendental functions) is a
   one-line error naming the op.
 
 The same kernels also compile for the host (`flavour="host"`): the block and thread
-indices become extra arguments, and a dispatcher runs blocks [lo, hi) of the grid, every
-thread of each block in turn. With no barriers in the kernels (the schedules bind loops,
-they do not stage through shared memory yet), running the threads of a block one after
-another is the GPU's semantics exactly, so the GPU lowering is tested on every machine
-against the reference (targets/gpu/emulate.py).
+indices, the block's shared buffer and its barrier become extra arguments, and a
+dispatcher runs blocks [lo, hi) of the grid: a block's threads one after another where the
+kernel has no barrier (the GPU's semantics exactly), as POSIX threads meeting at a pthread
+barrier where it has. So the GPU lowering is tested on every machine against the reference
+(targets/gpu/emulate.py).
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import math
+from functools import cache
 
 from xdsl.dialects import func, gpu, math as mathd, memref
 from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, ModuleOp

@@ -138,6 +138,9 @@ class GpuExecutable(CpuExecutable):
                 self.ports[(kind, i)] = ptr
                 self.allocations.append(ptr)
         self.stream = check(cu, cu.cuStreamCreate(0), "cuStreamCreate")
+        self.graph = None  # the plan captured as a CUDA graph (on first run)
+        self.use_graph = True
+        self.graph_error = ""
         self.packed: list[tuple] = []
         for launch in self.launches:
             ptrs = [self._device_ptr(s) for s in launch.args]
@@ -160,6 +163,28 @@ class GpuExecutable(CpuExecutable):
     # ------------------------------------------------------------------ running
 
     def _launch_all(self) -> None:
+        """Every launch of the plan on the stream: as one CUDA graph (captured on first use;
+        the buffers never move, so it stays valid), which costs one host call instead of one
+        per kernel; directly if the driver cannot capture it."""
+        cu = self.cu
+        if self.graph is None and self.use_graph:
+            try:
+                mode = cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+                check(cu, cu.cuStreamBeginCapture(self.stream, mode), "cuStreamBeginCapture")
+                try:
+                    self._launch_each()
+                finally:
+                    graph = check(cu, cu.cuStreamEndCapture(self.stream), "cuStreamEndCapture")
+                self.graph = check(cu, cu.cuGraphInstantiate(graph, 0), "cuGraphInstantiate")
+            except (TesselError, AttributeError, TypeError) as err:
+                self.use_graph = False
+                self.graph_error = str(err)
+        if self.graph is not None:
+            check(cu, cu.cuGraphLaunch(self.graph, self.stream), "cuGraphLaunch")
+            return
+        self._launch_each()
+
+    def _launch_each(self) -> None:
         cu = self.cu
         for p in self.packed:
             if p[0] == "copy":

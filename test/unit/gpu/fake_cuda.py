@@ -106,7 +106,7 @@ class FakeDriver:
         return self._copy(dst, src, size)
 
     def cuMemcpyDtoDAsync(self, dst, src, size, stream):  # noqa: N802, ANN001, ANN201
-        return self._copy(dst, src, size)
+        return self._captured(self._copy, dst, src, size)
 
     # ------------------------------------------------------------------ running
     def cuStreamCreate(self, flags: int):  # noqa: N802, ANN201
@@ -122,8 +122,11 @@ class FakeDriver:
         return (OK,)
 
     def cuLaunchKernel(self, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra):  # noqa: N802, ANN001, ANN201
-        if ((gx, gy, gz), (bx, by, bz)) != self.dims[f]:
+        if ((gx, gy, gz), (bx, by, bz)) != self.dims[f]:  # checked when called, captured or not
             return (INVALID_VALUE,)
+        return self._captured(self._launch, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra)
+
+    def _launch(self, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra):  # noqa: ANN001, ANN202
         n = self.arity[f]
         pointers = (ctypes.c_uint64 * n).from_address(int(params))
         values = [ctypes.c_uint64.from_address(p).value for p in pointers]
@@ -132,6 +135,35 @@ class FakeDriver:
         dispatch(args.ctypes.data, 0, gx * gy * gz)
         self.launches.append((f, (gx, gy, gz), (bx, by, bz)))
         return (OK,)
+
+    # stream capture: launches are recorded, a graph replays them
+    class CUstreamCaptureMode(enum.IntEnum):  # noqa: N801
+        CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1
+
+    def cuStreamBeginCapture(self, stream, mode):  # noqa: N802, ANN001, ANN201
+        self.capturing: list | None = []
+        return (OK,)
+
+    def cuStreamEndCapture(self, stream):  # noqa: N802, ANN001, ANN201
+        graph, self.capturing = self.capturing, None
+        return (OK, graph)
+
+    def cuGraphInstantiate(self, graph, flags):  # noqa: N802, ANN001, ANN201
+        return (OK, list(graph))
+
+    def cuGraphLaunch(self, graph, stream):  # noqa: N802, ANN001, ANN201
+        self.graph_launches = getattr(self, "graph_launches", 0) + 1
+        for call, args in graph:
+            err = call(*args)
+            if err[0] != OK:
+                return err
+        return (OK,)
+
+    def _captured(self, call, *args):  # noqa: ANN001, ANN002, ANN202
+        if getattr(self, "capturing", None) is not None:
+            self.capturing.append((call, args))
+            return (OK,)
+        return call(*args)
 
     def cuEventCreate(self, flags: int):  # noqa: N802, ANN201
         return (OK, "event")

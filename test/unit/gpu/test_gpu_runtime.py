@@ -33,6 +33,7 @@ def test_models_through_the_runtime(fake: FakeDriver, name: str) -> None:
     got = exe.run(feed)
     kernels = sum(1 for l in exe.launches if l.fn is not None)
     assert len(fake.launches) == kernels >= report.stages  # every launch of the plan, some stages more than once
+    assert fake.graph_launches == 1 and exe.graph is not None  # the plan ran as one captured graph
     for g, w in zip(got, want):
         assert float(np.abs(g - w).max()) <= 1e-4 * (float(np.abs(w).max()) or 1.0)
     # views into one arena share its device allocation (at their offsets)

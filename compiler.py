@@ -25,7 +25,7 @@ from tessel.ir.source import make_context, print_module, verify
 from tessel.ir.weights import WeightStore, attach
 
 
-def graph_passes() -> list[ModulePass]:
+def graph_passes(target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
     from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
     from tessel.passes.graph.fold_constants import TgFoldConstants
@@ -33,7 +33,7 @@ def graph_passes() -> list[ModulePass]:
     from tessel.passes.graph.layout import TgLayout
     from tessel.passes.graph.plan_memory import TgPlanMemory
 
-    return [TgFoldBatchnorm(), TgConvTransposeToConv(), TgLayout(), TgFoldConstants(), TgFuse(), TgPlanMemory()]
+    return [TgFoldBatchnorm(), TgConvTransposeToConv(), TgLayout(pack_dense=target != "gpu"), TgFoldConstants(), TgFuse(), TgPlanMemory()]
 
 
 def kernel_passes(schedules: Mapping | None = None, target: str = "cpu") -> list[ModulePass]:
@@ -80,7 +80,7 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
     attach(ctx, store)
     report = CompileReport()
-    passes = [*graph_passes(), *kernel_passes(schedules, target)]
+    passes = [*graph_passes(target), *kernel_passes(schedules, target)]
     if dump_dir:
         os.makedirs(dump_dir, exist_ok=True)
         for old in os.listdir(dump_dir):

@@ -300,8 +300,14 @@ class PackDenseWeights(RewritePattern):
 class TgLayout(ModulePass):
     name = "tg-layout"
 
+    # dense_packed's [N/16, K, 16] layout feeds 16-lane CPU vectors; on the GPU its
+    # floordiv/mod indexing would keep the matrix out of shared-memory tiles (they need
+    # indices linear in the axes), so the gpu target leaves matmuls as they are
+    pack_dense: bool = True
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([BlockConv(), BlockDepthwise(), PackDenseWeights(), TransposeGemmWeights()]), apply_recursively=False).rewrite_module(op)
+        patterns = [BlockConv(), BlockDepthwise(), *([PackDenseWeights()] if self.pack_dense else []), TransposeGemmWeights()]
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(GreedyRewritePatternApplier([PushThroughElementwise(), PushThroughSpatial(), CancelTransforms()])).rewrite_module(op)
         for region in op.regions:
             region_dce(region)

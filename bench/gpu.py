@@ -2,6 +2,7 @@
 ResNet-18 batch 1.
 
     python -m tessel.bench.gpu [--runs 20] [--skip-compile]     (needs an NVIDIA GPU)
+    python -m tessel.bench.gpu --dry-run                         (the script's flow on small workloads)
 
 Everything fp32 at batch 1 (TF32 off for the peers, `torch.backends.cudnn.benchmark` on):
 * sgemm 1024^3 and 4096^3: a tg.matmul compiled for the GPU vs torch.matmul (cuBLAS);
@@ -54,15 +55,23 @@ def conv_module(c: int, hw: int, oc: int, k: int, s: int) -> str:
 
 
 class Timer:
-    """CUDA-event medians of a torch callable."""
+    """CUDA-event medians of a torch callable (wall-clock ones for the CPU of a dry run)."""
 
-    def __init__(self, torch) -> None:  # noqa: ANN001
+    def __init__(self, torch, cuda: bool = True) -> None:  # noqa: ANN001
         self.torch = torch
+        self.cuda = cuda
 
     def median_ms(self, fn, runs: int, warmup: int = 3) -> float:  # noqa: ANN001
         torch = self.torch
         for _ in range(warmup):
             fn()
+        if not self.cuda:
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                fn()
+                times.append((time.perf_counter() - start) * 1e3)
+            return statistics.median(times)
         torch.cuda.synchronize()
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         times = []
@@ -98,7 +107,7 @@ def bench_sgemm(torch, timer: Timer, n: int, runs: int) -> tuple[float, float, f
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((n, n)).astype(np.float32), rng.standard_normal((n, n)).astype(np.float32)
     exe, (c,) = _tessel(matmul_module(n, n, n), [a, b])
-    ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+    ta, tb = torch.from_numpy(a).to(DEVICE), torch.from_numpy(b).to(DEVICE)
     ref = (ta @ tb).cpu().numpy()
     err = float(np.abs(c - ref).max() / np.abs(ref).max())
     ours, theirs = _interleaved(lambda k: exe.device_times([a, b], k, warmup=1), lambda k: timer.median_ms(lambda: ta @ tb, k), runs)
@@ -106,14 +115,15 @@ def bench_sgemm(torch, timer: Timer, n: int, runs: int) -> tuple[float, float, f
     return ours, theirs, err
 
 
-def bench_conv(torch, timer: Timer, name: str, runs: int) -> tuple[float, float, float]:
+def bench_conv(torch, timer: Timer, name: str, runs: int, shrink: int = 1) -> tuple[float, float, float]:
     c, hw, oc, k, s = CONVS[name]
+    c, hw, oc = max(3, c // shrink), max(k, hw // shrink), max(16, oc // shrink)  # (a dry run's small layers)
     rng = np.random.default_rng(1)
     x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
     w = (rng.standard_normal((oc, c, k, k)) / math.sqrt(c * k * k)).astype(np.float32)
     b = rng.standard_normal((oc, 1, 1)).astype(np.float32)
     exe, (y,) = _tessel(conv_module(c, hw, oc, k, s), [x, w, b])
-    tx, tw, tb = (torch.from_numpy(v).cuda() for v in (x, w, b.reshape(-1)))
+    tx, tw, tb = (torch.from_numpy(v).to(DEVICE) for v in (x, w, b.reshape(-1)))
     F = torch.nn.functional
 
     def peer() -> object:
@@ -168,8 +178,8 @@ def bench_resnet18(torch, timer: Timer, runs: int, compile_peer: bool) -> tuple[
     exe, _ = compile_for_gpu(result.module, result.weights)
     got = exe.run([x])[0]
     err = float(np.abs(got - want).max() / np.abs(want).max())
-    net = torch_resnet18(torch).cuda()
-    tx = torch.from_numpy(x).cuda()
+    net = torch_resnet18(torch).to(DEVICE)
+    tx = torch.from_numpy(x).to(DEVICE)
     with torch.no_grad():
         ours, eager = _interleaved(lambda n: exe.device_times([x], n, warmup=1), lambda n: timer.median_ms(lambda: net(tx), n), runs)
         compiled = None
@@ -180,12 +190,18 @@ def bench_resnet18(torch, timer: Timer, runs: int, compile_peer: bool) -> tuple[
     return ours, eager, compiled, err
 
 
-def main() -> int:
+DEVICE = "cuda"  # where the peers' tensors live ("cpu" in a dry run)
+
+
+def main(argv: list[str] | None = None) -> int:
+    global DEVICE
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--skip-compile", action="store_true", help="do not time torch.compile (it takes a minute)")
     p.add_argument("--convs", default=",".join(CONVS), help="which of C1-C12 (comma-separated)")
-    args = p.parse_args()
+    p.add_argument("--dry-run", action="store_true",
+                   help="the whole script on small workloads, peers on the CPU, no ResNet-18: checks the script, measures nothing")
+    args = p.parse_args(argv)
     try:
         from tessel.targets.gpu.runtime import open_device
 
@@ -194,29 +210,38 @@ def main() -> int:
     except (TesselError, ImportError) as err:
         print(f"bench.gpu: error: {str(err).removeprefix('error: ')}", file=sys.stderr)
         return 1
+    DEVICE = "cpu" if args.dry_run else "cuda"
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cudnn.benchmark = True
-    timer = Timer(torch)
+    timer = Timer(torch, cuda=not args.dry_run)
     t0 = time.perf_counter()
-    print(f"# {torch.cuda.get_device_name()} ({arch}), torch {torch.__version__}, fp32, TF32 off, medians of {args.runs} CUDA-event runs")
+    name = "dry run (peers on the CPU)" if args.dry_run else torch.cuda.get_device_name()
+    print(f"# {name} ({arch}), torch {torch.__version__}, fp32, TF32 off, medians of {args.runs} CUDA-event runs")
     print(f"{'workload':<14} {'tessel ms':>10} {'peer ms':>10} {'peer/tessel':>12} {'rel err':>9}  peer")
     rows: dict[str, float] = {}
-    for n in (1024, 4096):
+    sizes = (32, 64) if args.dry_run else (1024, 4096)
+    for n in sizes:
         ours, theirs, err = bench_sgemm(torch, timer, n, args.runs)
         rows[f"sgemm{n}"] = theirs / ours
         tflops = 2 * n**3 / ours / 1e9
         print(f"{'sgemm ' + str(n):<14} {ours:>10.3f} {theirs:>10.3f} {theirs / ours:>12.3f} {err:>9.1e}  cuBLAS ({tflops:.1f} TFLOP/s ours)")
     conv_ratios = []
-    for name in args.convs.split(","):
-        ours, theirs, err = bench_conv(torch, timer, name, args.runs)
+    for conv in args.convs.split(","):
+        if conv not in CONVS:
+            print(f"bench.gpu: error: --convs: unknown layer '{conv}' (C1-C12)", file=sys.stderr)
+            return 1
+        ours, theirs, err = bench_conv(torch, timer, conv, args.runs, shrink=8 if args.dry_run else 1)
         conv_ratios.append(theirs / ours)
-        print(f"{name:<14} {ours:>10.3f} {theirs:>10.3f} {theirs / ours:>12.3f} {err:>9.1e}  cuDNN")
+        print(f"{conv:<14} {ours:>10.3f} {theirs:>10.3f} {theirs / ours:>12.3f} {err:>9.1e}  cuDNN")
+    geo = math.exp(sum(math.log(r) for r in conv_ratios) / len(conv_ratios))
+    if args.dry_run:
+        print(f"RESULT gpu_dry_run sgemm{sizes[-1]}={rows[f'sgemm{sizes[-1]}']:.3f} conv_geomean={geo:.3f} (not a measurement)")
+        return 0
     ours, eager, compiled, err = bench_resnet18(torch, timer, args.runs, not args.skip_compile)
     print(f"{'resnet18':<14} {ours:>10.3f} {eager:>10.3f} {eager / ours:>12.3f} {err:>9.1e}  torch eager")
     if compiled is not None:
         print(f"{'resnet18':<14} {ours:>10.3f} {compiled:>10.3f} {compiled / ours:>12.3f} {err:>9.1e}  torch.compile")
-    geo = math.exp(sum(math.log(r) for r in conv_ratios) / len(conv_ratios))
     print(f"({time.perf_counter() - t0:.0f} s)")
     print(f"RESULT gpu sgemm4096_vs_cublas={rows['sgemm4096']:.3f} conv_geomean_vs_cudnn={geo:.3f} resnet18_vs_torch_eager={eager / ours:.3f}")
     return 0

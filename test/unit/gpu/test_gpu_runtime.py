@@ -56,3 +56,16 @@ def test_a_grid_the_driver_refuses_is_one_error(fake: FakeDriver) -> None:
     with pytest.raises(TesselError, match="CUDA cuLaunchKernel: CUDA_ERROR_INVALID_VALUE"):
         exe.run([np.zeros((8, 4), np.float32), np.zeros((4, 8), np.float32)])
     exe.close()
+
+
+def test_the_gpu_benchmark_runs_start_to_end(fake: FakeDriver, capsys) -> None:
+    """bench/gpu.py's whole flow (compile, run, check against the peer, interleaved timing,
+    the table, the RESULT line) as a dry run: small workloads, torch on the CPU, the stand-in
+    driver. Device time is scarce: a script error must not be found on the device."""
+    from tessel.bench import gpu
+
+    assert gpu.main(["--dry-run", "--runs", "5", "--convs", "C2,C9,C11"]) == 0
+    out = capsys.readouterr().out
+    assert "sgemm 64" in out and "C9" in out and "RESULT gpu_dry_run sgemm64=" in out, out
+    convs = [line.split() for line in out.splitlines() if line.startswith("C")]
+    assert len(convs) == 3 and all(float(r[4]) < 1e-4 for r in convs), out  # each checked against torch's conv2d

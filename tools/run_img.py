@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import statistics
 
@@ -123,9 +124,14 @@ def write_image(path: str, outs: list[np.ndarray]) -> None:
     else:
         raise TesselError(f"cannot write {len(outs)} results of {[o.shape for o in outs]} as one PNG (need one 1- or 3-channel image, or three planes)")
     img = Image.fromarray(pixels[:, :, 0] if pixels.shape[2] == 1 else pixels)
+    stem, ext = os.path.splitext(path)
+    tmp = f"{stem}.tmp{os.getpid()}{ext}"  # written whole, then renamed: never a partial image
     try:
-        img.save(path)
+        img.save(tmp)
+        os.replace(tmp, path)
     except (OSError, ValueError) as err:
+        if os.path.exists(tmp):
+            os.remove(tmp)
         raise TesselError(f"cannot write {path}: {err}") from err
 
 

@@ -21,7 +21,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from tessel.dialects.img.types import element_name
+from tessel.dialects.img.types import element_name, numpy_dtype
 from tessel.ir.diagnostics import TesselError
 from tessel.passes.img.frames import source_name
 
@@ -58,8 +58,6 @@ def _frames(args: argparse.Namespace, exe) -> dict[str, list[np.ndarray]]:  # no
 
 
 def _dtype(v) -> str:  # noqa: ANN001
-    from tessel.dialects.img.types import numpy_dtype
-
     return numpy_dtype(v.type.element)
 
 

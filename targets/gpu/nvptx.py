@@ -17,8 +17,8 @@ memref/vector lowering, with
 The same kernels also compile for the host (`flavour="host"`): the block and thread
 indices, the block's shared buffer and its barrier become extra arguments, and a
 dispatcher runs blocks [lo, hi) of the grid: a block's threads one after another where the
-kernel has no barrier (the GPU's semantics exactly), as POSIX threads meeting at a pthread
-barrier where it has. So the GPU lowering is tested on every machine against the reference
+kernel has no barrier (the GPU's semantics exactly), as fibers meeting at every barrier
+where it has. So the GPU lowering is tested on every machine against the reference
 (targets/gpu/emulate.py).
 """
 
@@ -77,9 +77,8 @@ class KernelEmitter(FunctionEmitter):
             self._shared_tile(op)
             return
         if isinstance(op, gpu.BarrierOp):
-            if self.flavour == "host":
-                self.declare("declare i32 @pthread_barrier_wait(ptr)")
-                self.line(f"{self.fresh()} = call i32 @pthread_barrier_wait(ptr %gpu.barrier)")
+            if self.flavour == "host":  # a fiber yields to its block's scheduler
+                self.line("call void @tessel.fiber.yield(ptr %gpu.barrier)")
             else:
                 self.declare("declare void @llvm.nvvm.barrier0()")
                 self.line("call void @llvm.nvvm.barrier0()")
@@ -175,52 +174,86 @@ def host_dispatcher(fn: func.FuncOp) -> str:
     return "\n".join(lines)
 
 
-def threaded_dispatcher(fn: func.FuncOp, declares: set[str]) -> str:
-    """@<stage>.dispatch for a kernel with barriers: the block's threads as POSIX threads,
-    created once per call, each running its thread of every block in [lo, hi) and meeting
-    the others at a pthread barrier (the kernel's, and one after each block, so the
-    shared buffer is free again before the next block loads its tiles). The GPU's
-    semantics, slowly: a test device."""
+FIBER_STACK = 64 * 1024  # bytes of stack per emulated GPU thread
+UCONTEXT = 1024  # bytes reserved per ucontext_t (968 on x86-64 glibc)
+YIELD = """define void @tessel.fiber.yield(ptr %state) {
+entry:
+  %sched = load ptr, ptr %state, align 8
+  %ctxp = getelementptr ptr, ptr %state, i64 1
+  %ctxs = load ptr, ptr %ctxp, align 8
+  %curp = getelementptr i64, ptr %state, i64 2
+  %cur = load i64, ptr %curp, align 8
+  %off = mul i64 %cur, 1024
+  %me = getelementptr i8, ptr %ctxs, i64 %off
+  %r = call i32 @swapcontext(ptr %me, ptr %sched)
+  ret void
+}"""
+
+
+def fiber_dispatcher(fn: func.FuncOp, declares: set[str]) -> str:
+    """@<stage>.dispatch for a kernel with barriers: each block's threads as fibers
+    (ucontext) on the calling thread, run round-robin, each until its next barrier (which
+    yields back to the scheduler) or its end; a round ends when every live fiber has had its
+    turn, so all of them meet at every barrier. The GPU's semantics, one CPU thread per
+    block, no system threads or futexes: a test device."""
     name = fn.sym_name.data
     (gx, gy, _), (tx, ty, tz) = gpu_dims(fn)
     n = tx * ty * tz
     arity = len(fn.body.block.args) - 2
     smem = max(16, shared_bytes(fn))
-    # (pthread_create/join are declared by the thread-pool runtime the host module links)
-    declares |= {"declare i32 @pthread_barrier_init(ptr, ptr, i32)", "declare i32 @pthread_barrier_destroy(ptr)",
-                 "declare i32 @pthread_barrier_wait(ptr)", "declare ptr @calloc(i64, i64)", "declare void @free(ptr)"}  # fmt: skip
-    # a thread's context: args, lo, hi, tx, ty, tz, shared, barrier (8 words)
-    t = [f"define internal ptr @{name}.thread(ptr %c) {{", "entry:"]
-    for i in range(8):
-        t += [f"  %q{i} = getelementptr i64, ptr %c, i64 {i}", f"  %w{i} = load i64, ptr %q{i}, align 8"]
-    t += ["  %args = inttoptr i64 %w0 to ptr", "  %sh = inttoptr i64 %w6 to ptr", "  %br = inttoptr i64 %w7 to ptr"]
+    declares |= {"declare i32 @getcontext(ptr)", "declare void @makecontext(ptr, ptr, i32, ...)",
+                 "declare i32 @swapcontext(ptr, ptr)", "declare ptr @calloc(i64, i64)", "declare ptr @malloc(i64)",
+                 "declare void @free(ptr)", YIELD}  # fmt: skip
+    # a fiber's record: args, bx, by, bz, tx, ty, tz, shared, state, done (10 words)
+    f = [f"define internal void @{name}.fiber(i32 %hi, i32 %lo) {{", "entry:",
+         "  %h = zext i32 %hi to i64", "  %l = zext i32 %lo to i64", "  %hs = shl i64 %h, 32", "  %ri = or i64 %hs, %l",
+         "  %rec = inttoptr i64 %ri to ptr"]  # fmt: skip
+    for i in range(9):
+        f += [f"  %q{i} = getelementptr i64, ptr %rec, i64 {i}", f"  %w{i} = load i64, ptr %q{i}, align 8"]
+    f += ["  %args = inttoptr i64 %w0 to ptr", "  %sh = inttoptr i64 %w7 to ptr", "  %st = inttoptr i64 %w8 to ptr"]
     for i in range(arity):
-        t += [f"  %p{i} = getelementptr ptr, ptr %args, i64 {i}", f"  %a{i} = load ptr, ptr %p{i}, align 8"]
+        f += [f"  %p{i} = getelementptr ptr, ptr %args, i64 {i}", f"  %a{i} = load ptr, ptr %p{i}, align 8"]
     buffers = "".join(f"ptr %a{i}, " for i in range(arity))
-    t += ["  br label %block", "block:", "  %b = phi i64 [ %w1, %entry ], [ %b.next, %body ]", "  %more = icmp slt i64 %b, %w2",
-          "  br i1 %more, label %body, label %done", "body:",
-          f"  %bx = urem i64 %b, {gx}", f"  %bq = udiv i64 %b, {gx}", f"  %by = urem i64 %bq, {gy}", f"  %bz = udiv i64 %bq, {gy}",
-          f"  call void @{name}({buffers}i64 0, i64 0, i64 %bx, i64 %by, i64 %bz, i64 %w3, i64 %w4, i64 %w5, ptr %sh, ptr %br)",
-          "  %r = call i32 @pthread_barrier_wait(ptr %br)", "  %b.next = add i64 %b, 1", "  br label %block",
-          "done:", "  ret ptr null", "}"]  # fmt: skip
+    f += [f"  call void @{name}({buffers}i64 0, i64 0, i64 %w1, i64 %w2, i64 %w3, i64 %w4, i64 %w5, i64 %w6, ptr %sh, ptr %st)",
+          "  %dp = getelementptr i64, ptr %rec, i64 9", "  store i64 1, ptr %dp, align 8", "  ret void", "}"]  # fmt: skip
     d = [f"define void @{name}.dispatch(ptr %args, i64 %lo, i64 %hi) {{", "entry:",
-         f"  %ctx = call ptr @calloc(i64 {n * 8}, i64 8)", f"  %tids = call ptr @calloc(i64 {n}, i64 8)",
-         "  %bar = call ptr @calloc(i64 256, i64 1)", f"  %sh = call ptr @calloc(i64 {smem}, i64 1)",
-         f"  %r0 = call i32 @pthread_barrier_init(ptr %bar, ptr null, i32 {n})",
-         "  %argi = ptrtoint ptr %args to i64", "  %bari = ptrtoint ptr %bar to i64", "  %shi = ptrtoint ptr %sh to i64",
-         "  br label %spawn", "spawn:", "  %t = phi i64 [ 0, %entry ], [ %t.next, %spawn ]",
+         f"  %ctxs = call ptr @calloc(i64 {n}, i64 {UCONTEXT})", f"  %sched = call ptr @calloc(i64 1, i64 {UCONTEXT})",
+         f"  %stacks = call ptr @malloc(i64 {n * FIBER_STACK})", f"  %recs = call ptr @calloc(i64 {n * 10}, i64 8)",
+         "  %state = call ptr @calloc(i64 3, i64 8)", f"  %sh = call ptr @calloc(i64 {smem}, i64 1)",
+         "  store ptr %sched, ptr %state, align 8", "  %sctx = getelementptr ptr, ptr %state, i64 1", "  store ptr %ctxs, ptr %sctx, align 8",
+         "  %curp = getelementptr i64, ptr %state, i64 2",
+         "  %argi = ptrtoint ptr %args to i64", "  %shi = ptrtoint ptr %sh to i64", "  %sti = ptrtoint ptr %state to i64",
+         "  br label %block", "block:", "  %b = phi i64 [ %lo, %entry ], [ %b.next, %block.done ]",
+         "  %more = icmp slt i64 %b, %hi", "  br i1 %more, label %block.body, label %exit", "block.body:",
+         f"  %bx = urem i64 %b, {gx}", f"  %bq = udiv i64 %b, {gx}", f"  %by = urem i64 %bq, {gy}", f"  %bz = udiv i64 %bq, {gy}",
+         "  br label %make", "make:", "  %t = phi i64 [ 0, %block.body ], [ %t.next, %make ]",
          f"  %tx = urem i64 %t, {tx}", f"  %tq = udiv i64 %t, {tx}", f"  %ty = urem i64 %tq, {ty}", f"  %tz = udiv i64 %tq, {ty}",
-         "  %slot = mul i64 %t, 8", "  %c = getelementptr i64, ptr %ctx, i64 %slot"]  # fmt: skip
-    for i, v in enumerate(["%argi", "%lo", "%hi", "%tx", "%ty", "%tz", "%shi", "%bari"]):
-        d += [f"  %c{i} = getelementptr i64, ptr %c, i64 {i}", f"  store i64 {v}, ptr %c{i}, align 8"]
-    d += ["  %tid = getelementptr i64, ptr %tids, i64 %t", f"  %r1 = call i32 @pthread_create(ptr %tid, ptr null, ptr @{name}.thread, ptr %c)",
-          "  %t.next = add i64 %t, 1", f"  %tmore = icmp slt i64 %t.next, {n}", "  br i1 %tmore, label %spawn, label %join",
-          "join:", "  %u = phi i64 [ 0, %spawn ], [ %u.next, %join ]",
-          "  %uid = getelementptr i64, ptr %tids, i64 %u", "  %h = load i64, ptr %uid, align 8", "  %r2 = call i32 @pthread_join(i64 %h, ptr null)",
-          "  %u.next = add i64 %u, 1", f"  %umore = icmp slt i64 %u.next, {n}", "  br i1 %umore, label %join, label %exit",
-          "exit:", "  %r3 = call i32 @pthread_barrier_destroy(ptr %bar)", "  call void @free(ptr %sh)", "  call void @free(ptr %ctx)",
-          "  call void @free(ptr %tids)", "  call void @free(ptr %bar)", "  ret void", "}"]  # fmt: skip
-    return "\n".join(t) + "\n\n" + "\n".join(d)
+         "  %slot = mul i64 %t, 10", "  %rec = getelementptr i64, ptr %recs, i64 %slot"]  # fmt: skip
+    for i, v in enumerate(["%argi", "%bx", "%by", "%bz", "%tx", "%ty", "%tz", "%shi", "%sti", "0"]):
+        d += [f"  %r{i} = getelementptr i64, ptr %rec, i64 {i}", f"  store i64 {v}, ptr %r{i}, align 8"]
+    d += [f"  %coff = mul i64 %t, {UCONTEXT}", "  %ctx = getelementptr i8, ptr %ctxs, i64 %coff", "  %g = call i32 @getcontext(ptr %ctx)",
+          "  %link = getelementptr i8, ptr %ctx, i64 8", "  store ptr %sched, ptr %link, align 8",
+          f"  %soff = mul i64 %t, {FIBER_STACK}", "  %stk = getelementptr i8, ptr %stacks, i64 %soff",
+          "  %ssp = getelementptr i8, ptr %ctx, i64 16", "  store ptr %stk, ptr %ssp, align 8",
+          "  %ssf = getelementptr i8, ptr %ctx, i64 24", "  store i32 0, ptr %ssf, align 4",
+          "  %sss = getelementptr i8, ptr %ctx, i64 32", f"  store i64 {FIBER_STACK}, ptr %sss, align 8",
+          "  %reci = ptrtoint ptr %rec to i64", "  %rhi64 = lshr i64 %reci, 32", "  %rhi = trunc i64 %rhi64 to i32", "  %rlo = trunc i64 %reci to i32",
+          f"  call void (ptr, ptr, i32, ...) @makecontext(ptr %ctx, ptr @{name}.fiber, i32 2, i32 %rhi, i32 %rlo)",
+          "  %t.next = add i64 %t, 1", f"  %tmore = icmp slt i64 %t.next, {n}", "  br i1 %tmore, label %make, label %round",
+          # rounds: every live fiber runs to its next barrier or its end
+          "round:", "  br label %turn", "turn:", "  %u = phi i64 [ 0, %round ], [ %u.next, %turn.end ]",
+          "  %live = phi i1 [ false, %round ], [ %live.next, %turn.end ]",
+          "  %uslot = mul i64 %u, 10", "  %urec = getelementptr i64, ptr %recs, i64 %uslot", "  %udp = getelementptr i64, ptr %urec, i64 9",
+          "  %udone = load i64, ptr %udp, align 8", "  %isdone = icmp ne i64 %udone, 0", "  br i1 %isdone, label %turn.end, label %run",
+          "run:", "  store i64 %u, ptr %curp, align 8", f"  %uoff = mul i64 %u, {UCONTEXT}", "  %uctx = getelementptr i8, ptr %ctxs, i64 %uoff",
+          "  %sw = call i32 @swapcontext(ptr %sched, ptr %uctx)", "  %after = load i64, ptr %udp, align 8", "  %alive = icmp eq i64 %after, 0",
+          "  br label %turn.end", "turn.end:", "  %ran = phi i1 [ false, %turn ], [ %alive, %run ]", "  %live.next = or i1 %live, %ran",
+          "  %u.next = add i64 %u, 1", f"  %umore = icmp slt i64 %u.next, {n}", "  br i1 %umore, label %turn, label %round.end",
+          "round.end:", "  br i1 %live.next, label %round, label %block.done",
+          "block.done:", "  %b.next = add i64 %b, 1", "  br label %block",
+          "exit:", "  call void @free(ptr %sh)", "  call void @free(ptr %state)", "  call void @free(ptr %recs)",
+          "  call void @free(ptr %stacks)", "  call void @free(ptr %sched)", "  call void @free(ptr %ctxs)", "  ret void", "}"]  # fmt: skip
+    return "\n".join(f) + "\n\n" + "\n".join(d)
 
 
 def emit_host_module(module: ModuleOp) -> str:
@@ -232,7 +265,7 @@ def emit_host_module(module: ModuleOp) -> str:
     functions, dispatchers = [], []
     for fn in stages(module):
         functions.append(KernelEmitter(fn, declares, "host").emit())
-        dispatchers.append(threaded_dispatcher(fn, declares) if has_barrier(fn) else host_dispatcher(fn))
+        dispatchers.append(fiber_dispatcher(fn, declares) if has_barrier(fn) else host_dispatcher(fn))
     parts = [*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT]
     return "\n\n".join([*parts, "attributes #0 = { nounwind }"]) + "\n"
 

@@ -67,7 +67,7 @@ def test_every_stage_gets_a_legal_coalesced_gpu_schedule_and_ptx(name: str) -> N
     assert all(r.spill_stores == 0 and r.spill_loads == 0 and r.registers <= 255 for r in resources.values()), resources
 
 
-@pytest.mark.parametrize("name", ["dqn", "dcgan"])  # the others take minutes: a POSIX thread per GPU thread
+@pytest.mark.parametrize("name", MODELS)
 def test_models_on_the_emulated_gpu_match_the_reference_and_onnxruntime(name: str) -> None:
     model, feed = _model(name)
     inputs = list(feed.values())

@@ -2,7 +2,7 @@
 random knob sets per stage (register tiles, cyclic or contiguous, shared-memory tiles with
 barriers), written as sched.stage text and replayed with sched.bind and sched.cache_read
 (kernel-to-loops{target=gpu}), compiled to PTX (assembled by ptxas where installed) and
-run on the emulator (POSIX threads per block where there are barriers), against the CPU
+run on the emulator (fibers per block where there are barriers), against the CPU
 with default schedules; and every knob value alone builds a schedule that validates and
 survives text."""
 

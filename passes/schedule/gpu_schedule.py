@@ -90,15 +90,7 @@ def default_gpu_schedule(op: kernel.ComputeOp) -> StageSchedule:
             outer.append(Loop(axis, n, 1))
     # the outer halves of split axes first (their thread halves are bound, so they must be
     # too, to stay outside them), then the longest axes
-    ranked = sorted(outer, key=lambda l: (l.stride == 1, -l.extent))
-    blocks: list[Loop] = []
-    serial: list[Loop] = []
-    for loop in ranked:
-        dim = len(blocks)
-        if dim < 3 and loop.extent <= MAX_GRID[dim] and loop.extent > 1:
-            blocks.append(loop.but(kind="block", dim=dim))
-        else:
-            serial.append(loop)
+    blocks, serial = _assign_blocks(sorted(outer, key=lambda l: (l.stride == 1, -l.extent)))
     covered = {l.axis for l in blocks + threads + serial}
     serial += [Loop(d, extents[d], 1) for d in range(k) if d not in covered]
     reduce = [Loop(d, extents[d], 1) for d in range(k, len(extents))]
@@ -110,6 +102,20 @@ def default_gpu_schedule(op: kernel.ComputeOp) -> StageSchedule:
     grid = math.prod(l.extent for l in blocks)
     block = math.prod(l.extent for l in threads)
     return StageSchedule(blocks + threads + serial + reduce, None, [f"gpu: {grid} blocks x {block} threads"])
+
+
+def _assign_blocks(candidates: list[Loop]) -> tuple[list[Loop], list[Loop]]:
+    """(block loops, serial loops): the candidates in order on blockIdx.x, y, z while they
+    fit (x up to 2^31 - 1 blocks, y and z 65535), the rest serial in each thread."""
+    blocks: list[Loop] = []
+    serial: list[Loop] = []
+    for loop in candidates:
+        dim = len(blocks)
+        if dim < 3 and loop.extent <= MAX_GRID[dim] and loop.extent > 1:
+            blocks.append(loop.but(kind="block", dim=dim))
+        else:
+            serial.append(loop)
+    return blocks, serial
 
 
 def _split(axis: int, n: int, threads: int, per_thread: int, dim: int, cyclic: bool = False) -> tuple[list[Loop], list[Loop], list[Loop]]:
@@ -156,15 +162,7 @@ def tiled_gpu_schedule(op: kernel.ComputeOp, knobs: dict) -> StageSchedule | Non
     others = [Loop(d, extents[d], 1) for d in range(k) if d not in (x_axis, y_axis)]
     # block candidates: the outer parts of split axes first (their thread parts are bound),
     # then the longest other axes; x takes up to 2^31 - 1 blocks, y and z 65535
-    candidates = x_outer + y_outer + sorted([l for l in others if l.extent > 1], key=lambda l: -l.extent)
-    blocks: list[Loop] = []
-    serial: list[Loop] = []
-    for loop in candidates:
-        dim = len(blocks)
-        if dim < 3 and loop.extent <= MAX_GRID[dim] and loop.extent > 1:
-            blocks.append(loop.but(kind="block", dim=dim))
-        else:
-            serial.append(loop)
+    blocks, serial = _assign_blocks(x_outer + y_outer + sorted([l for l in others if l.extent > 1], key=lambda l: -l.extent))
     if any(l.stride > 1 for l in serial):  # a split axis's outer part could not be bound
         return None
     serial += [l for l in others if l.extent == 1]

@@ -1,0 +1,20 @@
+"""In CI (CI=true), a pytest session that collected tests but passed none fails: a skip hook
+or a marker gone wrong must not turn a suite into a green row of `s` (it happened once:
+test/gpu's hook skipped the fuzz and bad-input suites running in its session)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if os.environ.get("CI") != "true" or exitstatus != 0 or not session.testscollected:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    passed = len(reporter.stats.get("passed", [])) if reporter is not None else 1
+    if passed == 0:
+        print(f"\nerror: {session.testscollected} tests collected and none passed (all skipped or deselected): "
+              "in CI that is a failure, not a pass")  # fmt: skip
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -47,7 +47,7 @@ def _frames(args: argparse.Namespace, exe) -> dict[str, list[np.ndarray]]:  # no
     rng = np.random.default_rng(args.seed + 1)
     out: dict[str, list[np.ndarray]] = {}
     for op, name in zip(exe.program.sources, names):
-        (h, w, c), dt = op.result.type.shape, np.dtype(_dtype(op.result))
+        (h, w, c), dt = op.result.type.shape, np.dtype(numpy_dtype(op.result.type.element))
         if name in given:
             out[name] = [_typed(_read_image(p, c, (h, w), args.resize), dt) for p in given[name]]
         elif dt.kind == "f":
@@ -55,10 +55,6 @@ def _frames(args: argparse.Namespace, exe) -> dict[str, list[np.ndarray]]:  # no
         else:
             out[name] = [rng.integers(0, 256, (h, w, c)).astype(dt) for _ in range(args.frames)]
     return out
-
-
-def _dtype(v) -> str:  # noqa: ANN001
-    return numpy_dtype(v.type.element)
 
 
 def _write(path: str, program, run) -> str:  # noqa: ANN001
@@ -97,7 +93,7 @@ def run(args: argparse.Namespace, ctx: Context, module: ModuleOp, fn: func.FuncO
     reference_fn = fn.clone()
     exe = compile_program(ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse)
     program = exe.program
-    specs = [(tuple(a.type.shape), np.dtype(_dtype(a))) for a in exe.args]
+    specs = [(tuple(a.type.shape), np.dtype(numpy_dtype(a.type.element))) for a in exe.args]
     ins = _inputs(args, specs)
     frames = _frames(args, exe)
     if args.report:

@@ -52,6 +52,5 @@ def neighbours(op: kernel.ComputeOp, knobs: Knobs, rng: random.Random, count: in
 
 
 def build(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
-    if knobs.get("default") or not op.spatial_count:
-        return default_gpu_schedule(op)
-    return tiled_gpu_schedule(op, knobs) or default_gpu_schedule(op)
+    tiled = None if knobs.get("default") else tiled_gpu_schedule(op, knobs)  # (None also where the sketch does not apply)
+    return tiled or default_gpu_schedule(op)

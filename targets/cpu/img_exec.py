@@ -21,6 +21,19 @@ from tessel.targets.cpu.runtime import aligned_empty
 from tessel.ir.diagnostics import TesselError
 
 
+def checked_image(a: np.ndarray, shape: Sequence[int], dt: np.dtype, what: str) -> np.ndarray:
+    """`a` as the (H, W, C) contiguous array a pipeline takes (HxW gets C = 1), or one
+    error line naming `what` and the mismatch."""
+    a = np.asarray(a)
+    if a.ndim == 2:
+        a = a[:, :, None]
+    if a.shape != tuple(shape):
+        raise TesselError(f"{what} is {'x'.join(map(str, a.shape))}, the pipeline takes {'x'.join(map(str, shape))}")
+    if a.dtype != dt:
+        raise TesselError(f"{what} holds {a.dtype}, the pipeline takes {np.dtype(dt)}")
+    return np.ascontiguousarray(a)
+
+
 class PlanOwner:
     """Owns a NativePlan whose workers run the owner's compiled code: join them on close
     (and at garbage collection), before that code is freed."""
@@ -58,17 +71,7 @@ class ImgExecutable(PlanOwner):
     def _inputs(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         if len(arrays) != len(self.in_specs):
             raise TesselError(f"the pipeline takes {len(self.in_specs)} images, got {len(arrays)}")
-        fixed = []
-        for i, (a, (shape, dt)) in enumerate(zip(arrays, self.in_specs)):
-            a = np.asarray(a)
-            if a.ndim == 2:
-                a = a[:, :, None]
-            if a.shape != tuple(shape):
-                raise TesselError(f"image #{i} is {'x'.join(map(str, a.shape))}, the pipeline takes {'x'.join(map(str, shape))}")
-            if a.dtype != dt:
-                raise TesselError(f"image #{i} holds {a.dtype}, the pipeline takes {np.dtype(dt)}")
-            fixed.append(np.ascontiguousarray(a))
-        return fixed
+        return [checked_image(a, shape, dt, f"image #{i}") for i, (a, (shape, dt)) in enumerate(zip(arrays, self.in_specs))]
 
     def run(self, arrays: Sequence[np.ndarray], fresh: bool = True) -> list[np.ndarray]:
         """The outputs for these inputs (fresh arrays unless `fresh` is False, then the

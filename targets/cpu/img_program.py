@@ -27,7 +27,7 @@ from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.img.frames import FrameProgram, Step, source_name
 from tessel.passes.img.rows import build_plan
 from tessel.targets.cpu import native_plan
-from tessel.targets.cpu.img_exec import PlanOwner
+from tessel.targets.cpu.img_exec import PlanOwner, checked_image
 from tessel.targets.cpu.img_kernels import emit_kernel
 from tessel.targets.cpu.img_llvm import emit_pipeline_functions
 from tessel.targets.cpu.jit import CompiledModule
@@ -82,9 +82,10 @@ class ProgramExecutable(PlanOwner):
         self.args = list(fn.body.block.args)
         self.source_values = [s.result for s in program.sources]
         self.patched = self.args + self.source_values  # ("in", i) slots, in this order
+        self.slot_of = {v: i for i, v in enumerate(self.patched)}
         self.buffers: dict[SSAValue, np.ndarray] = {}
         for v in program.stored:
-            if v not in self.patched:
+            if v not in self.slot_of:
                 shape, dt = _spec(v)
                 self.buffers[v] = aligned_empty(shape, dt)
         launches = []
@@ -93,7 +94,7 @@ class ProgramExecutable(PlanOwner):
             slots = []
             for v in values:
                 r = program.root[v]
-                slots.append(("in", self.patched.index(r)) if r in self.patched else int(self.buffers[r].ctypes.data))
+                slots.append(("in", self.slot_of[r]) if r in self.slot_of else int(self.buffers[r].ctypes.data))
             launches.append((self.compiled.address(entry), slots, extent))
             self.launch_of[id(step)] = i
         self.plan = NativePlan(self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), launches, self.threads)
@@ -101,15 +102,7 @@ class ProgramExecutable(PlanOwner):
     # ------------------------------------------------------------------ inputs
 
     def _checked(self, a: np.ndarray, v: SSAValue, what: str) -> np.ndarray:
-        shape, dt = _spec(v)
-        a = np.asarray(a)
-        if a.ndim == 2:
-            a = a[:, :, None]
-        if a.shape != tuple(shape):
-            raise TesselError(f"{what} is {'x'.join(map(str, a.shape))}, the pipeline takes {'x'.join(map(str, shape))}")
-        if a.dtype != dt:
-            raise TesselError(f"{what} holds {a.dtype}, the pipeline takes {dt}")
-        return np.ascontiguousarray(a)
+        return checked_image(a, *_spec(v), what)
 
     def frames_of(self, sources: Mapping[str, Sequence[np.ndarray]] | None) -> list[list[np.ndarray]]:
         sources = dict(sources or {})
@@ -188,7 +181,7 @@ class ProgramExecutable(PlanOwner):
         if r in self.buffers:
             return self.buffers[r]
         assert ins is not None
-        return ins[self.patched.index(r)]
+        return ins[self.slot_of[r]]
 
     def _collect(self, out: Run, failed: set, per_frame: bool, ins: list[np.ndarray]) -> None:
         for where, values in ((out.results, self.program.results), (out.sinks, self.program.sinks)):

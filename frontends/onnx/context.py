@@ -8,7 +8,6 @@ tensor, or a graph input bound to a value by the user (`--bind`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -25,6 +24,7 @@ from tessel.dialects import tg
 from tessel.dialects.tg.base import TgOp
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
+from tessel.ir.names import ssa_name
 from tessel.targets.reference.interpreter import TgFunctions
 
 Converter = Callable[["NodeContext"], Sequence[SSAValue | None]]
@@ -52,8 +52,7 @@ def converter(*op_types: str, static: tuple[int, ...] = ()) -> Callable[[Convert
 
 def value_name(name: str) -> str:
     """An ONNX value name as a readable SSA name hint."""
-    name = re.sub(r"[^A-Za-z0-9_$.-]", "_", name).strip("_") or "v"
-    return name if re.match(r"[A-Za-z_$.-]", name) else "v" + name
+    return ssa_name(name)
 
 
 @dataclass

@@ -37,6 +37,7 @@ from xdsl.printer import Printer
 from tessel.dialects import tg
 from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.ir.names import ssa_name
 from tessel.passes.graph.plan_memory import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
 from tessel.passes.kernel.scalar import storage_type
 from tessel.passes.kernel import conv_stages  # noqa: F401  (registers the convolution anchors)
@@ -177,7 +178,7 @@ class GraphLowering:
         if not any(g.sym_name.data == name for g in globals_):  # type: ignore[attr-defined]
             globals_.append(memref.GlobalOp.get(StringAttr(name), mt, value if value is not None else UnitAttr(), constant=UnitAttr()))
         get = memref.GetGlobalOp(name, mt)
-        get.results[0].name_hint = name.strip("_") or "global"
+        get.results[0].name_hint = ssa_name(name, "global")
         block.add_op(get)
         return get.results[0]
 

@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import onnxruntime as ort
 
-    from tessel.compiler import compile_for_cpu
+    from tessel.pipelines.tensor import compile_for_cpu
     from tessel.frontends.onnx import import_model
 
     os.environ["TESSEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="tessel-bench-")  # cold compiles

@@ -85,7 +85,7 @@ class Timer:
 
 
 def _tessel(text: str, inputs: list[np.ndarray]):  # noqa: ANN202
-    from tessel.compiler import compile_for_gpu
+    from tessel.pipelines.tensor import compile_for_gpu
     from tessel.ir.source import make_context, parse_module
     from tessel.ir.weights import WeightStore
 
@@ -167,7 +167,7 @@ def bench_resnet18(torch, timer: Timer, runs: int, compile_peer: bool) -> tuple[
     sys.path.insert(0, str(ROOT / "examples" / "models"))
     import resnet18  # examples/models/resnet18.py
 
-    from tessel.compiler import compile_for_gpu
+    from tessel.pipelines.tensor import compile_for_gpu
     from tessel.frontends.onnx import import_model
     from tessel.targets.reference.interpreter import run
 

@@ -29,7 +29,7 @@ WORKLOADS = ["C2", "C6", "C9", "C12", "matmul1024"]
 
 
 def main_task(model):
-    from tessel.compiler import lower
+    from tessel.pipelines.tensor import lower
     from tessel.frontends.onnx import import_model
     from tessel.tune.task import extract_tasks
 

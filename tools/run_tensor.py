@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from tessel.compiler import compile_for_cpu, compile_for_gpu
+from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu
 from tessel.frontends.onnx import import_model, load_model
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import Port, inputs, outputs, random_inputs

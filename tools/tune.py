@@ -58,7 +58,7 @@ def parse_budget(text: str) -> float:
 
 def kernel_module(path: str, bind: list[str], shapes: list[str]):
     """The model at kernel level (after tg-to-kernel), with its weights."""
-    from tessel.compiler import lower
+    from tessel.pipelines.tensor import lower
     from tessel.frontends.onnx import import_model, load_model
     from tessel.ir.source import make_context, read_module, verify
     from tessel.ir.weights import WeightStore

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tessel.bench.common import wait_for_quiet
+from tessel.tune.quiet import wait_for_quiet
 from tessel.tune import space
 from tessel.tune.task import StageRunner, Task
 

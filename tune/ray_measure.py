@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from tessel.bench.common import wait_for_quiet
+from tessel.tune.quiet import wait_for_quiet
 from tessel.ir.diagnostics import TesselError
 from tessel.tune.measure import Candidate, Result, build_job, run_job
 

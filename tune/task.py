@@ -29,7 +29,7 @@ from tessel.passes.schedule.schedule import StageSchedule
 from tessel.targets.cpu.jit import CompiledModule, host_description
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
-from tessel.targets.reference.kernel_eval import np_type
+from tessel.dialects.kernel.reference import np_type
 
 
 @dataclass

@@ -20,7 +20,7 @@ from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.reference.kernels import wrap_int32
+from tessel.dialects.tg.reference import wrap_int32
 
 from . import ops as img
 from .scalar import evaluate

@@ -2,8 +2,8 @@
 
 A model is a `func.func` whose arguments and results carry their ONNX names as
 `{tg.name = "..."}`; its body is a DAG of `tg` ops. Each op declares its fusion category
-(`Fusion` trait) and infers its result types; `tessel.targets.reference` gives each a
-numpy meaning.
+(`Fusion` trait) and infers its result types; `reference.py` (numpy kernels) and
+`interpret.py` (xDSL interpreter functions) give each its meaning.
 """
 
 from xdsl.ir import Dialect

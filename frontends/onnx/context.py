@@ -25,7 +25,7 @@ from tessel.dialects.tg.base import TgOp
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.names import ssa_name
-from tessel.targets.reference.interpreter import TgFunctions
+from tessel.dialects.tg.interpret import TgFunctions
 
 Converter = Callable[["NodeContext"], Sequence[SSAValue | None]]
 

@@ -22,7 +22,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
 from tessel.ir.weights import WeightStore, attached
-from tessel.targets.reference.interpreter import TgFunctions
+from tessel.dialects.tg.interpret import TgFunctions
 
 
 @dataclass

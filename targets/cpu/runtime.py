@@ -31,7 +31,7 @@ from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.native_plan import NativePlan
 from tessel.targets.cpu.llvm_emit import emit_module
-from tessel.targets.reference.kernel_eval import global_array, np_type
+from tessel.dialects.kernel.reference import global_array, np_type
 
 
 def aligned_empty(shape: Sequence[int], dtype: np.dtype, align: int = 64) -> np.ndarray:

@@ -19,7 +19,7 @@ FORMS = ("ll", "opt-ll", "asm")
 
 
 def translate(path: str, options: Mapping[str, str]) -> str:
-    from tessel.compiler import lower
+    from tessel.pipelines.tensor import lower
     from tessel.targets.cpu.jit import CompiledModule
     from tessel.targets.cpu.llvm_emit import emit_module
 

@@ -27,7 +27,7 @@ PTX = re.compile(r"^ptx\d{2,3}$")
 
 
 def translate(path: str, options: Mapping[str, str]) -> str:
-    from tessel.compiler import lower
+    from tessel.pipelines.tensor import lower
     from tessel.targets.gpu.nvptx import DEFAULT_ARCH, DEFAULT_PTX, compile_ptx, emit_ptx_module
 
     unknown = sorted(set(options) - {"form", "arch", "ptx"})

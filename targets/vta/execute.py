@@ -76,7 +76,7 @@ def _outline(ops: list[Operation], env: Mapping[SSAValue, np.ndarray], later: se
 
 
 def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarray], weights: Mapping[str, np.ndarray], threads: int = 2) -> VtaRun:
-    from tessel.compiler import compile_for_cpu
+    from tessel.pipelines.tensor import compile_for_cpu
 
     programs = {o.sym_name.data: o for o in module.ops if isinstance(o, vta.ProgramOp)}
     env: dict[SSAValue, np.ndarray] = dict(zip(fn.body.block.args, inputs))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tessel.targets.reference.kernels import wrap_int32
+from tessel.dialects.tg.reference import wrap_int32
 
 INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1

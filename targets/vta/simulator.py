@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tessel.targets.reference.kernels import wrap_int32
+from tessel.dialects.tg.reference import wrap_int32
 
 from .isa import AluInsn, AluOp, FinishInsn, GemmInsn, Insn, Mem, MemInsn, Module
 from .program import Program, elem_bytes

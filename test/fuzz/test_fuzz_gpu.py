@@ -18,7 +18,7 @@ from tg_graphs import Graph, assert_close, graphs
 @fuzz(ci=15, long=3000)
 @given(graphs(steps=8))
 def test_whole_gpu_pipeline_matches_the_reference(graph: Graph) -> None:
-    from tessel.compiler import compile_for_gpu
+    from tessel.pipelines.tensor import compile_for_gpu
     from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
     from tessel.targets.gpu.ptxas import assemble, find_ptxas
 

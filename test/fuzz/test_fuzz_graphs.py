@@ -43,7 +43,7 @@ def test_each_graph_pass_alone_keeps_the_semantics(graph: Graph, name: str) -> N
 @fuzz(ci=20, long=4000)
 @given(graphs(steps=8))
 def test_whole_cpu_pipeline_matches_the_reference(graph: Graph) -> None:
-    from tessel.compiler import compile_for_cpu
+    from tessel.pipelines.tensor import compile_for_cpu
 
     want = run(graph.module, graph.inputs, graph.weights)
     executable, _ = compile_for_cpu(graph.module.clone(), dict(graph.weights), threads=2)

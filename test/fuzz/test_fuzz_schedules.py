@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
 from profile import fuzz
-from tessel.compiler import graph_passes
+from tessel.pipelines.tensor import graph_passes
 from tessel.ir.source import make_context, parse_module, print_module
 from tessel.ir.weights import WeightStore, attach
 from tessel.passes.kernel.tg_to_kernel import TgToKernel

@@ -67,7 +67,7 @@ def test_a_scalar_stage_schedule_survives_text() -> None:
     """Found by test_fuzz_schedules (long profile): a 0-d stage (relu of a reduce_sum to a
     scalar) was written as `sched.axes []` and read back as 'has no sched.axes', so its
     schedule (a tuning record) could not be replayed."""
-    from tessel.compiler import graph_passes
+    from tessel.pipelines.tensor import graph_passes
     from tessel.ir.weights import WeightStore, attach
     from tessel.passes.kernel.tg_to_kernel import TgToKernel
     from tessel.passes.schedule.apply_sched import schedule_from_stage, stage_from_schedule

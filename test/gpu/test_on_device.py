@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tessel.bench.gpu import conv_module, matmul_module
-from tessel.compiler import compile_for_gpu
+from tessel.pipelines.tensor import compile_for_gpu
 from tessel.frontends.onnx import import_model
 from tessel.ir.source import make_context, parse_module
 from tessel.ir.weights import WeightStore

@@ -11,7 +11,7 @@ import numpy as np
 import onnxruntime
 import pytest
 
-from tessel.compiler import compile_for_cpu
+from tessel.pipelines.tensor import compile_for_cpu
 from tessel.frontends.onnx import import_model
 from tessel.targets.reference.interpreter import run
 

@@ -20,12 +20,12 @@ import onnxruntime
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from tessel.compiler import compile_for_cpu, compile_for_gpu, lower
+from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu, lower
 from tessel.frontends.onnx import import_model
 from tessel.ir.names import ssa_name
 from tessel.ir.source import make_context, parse_module, print_module, verify
 from tessel.targets.reference.interpreter import run as run_reference
-from tessel.targets.reference.kernel_eval import run_kernel_module
+from tessel.dialects.kernel.reference import run_kernel_module
 
 # Large enough that the importer keeps them as weights (small ones are inlined constants).
 C = 64

@@ -14,7 +14,7 @@ def _package_dirs() -> set[str]:
     found = set()
     for init in ROOT.rglob("__init__.py"):
         rel = init.parent.relative_to(ROOT)
-        if rel.parts and (rel.parts[0] in SKIP or rel.parts[0].endswith(".egg-info")):
+        if rel.parts and (rel.parts[0] in SKIP or rel.parts[0].startswith(".") or rel.parts[0].endswith(".egg-info")):
             continue
         found.add(".".join(("tessel", *rel.parts)))
     return found

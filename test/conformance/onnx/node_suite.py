@@ -138,7 +138,7 @@ Runner = Callable[..., list[np.ndarray]]
 
 def run_cpu(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
     """Compile for the CPU (the whole pipeline: passes, kernels, loops, LLVM) and run."""
-    from tessel.compiler import compile_for_cpu
+    from tessel.pipelines.tensor import compile_for_cpu
 
     executable, _ = compile_for_cpu(module, weights, threads=2)
     try:
@@ -150,8 +150,8 @@ def run_cpu(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
 def run_kernels(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
     """The graph passes and tg-to-kernel, then the kernel IR evaluated with numpy: checks
     the lowering to kernels apart from loop scheduling and code generation."""
-    from tessel.compiler import lower
-    from tessel.targets.reference.kernel_eval import run_kernel_module
+    from tessel.pipelines.tensor import lower
+    from tessel.dialects.kernel.reference import run_kernel_module
 
     store, _ = lower(module, weights, stop_after="tg-to-kernel")
     return run_kernel_module(module, inputs, store)
@@ -163,7 +163,7 @@ def run_gpu(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
     it is installed (the test extras install it), and the same kernels run by the emulator
     on this CPU (targets/gpu/emulate.py); on a machine with a GPU, test/gpu runs them on
     the device."""
-    from tessel.compiler import compile_for_gpu
+    from tessel.pipelines.tensor import compile_for_gpu
     from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
     from tessel.targets.gpu.ptxas import assemble, find_ptxas
 

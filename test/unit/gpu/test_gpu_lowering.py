@@ -14,7 +14,7 @@ import numpy as np
 import onnxruntime
 import pytest
 
-from tessel.compiler import compile_for_gpu, lower
+from tessel.pipelines.tensor import compile_for_gpu, lower
 from tessel.dialects import kernel
 from tessel.frontends.onnx import import_model
 from tessel.passes.schedule.gpu_schedule import default_gpu_schedule

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from fake_cuda import FakeDriver
-from tessel.compiler import compile_for_gpu
+from tessel.pipelines.tensor import compile_for_gpu
 from tessel.frontends.onnx import import_model
 from tessel.targets.reference.interpreter import run
 

@@ -18,7 +18,7 @@ from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
 from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
 from tessel.passes.graph.fold_constants import TgFoldConstants
 from tessel.targets.reference.interpreter import run
-from tessel.targets.reference.kernels import conv_transpose2d
+from tessel.dialects.tg.reference import conv_transpose2d
 
 
 @st.composite

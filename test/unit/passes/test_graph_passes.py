@@ -784,7 +784,7 @@ CPU_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=li
 @given(graphs(exp=False))
 def test_cpu_pipeline_matches_reference(graph: Graph):
     """Random graphs compiled through the whole CPU pipeline equal the reference semantics."""
-    from tessel.compiler import compile_for_cpu
+    from tessel.pipelines.tensor import compile_for_cpu
 
     want = run(graph.module, graph.inputs, graph.weights)
     executable, _ = compile_for_cpu(graph.module.clone(), dict(graph.weights), threads=2)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tessel.compiler import compile_for_cpu
+from tessel.pipelines.tensor import compile_for_cpu
 from tessel.frontends.onnx import import_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples" / "models"))

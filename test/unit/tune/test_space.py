@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
-from tessel.compiler import graph_passes
+from tessel.pipelines.tensor import graph_passes
 from tessel.dialects import sched
 from tessel.ir.source import make_context, parse_module, print_module
 from tessel.ir.weights import WeightStore, attach

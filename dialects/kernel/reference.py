@@ -1,4 +1,4 @@
-"""Run kernel-level modules (after tg-to-kernel) with numpy, for differential testing.
+"""The meaning of kernel-level modules (after tg-to-kernel) in numpy, for differential testing.
 
 Each kernel.compute is evaluated whole: its axes become broadcast index grids, the body's
 ops become numpy operations on those grids, the terms are reduced over the reduction axes
@@ -32,8 +32,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
 from scipy import special
 
-from tessel.dialects import kernel
-from tessel.dialects.kernel import ELEMENT_ATTR
+from tessel.dialects.kernel import ops as kernel
+from tessel.dialects.kernel.ops import ELEMENT_ATTR
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 

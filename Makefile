@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 DEMO := build/demo
 
-.PHONY: test unit conformance lit demo clean fuzz
+.PHONY: test unit conformance lit demo clean fuzz check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,3 +67,10 @@ demo: $(VENV)/.installed-demo
 
 clean:
 	rm -rf $(VENV) build .cache *.egg-info
+
+# Lint, formatting, types and the layer line (docs/architecture.md).
+check: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	@tmp=$$(mktemp -d) && ln -s $(CURDIR) $$tmp/tessel && cd $$tmp && MYPYPATH=$$tmp $(CURDIR)/$(BIN)/mypy -p tessel --config-file $(CURDIR)/pyproject.toml; status=$$?; rm -rf $$tmp; exit $$status

@@ -29,7 +29,7 @@ from xdsl.dialects import func
 
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module
-from tessel.passes.img.costs import Model, load_model
+from tessel.passes.img.analysis.costs import Model, load_model
 from tessel.passes.img.partition import Option, choose, options
 
 PIPELINES = Path(__file__).resolve().parents[1] / "examples" / "img" / "camera" / "pipelines.py"
@@ -48,7 +48,11 @@ def load_pipelines():  # noqa: ANN201
     return pipelines_module().build
 
 
-FACE = ("face_auth", ["mcu+backscatter", "accel+backscatter", "mcu+wifi", "accel+ble"], ["motion_gate", "face_gate", "roi"])
+FACE = (
+    "face_auth",
+    ["mcu+backscatter", "accel+backscatter", "mcu+wifi", "accel+ble"],
+    ["motion_gate", "face_gate", "roi"],
+)
 RIG = ("rig360", ["fpga+1gbe", "fpga+10gbe", "fpga+40gbe", "cpu+10gbe", "gpu+40gbe"], ["downsample", "encode"])
 
 
@@ -64,7 +68,10 @@ def best(model: Model, text: str, config: str) -> tuple[Option | None, list[Opti
 
 def study(model: Model, build, name: str, configs: list[str], reductions: list[str]) -> dict:  # noqa: ANN001
     print(f"\n## {name}\n")
-    print(f"{'platform + link':<20} {'chosen cut':<28} {'uJ/frame':>11} {'bit/s':>10}   " + "   ".join(f"without {r:<11}" for r in reductions))
+    print(
+        f"{'platform + link':<20} {'chosen cut':<28} {'uJ/frame':>11} {'bit/s':>10}   "
+        + "   ".join(f"without {r:<11}" for r in reductions)
+    )
     rows = {}
     for config in configs:
         chosen, _ = best(model, build(name), config)
@@ -74,9 +81,14 @@ def study(model: Model, build, name: str, configs: list[str], reductions: list[s
         cells = []
         for r in reductions:
             a = ablated[r]
-            cells.append(f"{'infeasible':>19}" if a is None else f"{a.per_frame_uj / base:>8.2f}x ({a.after.split(' ')[0]:<8})")
+            cells.append(
+                f"{'infeasible':>19}" if a is None else f"{a.per_frame_uj / base:>8.2f}x ({a.after.split(' ')[0]:<8})"
+            )
         what = chosen.after if chosen else "none feasible"
-        print(f"{config:<20} {what:<28} {base:>11.3f} {chosen.bits_per_s if chosen else math.nan:>10.3g}   " + "   ".join(cells))
+        print(
+            f"{config:<20} {what:<28} {base:>11.3f} {chosen.bits_per_s if chosen else math.nan:>10.3g}   "
+            + "   ".join(cells)
+        )
     return rows
 
 
@@ -125,19 +137,21 @@ def main() -> int:
     # the paper's conclusion, checked in the model
     earliest = True
     saving = math.inf
-    for config, (chosen, ablated) in face.items():
+    for chosen, ablated in face.values():
         costs = {r: (a.per_frame_uj if a else math.inf) for r, a in ablated.items()}
         earliest &= costs["motion_gate"] > max(costs["face_gate"], costs["roi"])
         saving = min(saving, costs["motion_gate"] / chosen.per_frame_uj)
     cuts = {c: ch.after for c, (ch, _) in {**face, **rig}.items() if ch is not None}
-    moves = len(set(list(cuts.values())[:len(FACE[1])])) > 1 and len(set(list(cuts.values())[len(FACE[1]):])) > 1
+    moves = len(set(list(cuts.values())[: len(FACE[1])])) > 1 and len(set(list(cuts.values())[len(FACE[1]) :])) > 1
     rig10 = True
     for config in ("fpga+1gbe", "fpga+10gbe"):
         chosen, opts = best(model, build("rig360"), config)
         late = {"%ods2", "%video"}
         feasible = {o.after.split(" ")[0] for o in opts if o.feasible}
         rig10 &= bool(feasible) and feasible <= late
-    print(f"\nremoving the motion gate costs {saving:.2f}x or more; it is the costliest removal on every face-auth configuration: {earliest}")
+    print(
+        f"\nremoving the motion gate costs {saving:.2f}x or more; it is the costliest removal on every face-auth configuration: {earliest}"
+    )
     print(f"chosen cuts: {cuts}")
     plot(face, rig, args.plot)
     print(f"plot written to {args.plot}")

@@ -9,7 +9,7 @@ without one), at the workload's rates (examples/img/camera/platforms.json); the 
 measured pass counts are printed beside those rates, and the time per frame with the gates
 dropping work early. The rig: 4K raw frames and a rectification LUT within the declared
 displacement; the time per camera-frame, and the rate this machine reaches in the cost
-model's own op count (passes/img/costs.py) beside the `cpu` platform's assumed rate.
+model's own op count (passes/img/analysis/costs.py) beside the `cpu` platform's assumed rate.
 
 Ends with `RESULT camera_run bit_exact=<bool> face_us_per_frame=<x> rig_ms_per_frame=<x>
 rig_gops=<x>`.
@@ -23,10 +23,11 @@ import statistics
 import time
 
 import numpy as np
+
 from tessel.dialects.img.reference import run as reference
-from tessel.img_compiler import compile_program, entry_function
 from tessel.ir.source import make_context, parse_module, verify
-from tessel.passes.img.costs import load_model, ops_per_frame
+from tessel.passes.img.analysis.costs import load_model, ops_per_frame
+from tessel.pipelines.img import compile_program, entry_function
 
 
 def _compile(text: str, threads: int):  # noqa: ANN202
@@ -38,7 +39,9 @@ def _compile(text: str, threads: int):  # noqa: ANN202
 
 
 def _same(got: list, want: list) -> bool:
-    return len(got) == len(want) and all(len(g) == len(w) and all(np.array_equal(a, b) for a, b in zip(g, w)) for g, w in zip(got, want))
+    return len(got) == len(want) and all(
+        len(g) == len(w) and all(np.array_equal(a, b) for a, b in zip(g, w)) for g, w in zip(got, want)
+    )
 
 
 def face_stream(n: int, p_motion: float, p_face: float, seed: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -89,7 +92,9 @@ def run_rig(pipelines, model_path: str, n: int, threads: int) -> tuple[bool, flo
     rng = np.random.default_rng(2)
     side = 2048
     ys, xs = np.mgrid[0:side, 0:side]
-    lut = np.stack([ys + 56 + rng.integers(-64, 65, ys.shape), xs + 896 + rng.integers(-64, 65, xs.shape)], -1).astype(np.int16)
+    lut = np.stack([ys + 56 + rng.integers(-64, 65, ys.shape), xs + 896 + rng.integers(-64, 65, xs.shape)], -1).astype(
+        np.int16
+    )
     frames = [rng.integers(0, 256, (2160, 3840, 1)).astype(np.uint8) for _ in range(n)]
     got = exe.run([lut], {"rig": frames})
     sinks: list = []
@@ -99,7 +104,11 @@ def run_rig(pipelines, model_path: str, n: int, threads: int) -> tuple[bool, flo
     for _ in range(3):
         times += exe.run([lut], {"rig": frames}).seconds_per_frame
     exe.close()
-    executed = [op for op in fn.walk() if op.name.startswith("img.") and op.name not in ("img.encode", "img.source", "img.sink", "img.yield")]
+    executed = [
+        op
+        for op in fn.walk()
+        if op.name.startswith("img.") and op.name not in ("img.encode", "img.source", "img.sink", "img.yield")
+    ]
     gop = sum(ops_per_frame(op) for op in executed) / 1e9
     med = statistics.median(times)
     cpu = load_model(model_path).platform("cpu")

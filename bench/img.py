@@ -38,7 +38,10 @@ def _inputs(fn, t: str, seed: int = 0) -> list[np.ndarray]:
 
 
 def _err(outs: list[np.ndarray], ref: list[np.ndarray]) -> float:
-    return max(float(np.abs(np.asarray(o, np.float64).reshape(r.shape) - r.astype(np.float64)).max()) for o, r in zip(outs, ref))
+    return max(
+        float(np.abs(np.asarray(o, np.float64).reshape(r.shape) - r.astype(np.float64)).max())
+        for o, r in zip(outs, ref)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     from tessel.bench.img_peers import halide, opencv
     from tessel.dialects.img.reference import run as reference
     from tessel.frontends.img_examples import pipeline_text
-    from tessel.img_compiler import compile_pipeline, entry_function
     from tessel.ir.source import make_context, parse_module, verify
+    from tessel.pipelines.img import compile_pipeline, entry_function
 
     versions = []
     if not args.no_peers:

@@ -48,15 +48,18 @@ def opencv(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
     if name == "sobel":
         x = planes[0]
         if u8:
+
             def run() -> list[np.ndarray]:
                 gx = cv2.Sobel(x, cv2.CV_16S, 1, 0, ksize=3, borderType=rep)
                 gy = cv2.Sobel(x, cv2.CV_16S, 0, 1, ksize=3, borderType=rep)
                 return [cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))]
         else:
+
             def run() -> list[np.ndarray]:
                 gx = cv2.Sobel(x, cv2.CV_32F, 1, 0, ksize=3, borderType=rep)
                 gy = cv2.Sobel(x, cv2.CV_32F, 0, 1, ksize=3, borderType=rep)
                 return [cv2.magnitude(gx, gy)]
+
         return run
     if name == "unsharp":
         x = planes[0]
@@ -66,6 +69,7 @@ def opencv(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
             if not u8:
                 cv2.min(cv2.max(v, 0.0, dst=v), 1.0, dst=v)
             return [v]
+
         return run
     if name == "isp_lite":
         r, gr, gb, b = planes
@@ -81,6 +85,7 @@ def opencv(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
                     outs.append(cv2.resize(d, (w // 2, h // 2), interpolation=cv2.INTER_AREA))
                 return outs
         else:
+
             def run() -> list[np.ndarray]:
                 g = cv2.addWeighted(gr, 0.5, gb, 0.5, 0.0)
                 outs = []
@@ -89,6 +94,7 @@ def opencv(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
                     d = cv2.GaussianBlur(lin, (3, 3), 0, borderType=rep)
                     outs.append(cv2.resize(d, (w // 2, h // 2), interpolation=cv2.INTER_AREA))
                 return outs
+
         return run
     raise ValueError(name)
 
@@ -148,8 +154,12 @@ def halide(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
     elif name == "sobel":
         g = f("g")
         g[x, y] = hl.i16(c[x, y]) if u8 else c[x, y]
-        gx = (g[x + 1, y - 1] + 2 * g[x + 1, y] + g[x + 1, y + 1]) - (g[x - 1, y - 1] + 2 * g[x - 1, y] + g[x - 1, y + 1])
-        gy = (g[x - 1, y + 1] + 2 * g[x, y + 1] + g[x + 1, y + 1]) - (g[x - 1, y - 1] + 2 * g[x, y - 1] + g[x + 1, y - 1])
+        gx = (g[x + 1, y - 1] + 2 * g[x + 1, y] + g[x + 1, y + 1]) - (
+            g[x - 1, y - 1] + 2 * g[x - 1, y] + g[x - 1, y + 1]
+        )
+        gy = (g[x - 1, y + 1] + 2 * g[x, y + 1] + g[x + 1, y + 1]) - (
+            g[x - 1, y - 1] + 2 * g[x, y - 1] + g[x + 1, y - 1]
+        )
         out = f("sobel")
         out[x, y] = hl.u8(hl.min(hl.abs(gx) + hl.abs(gy), 255)) if u8 else hl.sqrt(gx * gx + gy * gy)
         outputs = [out]
@@ -173,18 +183,26 @@ def halide(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
                 v = (gr[x, y] + gb[x, y]) * 0.5 if src is None else src[x, y]
                 lin[x, y] = hl.sqrt(hl.min(v * WB[ch], 1.0))
             dn = f(f"dn_{ch}")
-            wts = [(dx, dy, wgt) for dy, row in zip((-1, 0, 1), ((1, 2, 1), (2, 4, 2), (1, 2, 1))) for dx, wgt in zip((-1, 0, 1), row)]
+            wts = [
+                (dx, dy, wgt)
+                for dy, row in zip((-1, 0, 1), ((1, 2, 1), (2, 4, 2), (1, 2, 1)))
+                for dx, wgt in zip((-1, 0, 1), row)
+            ]
             if u8:
                 s = sum((hl.u16(lin[x + dx, y + dy]) * wgt for dx, dy, wgt in wts[1:]), hl.u16(lin[x - 1, y - 1]))
                 dn[x, y] = hl.u8((s + 8) >> 4)
             else:
-                dn[x, y] = sum((lin[x + dx, y + dy] * (wgt / 16.0) for dx, dy, wgt in wts[1:]), lin[x - 1, y - 1] * (1 / 16.0))
+                dn[x, y] = sum(
+                    (lin[x + dx, y + dy] * (wgt / 16.0) for dx, dy, wgt in wts[1:]), lin[x - 1, y - 1] * (1 / 16.0)
+                )
             out = f(f"out_{ch}")
             if u8:
                 out[x, y] = hl.u8((hl.u16(dn[2 * x, 2 * y]) + hl.u16(dn[2 * x + 1, 2 * y]) + hl.u16(dn[2 * x, 2 * y + 1])
                                    + hl.u16(dn[2 * x + 1, 2 * y + 1]) + 2) >> 2)  # fmt: skip
             else:
-                out[x, y] = (dn[2 * x, 2 * y] + dn[2 * x + 1, 2 * y] + dn[2 * x, 2 * y + 1] + dn[2 * x + 1, 2 * y + 1]) * 0.25
+                out[x, y] = (
+                    dn[2 * x, 2 * y] + dn[2 * x + 1, 2 * y] + dn[2 * x, 2 * y + 1] + dn[2 * x + 1, 2 * y + 1]
+                ) * 0.25
             producers += [lin, dn]
             outputs.append(out)
     else:

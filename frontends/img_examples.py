@@ -64,12 +64,20 @@ def _region(kind: str, result: str, operands: list[str], in_types: list[str], ou
     args = [f"%p{i}" for i in range(n_args)]
     value = build(b, args)
     head = f"  {result} = img.{kind} {', '.join(operands)} {attrs}: ({', '.join(in_types)}) -> {out_type} {{"
-    sig = "  ^bb0(" + ", ".join(f"{a}: {t}" for a, t in zip(args, arg_scalar if isinstance(arg_scalar, list) else [arg_scalar] * n_args)) + "):"
+    sig = (
+        "  ^bb0("
+        + ", ".join(
+            f"{a}: {t}" for a, t in zip(args, arg_scalar if isinstance(arg_scalar, list) else [arg_scalar] * n_args)
+        )
+        + "):"
+    )
     return [head, sig, *b.lines, f"    img.yield {value} : {out_scalar}", "  }"]
 
 
-def _stencil(result: str, x: str, in_t: str, out_t: str, kh: int, kw: int, arg: str, out: str, build, border: str = "clamp") -> list[str]:
-    attrs = f'{{window = array<i64: {kh}, {kw}>, border = "{border}"}} '
+def _stencil(
+    result: str, x: str, in_t: str, out_t: str, kh: int, kw: int, arg: str, out: str, build, border: str = "clamp"
+) -> list[str]:
+    attrs = f"window [{kh}, {kw}] border {border} "
     return _region("stencil", result, [x], [in_t], out_t, attrs, arg, kh * kw, build, out)
 
 
@@ -109,7 +117,12 @@ def box3x3(h: int, w: int, t: str) -> list[str]:
         q = b.bin("divui", b.bin("addi", total, b.const(4, "i16"), "i16"), b.const(9, "i16"), "i16")
         return b.cast("trunci", q, "i16", "i8")
 
-    return [f"func.func @box3x3(%x: {ft}) -> {ft} {{", *_stencil("%y", "%x", ft, ft, 3, 3, s, s, body), f"  func.return %y : {ft}", "}"]
+    return [
+        f"func.func @box3x3(%x: {ft}) -> {ft} {{",
+        *_stencil("%y", "%x", ft, ft, 3, 3, s, s, body),
+        f"  func.return %y : {ft}",
+        "}",
+    ]
 
 
 def _gauss_sep_ops(h: int, w: int, t: str, x: str, out: str) -> list[str]:
@@ -120,7 +133,9 @@ def _gauss_sep_ops(h: int, w: int, t: str, x: str, out: str) -> list[str]:
         def tap(b: Body, ps: list[str]) -> str:
             return _weighted(b, ps, [0.25, 0.5, 0.25], "f32")
 
-        return _stencil(f"{out}_h", x, ft, ft, 1, 3, "f32", "f32", tap) + _stencil(out, f"{out}_h", ft, ft, 3, 1, "f32", "f32", tap)
+        return _stencil(f"{out}_h", x, ft, ft, 1, 3, "f32", "f32", tap) + _stencil(
+            out, f"{out}_h", ft, ft, 3, 1, "f32", "f32", tap
+        )
     f8, f16 = _frame(h, w, "ui8"), _frame(h, w, "ui16")
 
     def horizontal(b: Body, ps: list[str]) -> str:
@@ -131,12 +146,19 @@ def _gauss_sep_ops(h: int, w: int, t: str, x: str, out: str) -> list[str]:
         r = b.bin("shrui", b.bin("addi", total, b.const(8, "i16"), "i16"), b.const(4, "i16"), "i16")
         return b.cast("trunci", r, "i16", "i8")
 
-    return _stencil(f"{out}_h", x, f8, f16, 1, 3, "i8", "i16", horizontal) + _stencil(out, f"{out}_h", f16, f8, 3, 1, "i16", "i8", vertical)
+    return _stencil(f"{out}_h", x, f8, f16, 1, 3, "i8", "i16", horizontal) + _stencil(
+        out, f"{out}_h", f16, f8, 3, 1, "i16", "i8", vertical
+    )
 
 
 def gauss_sep(h: int, w: int, t: str) -> list[str]:
     ft = _frame(h, w, "ui8" if t == "u8" else "f32")
-    return [f"func.func @gauss_sep(%x: {ft}) -> {ft} {{", *_gauss_sep_ops(h, w, t, "%x", "%y"), f"  func.return %y : {ft}", "}"]
+    return [
+        f"func.func @gauss_sep(%x: {ft}) -> {ft} {{",
+        *_gauss_sep_ops(h, w, t, "%x", "%y"),
+        f"  func.return %y : {ft}",
+        "}",
+    ]
 
 
 def sobel(h: int, w: int, t: str) -> list[str]:
@@ -150,9 +172,13 @@ def sobel(h: int, w: int, t: str) -> list[str]:
 
         def mag(b: Body, ps: list[str]) -> str:
             gx, gy = ps
-            return b.op(f"math.sqrt {b.bin('addf', b.bin('mulf', gx, gx, 'f32'), b.bin('mulf', gy, gy, 'f32'), 'f32')}", "f32")
+            return b.op(
+                f"math.sqrt {b.bin('addf', b.bin('mulf', gx, gx, 'f32'), b.bin('mulf', gy, gy, 'f32'), 'f32')}", "f32"
+            )
 
-        lines = _stencil("%gx", "%x", ft, ft, 3, 3, "f32", "f32", grad(gx_w)) + _stencil("%gy", "%x", ft, ft, 3, 3, "f32", "f32", grad(gy_w))
+        lines = _stencil("%gx", "%x", ft, ft, 3, 3, "f32", "f32", grad(gx_w)) + _stencil(
+            "%gy", "%x", ft, ft, 3, 3, "f32", "f32", grad(gy_w)
+        )
         lines += _map("%y", ["%gx", "%gy"], [ft, ft], ft, ["f32", "f32"], "f32", mag)
         return [f"func.func @sobel(%x: {ft}) -> {ft} {{", *lines, f"  func.return %y : {ft}", "}"]
     f8, f16 = _frame(h, w, "ui8"), _frame(h, w, "i16")
@@ -165,7 +191,9 @@ def sobel(h: int, w: int, t: str) -> list[str]:
         s = b.bin("addi", b.op(f"math.absi {gx}", "i16"), b.op(f"math.absi {gy}", "i16"), "i16")
         return b.cast("trunci", b.bin("minui", s, b.const(255, "i16"), "i16"), "i16", "i8")
 
-    lines = _stencil("%gx", "%x", f8, f16, 3, 3, "i8", "i16", igrad(gx_w)) + _stencil("%gy", "%x", f8, f16, 3, 3, "i8", "i16", igrad(gy_w))
+    lines = _stencil("%gx", "%x", f8, f16, 3, 3, "i8", "i16", igrad(gx_w)) + _stencil(
+        "%gy", "%x", f8, f16, 3, 3, "i8", "i16", igrad(gy_w)
+    )
     lines += _map("%y", ["%gx", "%gy"], [f16, f16], f8, ["i16", "i16"], "i8", imag)
     return [f"func.func @sobel(%x: {f8}) -> {f8} {{", *lines, f"  func.return %y : {f8}", "}"]
 
@@ -175,6 +203,7 @@ def unsharp(h: int, w: int, t: str) -> list[str]:
     ft = _frame(h, w, "ui8" if t == "u8" else "f32")
     lines = _gauss_sep_ops(h, w, t, "%x", "%blur")
     if t == "f32":
+
         def sharpen(b: Body, ps: list[str]) -> str:
             x, blur = ps
             v = b.bin("subf", b.bin("addf", x, x, "f32"), blur, "f32")
@@ -182,6 +211,7 @@ def unsharp(h: int, w: int, t: str) -> list[str]:
 
         lines += _map("%y", ["%x", "%blur"], [ft, ft], ft, ["f32", "f32"], "f32", sharpen)
     else:
+
         def isharpen(b: Body, ps: list[str]) -> str:
             x, blur = _widen(b, ps, "i16")
             v = b.bin("subi", b.bin("addi", x, x, "i16"), blur, "i16")
@@ -221,16 +251,23 @@ def isp_lite(h: int, w: int, t: str) -> list[str]:
     for c in "rgb":
         gain = WB[c]
         if c == "g":
+
             def demosaic(b: Body, ps: list[str], gain=gain) -> str:
                 if t == "f32":
                     v = b.bin("mulf", b.bin("addf", ps[0], ps[1], "f32"), b.const(0.5, "f32"), "f32")
                     return _wb_gamma(b, v, gain, t)
                 a0, a1 = (b.cast("extui", p, "i8", "i16") for p in ps)
-                m = b.bin("shrui", b.bin("addi", b.bin("addi", a0, a1, "i16"), b.const(1, "i16"), "i16"), b.const(1, "i16"), "i16")
+                m = b.bin(
+                    "shrui",
+                    b.bin("addi", b.bin("addi", a0, a1, "i16"), b.const(1, "i16"), "i16"),
+                    b.const(1, "i16"),
+                    "i16",
+                )
                 return _wb_gamma_u8(b, b.cast("trunci", m, "i16", "i8"), gain)
 
             lines += _map("%g_lin", ["%gr", "%gb"], [pt, pt], pt, [s, s], s, demosaic)
         else:
+
             def balance(b: Body, ps: list[str], gain=gain) -> str:
                 return _wb_gamma(b, ps[0], gain, t) if t == "f32" else _wb_gamma_u8(b, ps[0], gain)
 
@@ -245,7 +282,7 @@ def isp_lite(h: int, w: int, t: str) -> list[str]:
             return b.cast("trunci", r, "i16", "i8")
 
         lines += _stencil(f"%{c}_dn", f"%{c}_lin", pt, pt, 3, 3, s, s, denoise)
-        lines.append(f'  %{c}_out = img.downsample %{c}_dn {{factor = array<i64: 2, 2>, mode = "average"}} : {pt} -> {ot}')
+        lines.append(f"  %{c}_out = img.downsample %{c}_dn factor [2, 2] mode average : {pt} -> {ot}")
     head = f"func.func @isp_lite(%r: {pt}, %gr: {pt}, %gb: {pt}, %b: {pt}) -> ({ot}, {ot}, {ot}) {{"
     return [head, *lines, f"  func.return %r_out, %g_out, %b_out : {ot}, {ot}, {ot}", "}"]
 

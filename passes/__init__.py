@@ -74,7 +74,7 @@ def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "img-fuse": lambda: __import__("tessel.passes.img.fuse", fromlist=["ImgFuse"]).ImgFuse,
         "img-line-buffers": lambda: __import__("tessel.passes.img.line_buffers", fromlist=["ImgLineBuffers"]).ImgLineBuffers,
         "img-rates": lambda: __import__("tessel.passes.img.rates", fromlist=["ImgRates"]).ImgRates,
-        "img-infer-bounds": lambda: __import__("tessel.passes.img.bounds", fromlist=["ImgInferBounds"]).ImgInferBounds,
-        "img-hoist-reductions": lambda: __import__("tessel.passes.img.hoist", fromlist=["ImgHoistReductions"]).ImgHoistReductions,
+        "img-infer-bounds": lambda: __import__("tessel.passes.img.infer_bounds", fromlist=["ImgInferBounds"]).ImgInferBounds,
+        "img-hoist-reductions": lambda: __import__("tessel.passes.img.hoist_reductions", fromlist=["ImgHoistReductions"]).ImgHoistReductions,
         "img-partition": lambda: __import__("tessel.passes.img.partition", fromlist=["ImgPartition"]).ImgPartition,
     }

@@ -1,6 +1,7 @@
 """tessel-run for image pipelines (modules of img ops) on the cpu target.
 
-The pipeline is fused, line-buffered and compiled to native code (tessel/img_compiler.py),
+The pipeline is hoisted (data reduction first), fused, line-buffered and compiled to native
+code (pipelines/img.py),
 run on the image(s) given, and the result written as a PNG. Inputs: one --image per
 function argument (converted to its channels and element type: u8 as is, f32 scaled to
 [0, 1]), or, with --bayer, one RGB image sampled into the four RGGB planes a raw-input
@@ -44,25 +45,53 @@ def is_img_file(path: str) -> bool:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="a .mlir module of img ops")
-    p.add_argument("--image", action="append", default=[], metavar="PNG", help="an input image (once per function argument)")
+    p.add_argument(
+        "--image", action="append", default=[], metavar="PNG", help="an input image (once per function argument)"
+    )
     p.add_argument("--bayer", action="store_true", help="sample one RGB --image into the RGGB planes of a raw pipeline")
     p.add_argument("--resize", action="store_true", help="resize input images to the pipeline's frame size")
     p.add_argument("-o", "--output", metavar="PNG", help="write the result image (3 one-channel results: an RGB image)")
     p.add_argument("--entry", help="function to run (default: the only one, or main)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random images used without --image")
-    p.add_argument("--check", action="store_true", help="compare with the numpy reference (bit-exact for integers, 1e-4 for f32)")
+    p.add_argument(
+        "--check", action="store_true", help="compare with the numpy reference (bit-exact for integers, 1e-4 for f32)"
+    )
     p.add_argument("--time", type=int, default=0, metavar="N", help="time N runs, report the median and megapixels/s")
     p.add_argument("--threads", type=int, default=2, help="threads (default: 2)")
     p.add_argument("--no-fuse", action="store_true", help="skip img-fuse (every producer line-buffered)")
-    p.add_argument("--report", action="store_true", help="print the line-buffer report (on-chip bytes vs the analytic minimum)")
+    p.add_argument(
+        "--no-hoist",
+        action="store_true",
+        help="skip img-hoist-reductions (by default crops, nearest downsamples and gates move above the work they save)",
+    )
+    p.add_argument(
+        "--report",
+        action="store_true",
+        help="print what hoisting moved and the line-buffer report (on-chip bytes vs the analytic minimum)",
+    )
     p.add_argument("--dump-ir", metavar="PATH", help="write the optimized img IR to PATH and the LLVM IR to PATH.ll")
-    p.add_argument("--source", action="append", default=[], metavar="NAME=PNG",
-                   help="a frame for the img.source of that camera name (once per frame, in order)")
-    p.add_argument("--frames", type=int, default=4, metavar="N", help="random frames per img.source given no --source (default: 4)")
-    p.add_argument("--partition", action="store_true", help="print every node/cloud cut of a camera pipeline and choose one (img-partition)")
+    p.add_argument(
+        "--source",
+        action="append",
+        default=[],
+        metavar="NAME=PNG",
+        help="a frame for the img.source of that camera name (once per frame, in order)",
+    )
+    p.add_argument(
+        "--frames", type=int, default=4, metavar="N", help="random frames per img.source given no --source (default: 4)"
+    )
+    p.add_argument(
+        "--partition",
+        action="store_true",
+        help="print every node/cloud cut of a camera pipeline and choose one (img-partition)",
+    )
     p.add_argument("--platform", help="--partition: the node platform (default: accel)")
     p.add_argument("--link", help="--partition: the link (default: backscatter)")
-    p.add_argument("--platform-model", metavar="JSON", help="--partition: the constants (default: examples/img/camera/platforms.json)")
+    p.add_argument(
+        "--platform-model",
+        metavar="JSON",
+        help="--partition: the constants (default: examples/img/camera/platforms.json)",
+    )
 
 
 def _read_image(path: str, channels: int, shape: tuple[int, int], resize: bool) -> np.ndarray:
@@ -78,7 +107,9 @@ def _read_image(path: str, channels: int, shape: tuple[int, int], resize: bool) 
     h, w = shape
     if im.size != (w, h):
         if not resize:
-            raise TesselError(f"{path} is {im.size[1]}x{im.size[0]}, the pipeline takes {h}x{w} (pass --resize to scale it)")
+            raise TesselError(
+                f"{path} is {im.size[1]}x{im.size[0]}, the pipeline takes {h}x{w} (pass --resize to scale it)"
+            )
         im = im.resize((w, h), Image.BILINEAR)
     a = np.asarray(im)
     return a.reshape(h, w, channels)
@@ -93,9 +124,17 @@ def _typed(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def _inputs(args: argparse.Namespace, specs: list[tuple[tuple[int, int, int], np.dtype]]) -> list[np.ndarray]:
     if not args.image:
         rng = np.random.default_rng(args.seed)
-        return [rng.integers(0, 256, s).astype(dt) if dt.kind in "ui" else rng.random(s, dtype=np.float32) for s, dt in specs]
+        return [
+            rng.integers(0, 256, s).astype(dt) if dt.kind in "ui" else rng.random(s, dtype=np.float32)
+            for s, dt in specs
+        ]
     if args.bayer:
-        if len(args.image) != 1 or len(specs) != 4 or any(s[2] != 1 for s, _ in specs) or len({s for s, _ in specs}) != 1:
+        if (
+            len(args.image) != 1
+            or len(specs) != 4
+            or any(s[2] != 1 for s, _ in specs)
+            or len({s for s, _ in specs}) != 1
+        ):
             raise TesselError("--bayer takes one --image and a pipeline of four one-channel planes (R, Gr, Gb, B)")
         (ph, pw, _), dt = specs[0]
         rgb = _read_image(args.image[0], 3, (2 * ph, 2 * pw), args.resize)
@@ -122,7 +161,9 @@ def write_image(path: str, outs: list[np.ndarray]) -> None:
     elif len(outs) == 1 and outs[0].shape[2] in (1, 3):
         pixels = _to_u8(outs[0])
     else:
-        raise TesselError(f"cannot write {len(outs)} results of {[o.shape for o in outs]} as one PNG (need one 1- or 3-channel image, or three planes)")
+        raise TesselError(
+            f"cannot write {len(outs)} results of {[o.shape for o in outs]} as one PNG (need one 1- or 3-channel image, or three planes)"
+        )
     img = Image.fromarray(pixels[:, :, 0] if pixels.shape[2] == 1 else pixels)
     stem, ext = os.path.splitext(path)
     tmp = f"{stem}.tmp{os.getpid()}{ext}"  # written whole, then renamed: never a partial image
@@ -148,8 +189,8 @@ def check(outs: list[np.ndarray], ref: list[np.ndarray]) -> tuple[bool, float]:
 
 def run_command(args: argparse.Namespace) -> int:
     from tessel.dialects.img.reference import run as reference
-    from tessel.img_compiler import compile_pipeline, entry_function, needs_program
     from tessel.ir.source import make_context, print_module, read_module, verify
+    from tessel.pipelines.img import compile_pipeline, entry_function, line_buffer_report, needs_program
 
     ctx = make_context()
     module = read_module(ctx, args.model)
@@ -160,15 +201,16 @@ def run_command(args: argparse.Namespace) -> int:
     if needs_program(fn):
         return importlib.import_module(PROGRAM_HOOK).run(args, ctx, module, fn)
     reference_fn = fn.clone()  # before fusion: the reference runs the program as written
-    exe = compile_pipeline(ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse)
+    hoisted: list[str] = []
+    exe = compile_pipeline(
+        ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse, hoist=not args.no_hoist, hoisted=hoisted
+    )
     ins = _inputs(args, exe.in_specs)
     outs = exe.run(ins)
     status = 0
     if args.report:
-        from tessel.passes.img.line_buffers import report
-        from tessel.passes.img.rows import build_plan
-
-        print(report(build_plan(entry_function(module, args.entry))).format())
+        print("\n".join(hoisted or ["hoisted: nothing (no crop, nearest downsample or gate above work it saves)"]))
+        print(line_buffer_report(entry_function(module, args.entry)))
     if args.dump_ir:
         with open(args.dump_ir, "w") as f:
             f.write(print_module(module))
@@ -183,7 +225,9 @@ def run_command(args: argparse.Namespace) -> int:
         times = exe.time(ins, args.time)
         med = statistics.median(times)
         pixels = max(s[0] * s[1] for s, _ in exe.in_specs) * (len(exe.in_specs) if args.bayer else 1)
-        print(f"time: median {med * 1e3:.3f} ms over {args.time} runs, {pixels / med / 1e6:.0f} megapixels/s, {args.threads} threads")
+        print(
+            f"time: median {med * 1e3:.3f} ms over {args.time} runs, {pixels / med / 1e6:.0f} megapixels/s, {args.threads} threads"
+        )
     if args.output:
         write_image(args.output, outs)
         print(f"wrote {args.output}")

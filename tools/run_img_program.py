@@ -1,6 +1,6 @@
 """tessel-run for camera pipelines (streams, gates, whole-frame ops) on the cpu target.
 
-The function runs as a frame program (passes/img/frames.py, targets/cpu/img_program.py):
+The function runs as a frame program (pipelines/img.py plans it, targets/cpu/img_program.py runs it):
 its arguments come from --image (or are random), each img.source's frames from --source
 NAME=PNG (once per frame, in order) or --frames N random frames; every frame runs the
 steps its gates let through, and what reaches each img.sink is printed, checked against the
@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tessel.dialects.img.types import element_name, numpy_dtype
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.img.frames import source_name
 
 
 def _shape(v) -> str:  # noqa: ANN001
@@ -40,10 +39,12 @@ def _frames(args: argparse.Namespace, exe) -> dict[str, list[np.ndarray]]:  # no
         if not sep or not name or not path:
             raise TesselError(f"--source takes NAME=PNG, got '{item}'")
         given.setdefault(name, []).append(path)
-    names = [source_name(op) for op in exe.program.sources]
+    names = [op.source_name for op in exe.program.sources]
     for name in given:
         if name not in names:
-            raise TesselError(f"--source {name}: the pipeline has no img.source of that name (it has: {', '.join(names) or 'none'})")
+            raise TesselError(
+                f"--source {name}: the pipeline has no img.source of that name (it has: {', '.join(names) or 'none'})"
+            )
     rng = np.random.default_rng(args.seed + 1)
     out: dict[str, list[np.ndarray]] = {}
     for op, name in zip(exe.program.sources, names):
@@ -85,25 +86,32 @@ def _write(path: str, program, run) -> str:  # noqa: ANN001
 
 def run(args: argparse.Namespace, ctx: Context, module: ModuleOp, fn: func.FuncOp) -> int:
     from tessel.dialects.img.reference import run as reference
-    from tessel.img_compiler import compile_program
+    from tessel.pipelines.img import compile_program
     from tessel.tools.run_img import _inputs, check
 
     if args.frames < 0:
         raise TesselError(f"--frames must be non-negative, got {args.frames}")
     reference_fn = fn.clone()
-    exe = compile_program(ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse)
+    hoisted: list[str] = []
+    exe = compile_program(
+        ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse, hoist=not args.no_hoist, hoisted=hoisted
+    )
     program = exe.program
     specs = [(tuple(a.type.shape), np.dtype(numpy_dtype(a.type.element))) for a in exe.args]
     ins = _inputs(args, specs)
     frames = _frames(args, exe)
     if args.report:
+        for line in hoisted:
+            print(line)
         for s in program.steps:
             guard = ", ".join(sorted(g.results[0].name_hint or "?" for g in s.guard))
             if s.kind == "gate":
                 io = f"%{s.op.operands[1].name_hint or '?'} != 0 passes %{s.op.operands[0].name_hint or '?'}"  # type: ignore[union-attr]
             else:
                 io = f"{', '.join('%' + (v.name_hint or '?') for v in s.inputs)} -> {', '.join('%' + (v.name_hint or '?') for v in s.outputs)}"
-            print(f"step {s.kind:8} {s.name:12} {io}{'  if ' + guard if guard else ''}{'' if s.per_frame else '  (once)'}")
+            print(
+                f"step {s.kind:8} {s.name:12} {io}{'  if ' + guard if guard else ''}{'' if s.per_frame else '  (once)'}"
+            )
     result = exe.run(ins, frames)
     for name, fs in frames.items():
         print(f"frames: {len(fs)} from '{name}'")

@@ -2,34 +2,55 @@
 
 from xdsl.ir import Dialect
 
+from .attrs import (
+    ATTRIBUTES,
+    Border,
+    BorderAttr,
+    Compute,
+    ComputeAttr,
+    Place,
+    PlaceAttr,
+    ReduceKind,
+    ReduceKindAttr,
+    ResampleMode,
+    ResampleModeAttr,
+    Rounding,
+    RoundingAttr,
+)
 from .ops import (
     OPS,
     PLACE_ATTR,
-    PLACES,
     CropOp,
     DenseOp,
     DownsampleOp,
     EncodeOp,
     ExtractOp,
     GateOp,
+    ImgOp,
+    LutOp,
     MapOp,
     MergeOp,
     ReduceOp,
     RemapOp,
+    RowStage,
     ScanOp,
     SinkOp,
     SourceOp,
     StencilOp,
     TransmitOp,
     UpsampleOp,
+    ValueAlias,
+    WholeFrame,
     YieldOp,
 )
-from .types import FrameType, StreamType, frame, like
+from .types import FrameType, ImageType, StreamType, frame, like
 
-IMG = Dialect("img", OPS, [FrameType, StreamType])
+IMG = Dialect("img", OPS, [FrameType, StreamType, *ATTRIBUTES])
 
 __all__ = [
-    "IMG", "OPS", "PLACE_ATTR", "PLACES", "CropOp", "DenseOp", "DownsampleOp", "EncodeOp", "ExtractOp", "GateOp", "MapOp", "MergeOp", "ReduceOp",
-    "RemapOp", "ScanOp", "SinkOp", "SourceOp", "StencilOp", "TransmitOp", "UpsampleOp", "YieldOp",
-    "FrameType", "StreamType", "frame", "like",
+    "IMG", "OPS", "PLACE_ATTR", "Border", "BorderAttr", "Compute", "ComputeAttr", "Place", "PlaceAttr",
+    "ReduceKind", "ReduceKindAttr", "ResampleMode", "ResampleModeAttr", "Rounding", "RoundingAttr",
+    "CropOp", "DenseOp", "DownsampleOp", "EncodeOp", "ExtractOp", "GateOp", "ImgOp", "LutOp", "MapOp", "MergeOp",
+    "ReduceOp", "RemapOp", "RowStage", "ScanOp", "SinkOp", "SourceOp", "StencilOp", "TransmitOp", "UpsampleOp",
+    "ValueAlias", "WholeFrame", "YieldOp", "FrameType", "ImageType", "StreamType", "frame", "like",
 ]  # fmt: skip

@@ -1,25 +1,38 @@
-"""The `img` operations: point-wise and stencil regions, reductions, resampling, the
-data-reduction stages a camera pipeline is built around, and the link to the cloud.
+"""The `img` operations: point-wise and stencil regions, table lookups, reductions,
+resampling, the data-reduction stages a camera pipeline is built around, and the link to
+the cloud.
 
-Every op works on frames or, identically per frame, on streams; `img.source` starts a stream
-at a frame rate and `img.gate` thins it. Region ops carry their computation as a body over
-scalars in the signless element type, ending in `img.yield`:
+Every op works on frames or, identically per frame, on streams (operands and results are
+constrained to `!img.frame` / `!img.stream`); `img.source` starts a stream at a frame rate
+and `img.gate` thins it. Region ops carry their computation as a body over scalars in the
+signless element type, ending in `img.yield`; the verifier checks that every body op is one
+the reference and the CPU lowering know (`scalar.check_body`):
 
-    %b = img.stencil %x {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<64x64x1, ui8>) -> !img.frame<64x64x1, ui8> {
+    %b = img.stencil %x window [3, 3] border clamp : (!img.frame<64x64x1xui8>) -> !img.frame<64x64x1xui8> {
     ^bb0(%p0: i8, %p1: i8, ..., %p8: i8):   // the window in row-major order, centred
       ...
       img.yield %r : i8
     }
 
-Any op may carry `img.place = "node" | "accel" | "cloud"`, written by `img-partition`.
+Each op declares how the CPU target runs it as a trait: `RowStage` (streamed row by row in
+fused, line-buffered pipelines), `WholeFrame` (reads or writes whole frames: a kernel
+between row pipelines) or `ValueAlias` (the identity on values: gate, encode, transmit).
+Any op may carry `img.place = #img<place node|accel|cloud>`, written by `img-partition`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import (
+    I64,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -33,39 +46,65 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect, SingleBlockImplicitTerminator
+from xdsl.traits import IsTerminator, OpTrait, Pure, RecursiveMemoryEffect, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from .types import StreamType, _ImageType, element_name, like, scalar_type
+from tessel.ir.diagnostics import TesselError
+
+from .attrs import (
+    Border,
+    BorderAttr,
+    PlaceAttr,
+    ReduceKind,
+    ReduceKindAttr,
+    ResampleMode,
+    ResampleModeAttr,
+    Rounding,
+    RoundingAttr,
+)
+from .scalar import check_body
+from .types import ELEMENTS, FrameType, ImageType, StreamType, element_name, like, scalar_type
 
 PLACE_ATTR = "img.place"
-PLACES = ("node", "accel", "cloud")
-BORDERS = ("clamp", "zero", "mirror")
+Image = FrameType | StreamType  # the operand and result constraint of every image op
 
 
-def _image(v: SSAValue | Attribute, what: str) -> _ImageType:
+class RowStage(OpTrait):
+    """Computed row by row: fused and line-buffered into the CPU target's row pipelines."""
+
+
+class WholeFrame(OpTrait):
+    """Reads (or scatters over) whole frames: a native kernel between row pipelines."""
+
+
+class ValueAlias(OpTrait):
+    """The identity on values (its result is its first operand's frames)."""
+
+
+def image(v: SSAValue | Attribute) -> ImageType:
+    """The image type of a value the declarations already constrain."""
     t = v.type if isinstance(v, SSAValue) else v
-    if not isinstance(t, _ImageType):
-        raise VerifyException(f"{what} must be an !img.frame or !img.stream, got {t}")
+    if not isinstance(t, ImageType):
+        raise VerifyException(f"expected an !img.frame or !img.stream, got {t}")
     return t
 
 
-def _same_kind(types: Sequence[_ImageType], what: str) -> None:
-    if len({type(t) for t in types}) > 1:
-        raise VerifyException(f"{what} mixes frames and streams")
-
-
-def _ints(attr: DenseArrayBase | None, n: int, what: str) -> tuple[int, ...]:
-    values = tuple(attr.get_values()) if attr is not None else ()  # type: ignore[union-attr]
+def _ints(attr: DenseArrayBase, n: int, what: str) -> tuple[int, ...]:
+    values = tuple(int(v) for v in attr.get_values())
     if len(values) != n:
         raise VerifyException(f"{what} takes {n} values, got {list(values)}")
-    return values  # type: ignore[return-value]
+    return values
 
 
-def _expect(op: Operation, want: _ImageType) -> None:
+def _expect(op: Operation, want: ImageType) -> None:
     got = op.results[0].type
     if got != want:
         raise VerifyException(f"result type should be {want}, got {got}")
+
+
+def _same_kind(types: Sequence[ImageType], what: str) -> None:
+    if len({type(t) for t in types}) > 1:
+        raise VerifyException(f"{what} mixes frames and streams")
 
 
 class ImgOp(IRDLOperation):
@@ -75,8 +114,8 @@ class ImgOp(IRDLOperation):
 
     def verify_placement(self) -> None:
         place = self.attributes.get(PLACE_ATTR)
-        if place is not None and (not isinstance(place, StringAttr) or place.data not in PLACES):
-            raise VerifyException(f"{PLACE_ATTR} must be one of {', '.join(PLACES)}, got {place}")
+        if place is not None and not isinstance(place, PlaceAttr):
+            raise VerifyException(f"{PLACE_ATTR} must be #img<place node|accel|cloud>, got {place}")
 
 
 @irdl_op_definition
@@ -91,7 +130,7 @@ class RegionOp(ImgOp):
     """map and stencil: a body over scalars that yields one scalar per result pixel."""
 
     body = region_def("single_block")
-    traits = traits_def(Pure(), RecursiveMemoryEffect(), SingleBlockImplicitTerminator(YieldOp))
+    traits = traits_def(Pure(), RecursiveMemoryEffect(), SingleBlockImplicitTerminator(YieldOp), RowStage())
 
     def expected_args(self) -> list[Attribute]:
         raise NotImplementedError
@@ -102,11 +141,17 @@ class RegionOp(ImgOp):
         want = self.expected_args()
         got = [a.type for a in block.args]
         if got != want:
-            raise VerifyException(f"body takes {len(want)} arguments of types {[str(t) for t in want]}, got {[str(t) for t in got]}")
+            raise VerifyException(
+                f"body takes {len(want)} arguments of types {[str(t) for t in want]}, got {[str(t) for t in got]}"
+            )
         term = block.last_op
-        out = scalar_type(_image(self.results[0], "result").element)
+        out = scalar_type(image(self.results[0]).element)
         if not isinstance(term, YieldOp) or [v.type for v in term.values] != [out]:
             raise VerifyException(f"body must end with img.yield of one {out}")
+        try:
+            check_body(block)
+        except TesselError as err:
+            raise VerifyException(f"body: {err.message}") from None
 
 
 @irdl_op_definition
@@ -114,16 +159,16 @@ class MapOp(RegionOp):
     """Point-wise: the body sees one pixel (per channel) of every input."""
 
     name = "img.map"
-    inputs = var_operand_def()
-    result = result_def()
+    inputs = var_operand_def(Image)
+    result = result_def(Image)
     assembly_format = "$inputs attr-dict `:` functional-type($inputs, $result) $body"
 
     def expected_args(self) -> list[Attribute]:
-        return [scalar_type(_image(v, "input").element) for v in self.inputs]
+        return [scalar_type(image(v).element) for v in self.inputs]
 
     def verify_(self) -> None:
-        types = [_image(v, f"input #{i}") for i, v in enumerate(self.inputs)]
-        result = _image(self.result, "result")
+        types = [image(v) for v in self.inputs]
+        result = image(self.result)
         if not self.inputs:
             raise VerifyException("needs at least one input")
         if len({t.shape for t in [*types, result]}) != 1:
@@ -138,52 +183,86 @@ class MapOp(RegionOp):
 class StencilOp(RegionOp):
     """A window of kh x kw pixels around each output pixel (row-major body arguments; the
     anchor is the window's centre, (kh-1)/2 rows up and (kw-1)/2 columns left); pixels
-    outside the frame follow `border`: clamp (repeat the edge), zero, or mirror."""
+    outside the frame follow `border`."""
 
     name = "img.stencil"
-    input = operand_def()
-    result = result_def()
-    window = prop_def(DenseArrayBase)
-    border = prop_def(StringAttr)
-    assembly_format = "$input attr-dict `:` functional-type($input, $result) $body"
+    input = operand_def(Image)
+    result = result_def(Image)
+    window = prop_def(DenseArrayBase[I64])
+    border = prop_def(BorderAttr)
+    assembly_format = "$input `window` $window `border` $border attr-dict `:` functional-type($input, $result) $body"
 
     @property
     def size(self) -> tuple[int, int]:
-        return _ints(self.window, 2, "window")  # type: ignore[return-value]
+        kh, kw = _ints(self.window, 2, "window")
+        return kh, kw
+
+    @property
+    def border_mode(self) -> Border:
+        return self.border.data
 
     def expected_args(self) -> list[Attribute]:
         kh, kw = self.size
-        return [scalar_type(_image(self.input, "input").element)] * (kh * kw)
+        return [scalar_type(image(self.input).element)] * (kh * kw)
 
     def verify_(self) -> None:
-        x, y = _image(self.input, "input"), _image(self.result, "result")
+        x, y = image(self.input), image(self.result)
         _same_kind([x, y], "img.stencil")
         kh, kw = self.size
         if kh < 1 or kw < 1 or kh > 63 or kw > 63:
             raise VerifyException(f"window must be 1..63 on each side, got {kh}x{kw}")
-        if self.border.data not in BORDERS:
-            raise VerifyException(f"border must be one of {', '.join(BORDERS)}, got {self.border.data}")
         if x.shape != y.shape:
             raise VerifyException(f"result shape must equal the input's {x.shape}, got {y.shape}")
         self.verify_body()
 
 
 class UnaryImgOp(ImgOp):
-    """One image in, one out, the result type given; subclasses check it."""
+    """One image in, one out, the result type given; subclasses infer it."""
 
-    input = operand_def()
-    result = result_def()
+    input = operand_def(Image)
+    result = result_def(Image)
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
 
-    def infer(self, x: _ImageType) -> _ImageType:
+    def infer(self, x: ImageType) -> ImageType:
         raise NotImplementedError
 
     def verify_(self) -> None:
         self.verify_placement()
-        x = _image(self.input, "input")
-        _image(self.result, "result")
-        _expect(self, self.infer(x))
+        _expect(self, self.infer(image(self.input)))
+
+
+@irdl_op_definition
+class LutOp(UnaryImgOp):
+    """A lookup table: out = table[in] per pixel and channel, for ui8 or ui16 images; the
+    table's element type (any image element) is the result's. Indices past the table's
+    last entry read the last entry (a 10-bit raw curve is a 1024-entry table over ui16)."""
+
+    name = "img.lut"
+    table = prop_def(DenseIntOrFPElementsAttr)
+    traits = traits_def(Pure(), RowStage())
+    assembly_format = "$input `table` `(` $table `)` attr-dict `:` type($input) `->` type($result)"
+
+    @property
+    def entries(self) -> int:
+        return len(self.table)
+
+    def values(self) -> list[int] | list[float]:
+        return list(self.table.get_values())  # type: ignore[arg-type]
+
+    def infer(self, x: ImageType) -> ImageType:
+        if x.element_name not in ("ui8", "ui16"):
+            raise VerifyException(f"indexes with ui8 or ui16 pixels, got {x.element_name}")
+        shape = self.table.get_shape()
+        if shape is None or len(shape) != 1:
+            raise VerifyException(f"table must be a 1-d tensor, got {self.table.type}")
+        bits = 8 if x.element_name == "ui8" else 16
+        if not 1 <= shape[0] <= 1 << bits:
+            raise VerifyException(f"table has {shape[0]} entries; a {x.element_name} index reads 1..{1 << bits}")
+        element = self.table.get_element_type()
+        if element_name(element) not in ELEMENTS:
+            raise VerifyException(f"table elements must be one of {', '.join(ELEMENTS)}, got {element}")
+        return like(x, element=element)
 
 
 @irdl_op_definition
@@ -191,9 +270,11 @@ class ExtractOp(UnaryImgOp):
     """One channel of a multi-channel image (per-channel work: white balance, luma)."""
 
     name = "img.extract"
-    channel = prop_def(IntegerAttr)
+    channel = prop_def(IntegerAttr[I64])
+    traits = traits_def(Pure(), RowStage())
+    assembly_format = "$input `channel` $channel attr-dict `:` type($input) `->` type($result)"
 
-    def infer(self, x: _ImageType) -> _ImageType:
+    def infer(self, x: ImageType) -> ImageType:
         c = self.channel.value.data
         if not 0 <= c < x.channels.data:
             raise VerifyException(f"channel {c} is not one of the input's {x.channels.data}")
@@ -205,14 +286,14 @@ class MergeOp(ImgOp):
     """Single-channel images of one shape and type stacked into channels (RGB from planes)."""
 
     name = "img.merge"
-    inputs = var_operand_def()
-    result = result_def()
-    traits = traits_def(Pure())
+    inputs = var_operand_def(Image)
+    result = result_def(Image)
+    traits = traits_def(Pure(), RowStage())
     assembly_format = "$inputs attr-dict `:` functional-type($inputs, $result)"
 
     def verify_(self) -> None:
         self.verify_placement()
-        types = [_image(v, f"input #{i}") for i, v in enumerate(self.inputs)]
+        types = [image(v) for v in self.inputs]
         if not types or any(t != types[0] for t in types) or types[0].channels.data != 1:
             raise VerifyException("merges single-channel images of one type")
         _expect(self, like(types[0], c=len(types)))
@@ -223,13 +304,12 @@ class ReduceOp(UnaryImgOp):
     """Over the whole frame, per channel: sum (widened to i32 or f32), min, max; 1x1xC."""
 
     name = "img.reduce"
-    kind = prop_def(StringAttr)
-    KINDS: ClassVar[tuple[str, ...]] = ("sum", "min", "max")
+    kind = prop_def(ReduceKindAttr)
+    traits = traits_def(Pure(), WholeFrame())
+    assembly_format = "$input `kind` $kind attr-dict `:` type($input) `->` type($result)"
 
-    def infer(self, x: _ImageType) -> _ImageType:
-        if self.kind.data not in self.KINDS:
-            raise VerifyException(f"kind must be one of {', '.join(self.KINDS)}, got {self.kind.data}")
-        element = x.element if self.kind.data != "sum" else ("f32" if x.element_name == "f32" else "i32")
+    def infer(self, x: ImageType) -> ImageType:
+        element = x.element if self.kind.data != ReduceKind.SUM else ("f32" if x.element_name == "f32" else "i32")
         return like(x, 1, 1, element=element)
 
 
@@ -238,26 +318,73 @@ class ScanOp(UnaryImgOp):
     """The integral image: out[y, x] = sum of in[0..y, 0..x] (i32, or f32 for f32 input)."""
 
     name = "img.scan"
+    traits = traits_def(Pure(), WholeFrame())
 
-    def infer(self, x: _ImageType) -> _ImageType:
+    def infer(self, x: ImageType) -> ImageType:
         return like(x, element="f32" if x.element_name == "f32" else "i32")
+
+
+def downsampled(extent: int, factor: int, rounding: Rounding | None) -> int:
+    """Output extent of a downsample: exact, floor or ceil of extent / factor."""
+    return -(-extent // factor) if rounding == Rounding.CEIL else extent // factor
 
 
 @irdl_op_definition
 class DownsampleOp(UnaryImgOp):
-    """Keep every fy-th row and fx-th column (`nearest`) or average each fy x fx block."""
+    """Keep the top-left pixel of every fy x fx block (`nearest`) or average the block
+    (`average`, rounding half up on integers). When the factor does not divide the frame,
+    `rounding floor` drops the last partial block and `rounding ceil` keeps it, its missing
+    pixels read through `border` (needed by `average` only)."""
 
     name = "img.downsample"
-    factor = prop_def(DenseArrayBase)
-    mode = prop_def(StringAttr)
+    factor = prop_def(DenseArrayBase[I64])
+    mode = prop_def(ResampleModeAttr)
+    rounding = opt_prop_def(RoundingAttr)
+    border = opt_prop_def(BorderAttr)
+    traits = traits_def(Pure(), RowStage())
+    assembly_format = (
+        "$input `factor` $factor `mode` $mode (`rounding` $rounding^)? (`border` $border^)? attr-dict "
+        "`:` type($input) `->` type($result)"
+    )
 
-    def infer(self, x: _ImageType) -> _ImageType:
+    @property
+    def factors(self) -> tuple[int, int]:
         fy, fx = _ints(self.factor, 2, "factor")
-        if fy < 1 or fx < 1 or x.height.data % fy or x.width.data % fx:
-            raise VerifyException(f"factor {fy}x{fx} must divide the {x.height.data}x{x.width.data} frame")
-        if self.mode.data not in ("nearest", "average"):
-            raise VerifyException(f"mode must be nearest or average, got {self.mode.data}")
-        return like(x, x.height.data // fy, x.width.data // fx)
+        return fy, fx
+
+    @property
+    def average(self) -> bool:
+        return self.mode.data == ResampleMode.AVERAGE
+
+    @property
+    def round_mode(self) -> Rounding | None:
+        return self.rounding.data if self.rounding is not None else None
+
+    @property
+    def border_mode(self) -> Border:
+        """The border a partial block reads through (clamp when none can be partial)."""
+        return self.border.data if self.border is not None else Border.CLAMP
+
+    def infer(self, x: ImageType) -> ImageType:
+        fy, fx = self.factors
+        h, w = x.height.data, x.width.data
+        if fy < 1 or fx < 1:
+            raise VerifyException(f"factor must be positive, got {fy}x{fx}")
+        divides = h % fy == 0 and w % fx == 0
+        if self.rounding is None and not divides:
+            raise VerifyException(
+                f"factor {fy}x{fx} must divide the {h}x{w} frame, or say `rounding floor` or `rounding ceil`"
+            )
+        if self.round_mode == Rounding.FLOOR and (fy > h or fx > w):
+            raise VerifyException(f"rounding floor of the {h}x{w} frame by {fy}x{fx} leaves no pixel")
+        partial = self.round_mode == Rounding.CEIL and not divides
+        if self.border is not None and not (self.round_mode == Rounding.CEIL and self.average):
+            raise VerifyException("border is read only by an average downsample with rounding ceil")
+        if partial and self.average and self.border is None:
+            raise VerifyException(
+                f"rounding ceil averages partial blocks of the {h}x{w} frame: say their `border` (clamp, zero or mirror)"
+            )
+        return like(x, downsampled(h, fy, self.round_mode), downsampled(w, fx, self.round_mode))
 
 
 @irdl_op_definition
@@ -265,10 +392,17 @@ class UpsampleOp(UnaryImgOp):
     """Repeat every pixel fy x fx times."""
 
     name = "img.upsample"
-    factor = prop_def(DenseArrayBase)
+    factor = prop_def(DenseArrayBase[I64])
+    traits = traits_def(Pure(), WholeFrame())
+    assembly_format = "$input `factor` $factor attr-dict `:` type($input) `->` type($result)"
 
-    def infer(self, x: _ImageType) -> _ImageType:
+    @property
+    def factors(self) -> tuple[int, int]:
         fy, fx = _ints(self.factor, 2, "factor")
+        return fy, fx
+
+    def infer(self, x: ImageType) -> ImageType:
+        fy, fx = self.factors
         if fy < 1 or fx < 1:
             raise VerifyException(f"factor must be positive, got {fy}x{fx}")
         return like(x, x.height.data * fy, x.width.data * fx)
@@ -279,10 +413,17 @@ class CropOp(UnaryImgOp):
     """A static region of interest: rows y..y+h, columns x..x+w."""
 
     name = "img.crop"
-    roi = prop_def(DenseArrayBase)
+    roi = prop_def(DenseArrayBase[I64])
+    traits = traits_def(Pure(), RowStage())
+    assembly_format = "$input `roi` $roi attr-dict `:` type($input) `->` type($result)"
 
-    def infer(self, x: _ImageType) -> _ImageType:
-        y, x0, h, w = _ints(self.roi, 4, "roi (y, x, height, width)")
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        y, x, h, w = _ints(self.roi, 4, "roi (y, x, height, width)")
+        return y, x, h, w
+
+    def infer(self, x: ImageType) -> ImageType:
+        y, x0, h, w = self.box
         if y < 0 or x0 < 0 or h < 1 or w < 1 or y + h > x.height.data or x0 + w > x.width.data:
             raise VerifyException(f"roi {[y, x0, h, w]} is not inside the {x.height.data}x{x.width.data} frame")
         return like(x, h, w)
@@ -291,14 +432,16 @@ class CropOp(UnaryImgOp):
 @irdl_op_definition
 class TransmitOp(UnaryImgOp):
     """Send the data over a link (node to cloud): the identity on values; the partitioner
-    charges bits x energy per bit and checks bits x frame rate against the bandwidth."""
+    charges bits x energy per bit and checks bits x frame rate against the bandwidth. The
+    link is named by the platform model (examples/img/camera/platforms.json), an open set."""
 
     name = "img.transmit"
     link = prop_def(StringAttr)
-    gbps = prop_def(FloatAttr)
-    nj_per_bit = prop_def(FloatAttr)
+    gbps = prop_def(FloatAttr[Float64Type])
+    nj_per_bit = prop_def(FloatAttr[Float64Type])
+    traits = traits_def(Pure(), ValueAlias())
 
-    def infer(self, x: _ImageType) -> _ImageType:
+    def infer(self, x: ImageType) -> ImageType:
         if self.gbps.value.data <= 0 or self.nj_per_bit.value.data < 0:
             raise VerifyException("gbps must be positive and nj_per_bit non-negative")
         return x
@@ -310,10 +453,11 @@ class EncodeOp(UnaryImgOp):
     `ratio` x the input's bits for the cost model, `ops_per_pixel` for its compute."""
 
     name = "img.encode"
-    ratio = prop_def(FloatAttr)
-    ops_per_pixel = prop_def(FloatAttr)
+    ratio = prop_def(FloatAttr[Float64Type])
+    ops_per_pixel = prop_def(FloatAttr[Float64Type])
+    traits = traits_def(Pure(), ValueAlias())
 
-    def infer(self, x: _ImageType) -> _ImageType:
+    def infer(self, x: ImageType) -> ImageType:
         if not 0 < self.ratio.value.data <= 1:
             raise VerifyException(f"ratio must be in (0, 1], got {self.ratio.value.data}")
         return x
@@ -322,12 +466,11 @@ class EncodeOp(UnaryImgOp):
 @irdl_op_definition
 class SinkOp(ImgOp):
     name = "img.sink"
-    input = operand_def()
+    input = operand_def(Image)
     assembly_format = "$input attr-dict `:` type($input)"
 
     def verify_(self) -> None:
         self.verify_placement()
-        _image(self.input, "input")
 
 
 @irdl_op_definition
@@ -337,14 +480,19 @@ class SourceOp(ImgOp):
 
     name = "img.source"
     result = result_def(StreamType)
-    fps = prop_def(FloatAttr)
+    fps = prop_def(FloatAttr[Float64Type])
     camera = opt_prop_def(StringAttr)
-    count = opt_prop_def(IntegerAttr)
+    count = opt_prop_def(IntegerAttr[I64])
     assembly_format = "attr-dict `:` type($result)"
 
     @property
     def cameras(self) -> int:
         return self.count.value.data if self.count is not None else 1
+
+    @property
+    def source_name(self) -> str:
+        """What its frames are given by: its camera, else its result's name."""
+        return self.camera.data if self.camera is not None else (self.result.name_hint or "source")
 
     def verify_(self) -> None:
         self.verify_placement()
@@ -361,15 +509,15 @@ class DenseOp(ImgOp):
     with N = H*W*C, result 1x1xK i32. Two of them with an `img.map` ReLU between make an MLP."""
 
     name = "img.dense"
-    input = operand_def()
-    weights = operand_def()
-    result = result_def()
-    traits = traits_def(Pure())
+    input = operand_def(Image)
+    weights = operand_def(Image)
+    result = result_def(Image)
+    traits = traits_def(Pure(), WholeFrame())
     assembly_format = "$input `,` $weights attr-dict `:` type($input) `,` type($weights) `->` type($result)"
 
     def verify_(self) -> None:
         self.verify_placement()
-        x, w = _image(self.input, "input"), _image(self.weights, "weights")
+        x, w = image(self.input), image(self.weights)
         n = x.pixels * x.channels.data
         if element_name(w.element) != "i8" or w.height.data != n or w.channels.data != 1:
             raise VerifyException(f"weights must be {n}xKx1 i8 for a {x.shape} input, got {w}")
@@ -379,7 +527,7 @@ class DenseOp(ImgOp):
 
     @property
     def macs(self) -> int:
-        w = _image(self.weights, "weights")
+        w = image(self.weights)
         return w.height.data * w.width.data
 
 
@@ -389,17 +537,16 @@ class GateOp(ImgOp):
     expected share kept, `pass_rate`, is what the rate analysis and the partitioner use."""
 
     name = "img.gate"
-    input = operand_def()
-    predicate = operand_def()
-    result = result_def()
-    pass_rate = prop_def(FloatAttr)
+    input = operand_def(StreamType)
+    predicate = operand_def(Image)
+    result = result_def(StreamType)
+    pass_rate = prop_def(FloatAttr[Float64Type])
+    traits = traits_def(ValueAlias())
     assembly_format = "$input `,` $predicate attr-dict `:` type($input) `,` type($predicate) `->` type($result)"
 
     def verify_(self) -> None:
         self.verify_placement()
-        x, p = _image(self.input, "input"), _image(self.predicate, "predicate")
-        if not isinstance(x, StreamType):
-            raise VerifyException("gates a stream (a single frame has no rate to thin)")
+        x, p = image(self.input), image(self.predicate)
         if p.shape != (1, 1, 1):
             raise VerifyException(f"predicate must be 1x1x1, got {p.shape}")
         if not 0 < self.pass_rate.value.data <= 1:
@@ -413,16 +560,16 @@ class RemapOp(ImgOp):
     LUT's largest displacement declared so the data a tile needs is bounded."""
 
     name = "img.remap"
-    input = operand_def()
-    lut = operand_def()
-    result = result_def()
-    max_displacement = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
-    assembly_format = "$input `,` $lut attr-dict `:` type($input) `,` type($lut) `->` type($result)"
+    input = operand_def(Image)
+    lut = operand_def(Image)
+    result = result_def(Image)
+    max_displacement = prop_def(IntegerAttr[I64])
+    traits = traits_def(Pure(), WholeFrame())
+    assembly_format = "$input `,` $lut `max_displacement` $max_displacement attr-dict `:` type($input) `,` type($lut) `->` type($result)"
 
     def verify_(self) -> None:
         self.verify_placement()
-        x, lut = _image(self.input, "input"), _image(self.lut, "lut")
+        x, lut = image(self.input), image(self.lut)
         if lut.channels.data != 2 or element_name(lut.element) not in ("i16", "i32"):
             raise VerifyException(f"lut must have 2 channels of i16 or i32 (row, column), got {lut}")
         if self.max_displacement.value.data < 0:
@@ -431,6 +578,6 @@ class RemapOp(ImgOp):
 
 
 OPS: list[type[IRDLOperation]] = [
-    MapOp, StencilOp, YieldOp, ReduceOp, ScanOp, DownsampleOp, UpsampleOp, CropOp, GateOp, RemapOp,
+    MapOp, StencilOp, YieldOp, LutOp, ReduceOp, ScanOp, DownsampleOp, UpsampleOp, CropOp, GateOp, RemapOp,
     TransmitOp, EncodeOp, SourceOp, SinkOp, DenseOp, ExtractOp, MergeOp,
 ]  # fmt: skip

@@ -6,7 +6,9 @@ ops apply to each frame of a stream. Rounding and borders are fixed here:
 * stencil borders: `clamp` repeats the edge pixel, `zero` reads 0, `mirror` reflects
   without repeating the edge (OpenCV's BORDER_REFLECT_101);
 * `downsample` `average` rounds half up on integers ((sum + n/2) / n), `nearest` keeps the
-  top-left pixel of each block;
+  top-left pixel of each block; `rounding floor` drops a partial last block, `rounding ceil`
+  keeps it and reads its missing pixels through the border (the frame padded first);
+* `lut` reads table[min(index, entries - 1)];
 * sums (`reduce`, `scan`, `dense`) wrap in int32 like the hardware they stand for;
 * `transmit` and `encode` are the identity on values: they exist for the cost model.
 """
@@ -19,12 +21,13 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
-from tessel.ir.diagnostics import TesselError, op_location
 from tessel.dialects.tg.reference import wrap_int32
+from tessel.ir.diagnostics import TesselError, op_location
 
 from . import ops as img
+from .attrs import Border, ReduceKind
 from .scalar import evaluate
-from .types import _ImageType, numpy_dtype
+from .types import ImageType, numpy_dtype
 
 Value = np.ndarray | list
 
@@ -40,13 +43,13 @@ def _signless(a: np.ndarray) -> np.ndarray:
     return a.view(np.dtype("u" + a.dtype.name)) if a.dtype.kind == "i" else a
 
 
-def _typed(a: np.ndarray, t: _ImageType) -> np.ndarray:
+def _typed(a: np.ndarray, t: ImageType) -> np.ndarray:
     dt = np.dtype(numpy_dtype(t.element))
     return a.astype(dt) if dt.kind == "f" else a.astype(np.dtype("u" + dt.name.lstrip("u"))).view(dt)
 
 
-def pad_frame(x: np.ndarray, top: int, bottom: int, left: int, right: int, border: str) -> np.ndarray:
-    mode = {"clamp": "edge", "zero": "constant", "mirror": "reflect"}[border]
+def pad_frame(x: np.ndarray, top: int, bottom: int, left: int, right: int, border: Border) -> np.ndarray:
+    mode = {Border.CLAMP: "edge", Border.ZERO: "constant", Border.MIRROR: "reflect"}[border]
     return np.pad(x, ((top, bottom), (left, right), (0, 0)), mode=mode)  # type: ignore[call-overload]
 
 
@@ -54,14 +57,26 @@ def stencil(op: img.StencilOp, x: np.ndarray) -> np.ndarray:
     kh, kw = op.size
     h, w, _ = x.shape
     top, left = (kh - 1) // 2, (kw - 1) // 2
-    p = pad_frame(_signless(x), top, kh - 1 - top, left, kw - 1 - left, op.border.data)
+    p = pad_frame(_signless(x), top, kh - 1 - top, left, kw - 1 - left, op.border_mode)
     windows = [p[dy : dy + h, dx : dx + w] for dy in range(kh) for dx in range(kw)]
     return _typed(evaluate(op.body.block, windows), op.result.type)  # type: ignore[arg-type]
 
 
-def _downsample(x: np.ndarray, fy: int, fx: int, mode: str) -> np.ndarray:
-    if mode == "nearest":
-        return x[::fy, ::fx].copy()
+def downsample(op: img.DownsampleOp, x: np.ndarray) -> np.ndarray:
+    fy, fx = op.factors
+    out = op.result.type
+    assert isinstance(out, ImageType)
+    oh, ow = out.height.data, out.width.data
+    if not op.average:
+        return x[: oh * fy : fy, : ow * fx : fx].copy()
+    h, w, _ = x.shape
+    x = x[: oh * fy, : ow * fx]  # floor: the partial block dropped
+    if oh * fy > h or ow * fx > w:  # ceil: the partial block read through the border
+        x = pad_frame(x, 0, oh * fy - h, 0, ow * fx - w, op.border_mode)
+    return _block_mean(x, fy, fx)
+
+
+def _block_mean(x: np.ndarray, fy: int, fx: int) -> np.ndarray:
     h, w, c = x.shape
     blocks = x.reshape(h // fy, fy, w // fx, fx, c)
     if x.dtype.kind == "f":
@@ -70,12 +85,19 @@ def _downsample(x: np.ndarray, fy: int, fx: int, mode: str) -> np.ndarray:
     return ((blocks.astype(np.int64).sum(axis=(1, 3)) + n // 2) // n).astype(x.dtype)
 
 
-def _reduce(x: np.ndarray, kind: str) -> np.ndarray:
-    if kind == "sum":
+def _reduce(x: np.ndarray, kind: ReduceKind) -> np.ndarray:
+    if kind == ReduceKind.SUM:
         if x.dtype.kind == "f":
             return x.sum(axis=(0, 1), dtype=np.float64).astype(np.float32).reshape(1, 1, -1)
         return wrap_int32(x.astype(np.int64).sum(axis=(0, 1))).reshape(1, 1, -1)
-    return (x.min if kind == "min" else x.max)(axis=(0, 1)).reshape(1, 1, -1)
+    return (x.min if kind == ReduceKind.MIN else x.max)(axis=(0, 1)).reshape(1, 1, -1)
+
+
+def lut(op: img.LutOp, x: np.ndarray) -> np.ndarray:
+    out = op.result.type
+    assert isinstance(out, ImageType)
+    table = np.asarray(op.values(), dtype=np.float64 if out.element_name == "f32" else np.int64)
+    return _typed(table[np.minimum(x.astype(np.int64), op.entries - 1)], out)
 
 
 def _scan(x: np.ndarray) -> np.ndarray:
@@ -132,14 +154,15 @@ def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) 
         return _per_frame(lambda x: _reduce(x, op.kind.data))(args[0])
     if isinstance(op, img.ScanOp):
         return _per_frame(_scan)(args[0])
+    if isinstance(op, img.LutOp):
+        return _per_frame(lambda x: lut(op, x))(args[0])
     if isinstance(op, img.DownsampleOp):
-        fy, fx = op.factor.get_values()
-        return _per_frame(lambda x: _downsample(x, fy, fx, op.mode.data))(args[0])
+        return _per_frame(lambda x: downsample(op, x))(args[0])
     if isinstance(op, img.UpsampleOp):
-        fy, fx = op.factor.get_values()
+        fy, fx = op.factors
         return _per_frame(lambda x: np.repeat(np.repeat(x, fy, axis=0), fx, axis=1))(args[0])
     if isinstance(op, img.CropOp):
-        y, x0, h, w = op.roi.get_values()
+        y, x0, h, w = op.box
         return _per_frame(lambda x: x[y : y + h, x0 : x0 + w].copy())(args[0])
     if isinstance(op, img.RemapOp):
         if isinstance(args[0], list):
@@ -157,7 +180,7 @@ def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) 
     if isinstance(op, img.TransmitOp | img.EncodeOp):
         return args[0]
     if isinstance(op, img.SourceOp):
-        name = op.camera.data if op.camera is not None else (op.result.name_hint or "source")
+        name = op.source_name
         if name not in sources:
             raise TesselError(f"img.source '{name}' has no frames (give them by camera name)", op_location(op))
         return [np.asarray(f) for f in sources[name]]

@@ -46,7 +46,11 @@ def _width(t: Attribute) -> int:
 
 
 def _div(a: Array, b: Array, signed: bool, rem: bool) -> Array:
-    x, y = (_signed(a).astype(np.int64), _signed(b).astype(np.int64)) if signed else (a.astype(np.uint64), b.astype(np.uint64))
+    x, y = (
+        (_signed(a).astype(np.int64), _signed(b).astype(np.int64))
+        if signed
+        else (a.astype(np.uint64), b.astype(np.uint64))
+    )
     safe = np.where(y == 0, 1, y)
     if signed:
         q = np.abs(x) // np.abs(safe) * (np.sign(x) * np.sign(safe))  # truncation toward zero
@@ -72,7 +76,14 @@ def _cmp(a: Array, b: Array, pred: int) -> Array:
     name = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"][pred]
     if name[0] == "s":
         a, b = _signed(a), _signed(b)
-    op = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+    op = {
+        "eq": np.equal,
+        "ne": np.not_equal,
+        "lt": np.less,
+        "le": np.less_equal,
+        "gt": np.greater,
+        "ge": np.greater_equal,
+    }
     return op[name if name in ("eq", "ne") else name[1:]](a, b)
 
 
@@ -110,7 +121,9 @@ def apply(op: Operation, args: list[Array]) -> Array:
         if isinstance(op, arith.ConstantOp):
             v = op.value
             if isinstance(v, IntegerAttr):
-                return np.asarray(v.value.data & ((1 << _width(t)) - 1) if _width(t) > 1 else bool(v.value.data)).astype(storage(t))  # type: ignore[arg-type]
+                return np.asarray(
+                    v.value.data & ((1 << _width(t)) - 1) if _width(t) > 1 else bool(v.value.data)
+                ).astype(storage(t))  # type: ignore[arg-type]
             if isinstance(v, FloatAttr):
                 return np.float32(v.value.data)
         if isinstance(op, arith.ExtUIOp):
@@ -124,9 +137,33 @@ def apply(op: Operation, args: list[Array]) -> Array:
         if isinstance(op, arith.CmpiOp):
             return _cmp(args[0], args[1], op.predicate.value.data)
         if isinstance(op, arith.CmpfOp):
-            names = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+            names = [
+                "false",
+                "oeq",
+                "ogt",
+                "oge",
+                "olt",
+                "ole",
+                "one",
+                "ord",
+                "ueq",
+                "ugt",
+                "uge",
+                "ult",
+                "ule",
+                "une",
+                "uno",
+                "true",
+            ]
             pred = names[op.predicate.value.data]
-            fn = {"eq": np.equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal, "ne": np.not_equal}
+            fn = {
+                "eq": np.equal,
+                "gt": np.greater,
+                "ge": np.greater_equal,
+                "lt": np.less,
+                "le": np.less_equal,
+                "ne": np.not_equal,
+            }
             if pred in ("false", "true", "ord", "uno"):
                 raise TesselError(f"arith.cmpf predicate {pred} is not supported in image bodies", op_location(op))
             return fn[pred[1:]](args[0], args[1])

@@ -50,7 +50,9 @@ class _ImageType(ParametrizedAttribute, TypeAttribute):
         if h < 1 or w < 1 or c < 1:
             raise VerifyException(f"!{self.name} dimensions must be positive, got {h}x{w}x{c}")
         if h * w > MAX_PIXELS:
-            raise VerifyException(f"!{self.name} of {h}x{w} has {h * w} pixels, more than the {MAX_PIXELS} a frame may have")
+            raise VerifyException(
+                f"!{self.name} of {h}x{w} has {h * w} pixels, more than the {MAX_PIXELS} a frame may have"
+            )
         if element_name(self.element) not in ELEMENTS:
             raise VerifyException(f"!{self.name} element must be one of {', '.join(ELEMENTS)}, got {self.element}")
 
@@ -66,7 +68,11 @@ class _ImageType(ParametrizedAttribute, TypeAttribute):
             pos = parser.pos
             dims, element = parser.parse_ranked_shape()
             if len(dims) != 3 or any(d < 0 for d in dims):
-                parser.raise_error(f"!{cls.name} takes height x width x channels x element, got {len(dims)} dimensions", pos, parser.pos)
+                parser.raise_error(
+                    f"!{cls.name} takes height x width x channels x element, got {len(dims)} dimensions",
+                    pos,
+                    parser.pos,
+                )
         return IntAttr(dims[0]), IntAttr(dims[1]), IntAttr(dims[2]), element
 
 
@@ -88,13 +94,17 @@ class StreamType(_ImageType):
     element: Attribute = param_def()
 
 
-def frame(h: int, w: int, c: int, element: str | Attribute, stream: bool = False) -> _ImageType:
+ImageType = _ImageType  # either kind: what every image op's operands and results are
+
+
+def frame(h: int, w: int, c: int, element: str | Attribute, stream: bool = False) -> ImageType:
     et = element_type(element) if isinstance(element, str) else element
-    cls = StreamType if stream else FrameType
-    return cls(IntAttr(h), IntAttr(w), IntAttr(c), et)  # type: ignore[call-arg]
+    cls: type[ImageType] = StreamType if stream else FrameType
+    return cls(IntAttr(h), IntAttr(w), IntAttr(c), et)
 
 
-def like(t: _ImageType, h: int | None = None, w: int | None = None, c: int | None = None, element: str | Attribute | None = None) -> _ImageType:
+def like(t: ImageType, h: int | None = None, w: int | None = None, c: int | None = None,
+         element: str | Attribute | None = None) -> ImageType:  # fmt: skip
     """The same kind (frame or stream) with some of its parameters replaced."""
     return frame(h or t.height.data, w or t.width.data, c or t.channels.data,
                  element if element is not None else t.element, isinstance(t, StreamType))  # fmt: skip
@@ -118,7 +128,11 @@ def element_name(t: Attribute) -> str:
 
 
 def element_bits(t: Attribute) -> int:
-    return 32 if isinstance(t, Float32Type) else t.width.data  # type: ignore[attr-defined]
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, IntegerType):
+        return t.width.data
+    raise VerifyException(f"{t} is not an image element type")
 
 
 def scalar_type(t: Attribute) -> Attribute:
@@ -129,4 +143,6 @@ def scalar_type(t: Attribute) -> Attribute:
 
 
 def numpy_dtype(t: Attribute) -> str:
-    return {"ui8": "uint8", "ui16": "uint16", "i8": "int8", "i16": "int16", "i32": "int32", "f32": "float32"}[element_name(t)]
+    return {"ui8": "uint8", "ui16": "uint16", "i8": "int8", "i16": "int16", "i32": "int32", "f32": "float32"}[
+        element_name(t)
+    ]

@@ -1,6 +1,6 @@
 // 3x3 box blur on an 8-bit grey image, rounded to nearest: (sum + 4) / 9.
 func.func @box3x3(%in: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
-  %out = img.stencil %in {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
+  %out = img.stencil %in window [3, 3] border clamp : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %w0 = arith.extui %p0 : i8 to i16
     %w1 = arith.extui %p1 : i8 to i16

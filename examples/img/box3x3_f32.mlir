@@ -1,6 +1,6 @@
 // box3x3 (f32, 1080x1920): box3x3
 func.func @box3x3(%x: !img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
-  %y = img.stencil %x {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
+  %y = img.stencil %x window [3, 3] border clamp : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32, %p3: f32, %p4: f32, %p5: f32, %p6: f32, %p7: f32, %p8: f32):
     %v1 = arith.addf %p0, %p1 : f32
     %v2 = arith.addf %v1, %p2 : f32

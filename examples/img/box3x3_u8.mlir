@@ -1,6 +1,6 @@
 // box3x3 (u8, 1080x1920): box3x3
 func.func @box3x3(%x: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
-  %y = img.stencil %x {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
+  %y = img.stencil %x window [3, 3] border clamp : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16

@@ -1,6 +1,6 @@
 // gauss_sep (u8, 1080x1920): gauss_sep
 func.func @gauss_sep(%x: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
-  %y_h = img.stencil %x {window = array<i64: 1, 3>, border = "clamp"} : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui16> {
+  %y_h = img.stencil %x window [1, 3] border clamp : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui16> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16
@@ -11,7 +11,7 @@ func.func @gauss_sep(%x: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1x
     %v7 = arith.addi %v6, %v3 : i16
     img.yield %v7 : i16
   }
-  %y = img.stencil %y_h {window = array<i64: 3, 1>, border = "clamp"} : (!img.frame<1080x1920x1xui16>) -> !img.frame<1080x1920x1xui8> {
+  %y = img.stencil %y_h window [3, 1] border clamp : (!img.frame<1080x1920x1xui16>) -> !img.frame<1080x1920x1xui8> {
   ^bb0(%p0: i16, %p1: i16, %p2: i16):
     %v1 = arith.constant 2 : i16
     %v2 = arith.muli %p1, %v1 : i16

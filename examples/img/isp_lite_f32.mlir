@@ -9,7 +9,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xf32>, %gr: !img.frame<540x960x1xf32
     %v5 = math.sqrt %v4 : f32
     img.yield %v5 : f32
   }
-  %r_dn = img.stencil %r_lin {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
+  %r_dn = img.stencil %r_lin window [3, 3] border clamp : (!img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32, %p3: f32, %p4: f32, %p5: f32, %p6: f32, %p7: f32, %p8: f32):
     %v1 = arith.constant 6.250000000e-02 : f32
     %v2 = arith.mulf %p0, %v1 : f32
@@ -39,7 +39,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xf32>, %gr: !img.frame<540x960x1xf32
     %v26 = arith.addf %v25, %v18 : f32
     img.yield %v26 : f32
   }
-  %r_out = img.downsample %r_dn {factor = array<i64: 2, 2>, mode = "average"} : !img.frame<540x960x1xf32> -> !img.frame<270x480x1xf32>
+  %r_out = img.downsample %r_dn factor [2, 2] mode average : !img.frame<540x960x1xf32> -> !img.frame<270x480x1xf32>
   %g_lin = img.map %gr, %gb : (!img.frame<540x960x1xf32>, !img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
   ^bb0(%p0: f32, %p1: f32):
     %v1 = arith.addf %p0, %p1 : f32
@@ -52,7 +52,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xf32>, %gr: !img.frame<540x960x1xf32
     %v8 = math.sqrt %v7 : f32
     img.yield %v8 : f32
   }
-  %g_dn = img.stencil %g_lin {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
+  %g_dn = img.stencil %g_lin window [3, 3] border clamp : (!img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32, %p3: f32, %p4: f32, %p5: f32, %p6: f32, %p7: f32, %p8: f32):
     %v1 = arith.constant 6.250000000e-02 : f32
     %v2 = arith.mulf %p0, %v1 : f32
@@ -82,7 +82,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xf32>, %gr: !img.frame<540x960x1xf32
     %v26 = arith.addf %v25, %v18 : f32
     img.yield %v26 : f32
   }
-  %g_out = img.downsample %g_dn {factor = array<i64: 2, 2>, mode = "average"} : !img.frame<540x960x1xf32> -> !img.frame<270x480x1xf32>
+  %g_out = img.downsample %g_dn factor [2, 2] mode average : !img.frame<540x960x1xf32> -> !img.frame<270x480x1xf32>
   %b_lin = img.map %b : (!img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
   ^bb0(%p0: f32):
     %v1 = arith.constant 1.400000000e+00 : f32
@@ -92,7 +92,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xf32>, %gr: !img.frame<540x960x1xf32
     %v5 = math.sqrt %v4 : f32
     img.yield %v5 : f32
   }
-  %b_dn = img.stencil %b_lin {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
+  %b_dn = img.stencil %b_lin window [3, 3] border clamp : (!img.frame<540x960x1xf32>) -> !img.frame<540x960x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32, %p3: f32, %p4: f32, %p5: f32, %p6: f32, %p7: f32, %p8: f32):
     %v1 = arith.constant 6.250000000e-02 : f32
     %v2 = arith.mulf %p0, %v1 : f32
@@ -122,6 +122,6 @@ func.func @isp_lite(%r: !img.frame<540x960x1xf32>, %gr: !img.frame<540x960x1xf32
     %v26 = arith.addf %v25, %v18 : f32
     img.yield %v26 : f32
   }
-  %b_out = img.downsample %b_dn {factor = array<i64: 2, 2>, mode = "average"} : !img.frame<540x960x1xf32> -> !img.frame<270x480x1xf32>
+  %b_out = img.downsample %b_dn factor [2, 2] mode average : !img.frame<540x960x1xf32> -> !img.frame<270x480x1xf32>
   func.return %r_out, %g_out, %b_out : !img.frame<270x480x1xf32>, !img.frame<270x480x1xf32>, !img.frame<270x480x1xf32>
 }

@@ -20,7 +20,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xui8>, %gr: !img.frame<540x960x1xui8
     %v16 = arith.fptoui %v15 : f32 to i8
     img.yield %v16 : i8
   }
-  %r_dn = img.stencil %r_lin {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
+  %r_dn = img.stencil %r_lin window [3, 3] border clamp : (!img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16
@@ -56,7 +56,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xui8>, %gr: !img.frame<540x960x1xui8
     %v32 = arith.trunci %v31 : i16 to i8
     img.yield %v32 : i8
   }
-  %r_out = img.downsample %r_dn {factor = array<i64: 2, 2>, mode = "average"} : !img.frame<540x960x1xui8> -> !img.frame<270x480x1xui8>
+  %r_out = img.downsample %r_dn factor [2, 2] mode average : !img.frame<540x960x1xui8> -> !img.frame<270x480x1xui8>
   %g_lin = img.map %gr, %gb : (!img.frame<540x960x1xui8>, !img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
   ^bb0(%p0: i8, %p1: i8):
     %v1 = arith.extui %p0 : i8 to i16
@@ -85,7 +85,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xui8>, %gr: !img.frame<540x960x1xui8
     %v24 = arith.fptoui %v23 : f32 to i8
     img.yield %v24 : i8
   }
-  %g_dn = img.stencil %g_lin {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
+  %g_dn = img.stencil %g_lin window [3, 3] border clamp : (!img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16
@@ -121,7 +121,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xui8>, %gr: !img.frame<540x960x1xui8
     %v32 = arith.trunci %v31 : i16 to i8
     img.yield %v32 : i8
   }
-  %g_out = img.downsample %g_dn {factor = array<i64: 2, 2>, mode = "average"} : !img.frame<540x960x1xui8> -> !img.frame<270x480x1xui8>
+  %g_out = img.downsample %g_dn factor [2, 2] mode average : !img.frame<540x960x1xui8> -> !img.frame<270x480x1xui8>
   %b_lin = img.map %b : (!img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
   ^bb0(%p0: i8):
     %v1 = arith.extui %p0 : i8 to i32
@@ -142,7 +142,7 @@ func.func @isp_lite(%r: !img.frame<540x960x1xui8>, %gr: !img.frame<540x960x1xui8
     %v16 = arith.fptoui %v15 : f32 to i8
     img.yield %v16 : i8
   }
-  %b_dn = img.stencil %b_lin {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
+  %b_dn = img.stencil %b_lin window [3, 3] border clamp : (!img.frame<540x960x1xui8>) -> !img.frame<540x960x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16
@@ -178,6 +178,6 @@ func.func @isp_lite(%r: !img.frame<540x960x1xui8>, %gr: !img.frame<540x960x1xui8
     %v32 = arith.trunci %v31 : i16 to i8
     img.yield %v32 : i8
   }
-  %b_out = img.downsample %b_dn {factor = array<i64: 2, 2>, mode = "average"} : !img.frame<540x960x1xui8> -> !img.frame<270x480x1xui8>
+  %b_out = img.downsample %b_dn factor [2, 2] mode average : !img.frame<540x960x1xui8> -> !img.frame<270x480x1xui8>
   func.return %r_out, %g_out, %b_out : !img.frame<270x480x1xui8>, !img.frame<270x480x1xui8>, !img.frame<270x480x1xui8>
 }

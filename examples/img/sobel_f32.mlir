@@ -1,6 +1,6 @@
 // sobel (f32, 1080x1920): |gx| + |gy| saturated to 255 (u8), sqrt(gx^2 + gy^2) (f32).
 func.func @sobel(%x: !img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
-  %gx = img.stencil %x {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
+  %gx = img.stencil %x window [3, 3] border clamp : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32, %p3: f32, %p4: f32, %p5: f32, %p6: f32, %p7: f32, %p8: f32):
     %v1 = arith.constant -1.000000000e+00 : f32
     %v2 = arith.mulf %p0, %v1 : f32
@@ -17,7 +17,7 @@ func.func @sobel(%x: !img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32>
     %v13 = arith.addf %v12, %p8 : f32
     img.yield %v13 : f32
   }
-  %gy = img.stencil %x {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
+  %gy = img.stencil %x window [3, 3] border clamp : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32, %p3: f32, %p4: f32, %p5: f32, %p6: f32, %p7: f32, %p8: f32):
     %v1 = arith.constant -1.000000000e+00 : f32
     %v2 = arith.mulf %p0, %v1 : f32

@@ -1,6 +1,6 @@
 // sobel (u8, 1080x1920): |gx| + |gy| saturated to 255 (u8), sqrt(gx^2 + gy^2) (f32).
 func.func @sobel(%x: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
-  %gx = img.stencil %x {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xi16> {
+  %gx = img.stencil %x window [3, 3] border clamp : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xi16> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16
@@ -26,7 +26,7 @@ func.func @sobel(%x: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8>
     %v22 = arith.addi %v21, %v9 : i16
     img.yield %v22 : i16
   }
-  %gy = img.stencil %x {window = array<i64: 3, 3>, border = "clamp"} : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xi16> {
+  %gy = img.stencil %x window [3, 3] border clamp : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xi16> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16

@@ -1,6 +1,6 @@
 """Write a synthetic RGB test image (gradients, rings, edges, noise) for the image demos.
 
-    python examples/img/test_image.py -o in.png [--size 1080x1920]
+python examples/img/test_image.py -o in.png [--size 1080x1920]
 """
 
 from __future__ import annotations

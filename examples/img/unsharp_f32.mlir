@@ -1,6 +1,6 @@
 // unsharp (f32, 1080x1920): x + (x - gauss(x)) = 2x - blur, clamped to the range (u8: [0, 255], f32: [0, 1]).
 func.func @unsharp(%x: !img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
-  %blur_h = img.stencil %x {window = array<i64: 1, 3>, border = "clamp"} : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
+  %blur_h = img.stencil %x window [1, 3] border clamp : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32):
     %v1 = arith.constant 2.500000000e-01 : f32
     %v2 = arith.mulf %p0, %v1 : f32
@@ -12,7 +12,7 @@ func.func @unsharp(%x: !img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf3
     %v8 = arith.addf %v7, %v6 : f32
     img.yield %v8 : f32
   }
-  %blur = img.stencil %blur_h {window = array<i64: 3, 1>, border = "clamp"} : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
+  %blur = img.stencil %blur_h window [3, 1] border clamp : (!img.frame<1080x1920x1xf32>) -> !img.frame<1080x1920x1xf32> {
   ^bb0(%p0: f32, %p1: f32, %p2: f32):
     %v1 = arith.constant 2.500000000e-01 : f32
     %v2 = arith.mulf %p0, %v1 : f32

@@ -1,6 +1,6 @@
 // unsharp (u8, 1080x1920): x + (x - gauss(x)) = 2x - blur, clamped to the range (u8: [0, 255], f32: [0, 1]).
 func.func @unsharp(%x: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui8> {
-  %blur_h = img.stencil %x {window = array<i64: 1, 3>, border = "clamp"} : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui16> {
+  %blur_h = img.stencil %x window [1, 3] border clamp : (!img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui16> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %v1 = arith.extui %p0 : i8 to i16
     %v2 = arith.extui %p1 : i8 to i16
@@ -11,7 +11,7 @@ func.func @unsharp(%x: !img.frame<1080x1920x1xui8>) -> !img.frame<1080x1920x1xui
     %v7 = arith.addi %v6, %v3 : i16
     img.yield %v7 : i16
   }
-  %blur = img.stencil %blur_h {window = array<i64: 3, 1>, border = "clamp"} : (!img.frame<1080x1920x1xui16>) -> !img.frame<1080x1920x1xui8> {
+  %blur = img.stencil %blur_h window [3, 1] border clamp : (!img.frame<1080x1920x1xui16>) -> !img.frame<1080x1920x1xui8> {
   ^bb0(%p0: i16, %p1: i16, %p2: i16):
     %v1 = arith.constant 2 : i16
     %v2 = arith.muli %p1, %v1 : i16

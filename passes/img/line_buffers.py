@@ -1,7 +1,7 @@
 """img-line-buffers: size the line buffer of every producer its consumers read from a
 buffer, write it on the op, and report on-chip bytes against the analytic minimum.
 
-Two sizes per buffered producer (Darkroom's model, passes/img/rows.py for the footprints):
+Two sizes per buffered producer (Darkroom's model; passes/img/plan/rows.py builds the plan):
 
 * `rows`/`bytes`: what the CPU code allocates, a ring of whole rows. A row is computed
   completely before its consumer starts the row that needs it, so a kh-row window needs kh
@@ -16,8 +16,9 @@ The report also gives the DRAM traffic a frame-at-a-time schedule would spend on
 intermediate image (written once, read by each consumer) that this schedule keeps on chip
 (line-buffered) or never stores (inline).
 
-    %h = img.stencil %x {img.compute = "line_buffer", ...}
-    -> %h = img.stencil %x {img.compute = "line_buffer", img.line_buffer = {rows = 3 : i64, bytes = 11520 : i64, min_bytes = 7686 : i64}, ...}
+    %h = img.stencil %x window [1, 3] border clamp {img.compute = #img<compute line_buffer>} ...
+    -> %h = img.stencil %x window [1, 3] border clamp {img.compute = #img<compute line_buffer>,
+              img.line_buffer = {rows = 3 : i64, bytes = 11520 : i64, min_bytes = 7686 : i64}} ...
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, i64
 from xdsl.passes import ModulePass
 
-from tessel.passes.img.rows import LINE_BUFFER_ATTR, RowPlan, Stage, build_plan
+from tessel.dialects.img.plan import LINE_BUFFER_ATTR, RowPlan, Stage, StageKind
+from tessel.passes.img.plan.rows import build_plan
 
 
 @dataclass
@@ -92,9 +94,9 @@ def report(plan: RowPlan) -> Report:
     moved = 0
     for s in plan.stages:
         frame = s.shape[0] * s.row_bytes
-        if s.kind == "input" or s.results:
+        if s.kind == StageKind.INPUT or s.results:
             moved += frame
-        if s.kind == "input":
+        if s.kind == StageKind.INPUT:
             continue
         if not s.results:
             avoided += frame * (1 + len({u.operation for u in s.value.uses}))

@@ -11,7 +11,7 @@ when the crossing bit rate fits the link and the node's op rate fits the platfor
 captured frame is P / (frame rate x cameras). Pipelines are short chains, so all cuts are
 enumerated (the IISWC'17 study's question: where should the data leave the camera?).
 
-The pass marks every op `img.place = "node" | "cloud"`, removes `img.transmit` ops the
+The pass marks every op `img.place = #img<place node | cloud>`, removes `img.transmit` ops the
 pipeline had, and inserts one `img.transmit` (with the link's parameters) on each crossing
 value. Options: `model` (a platform JSON), `platform`, `link`.
 """
@@ -29,10 +29,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tessel.dialects import img
+from tessel.dialects.img.attrs import Place, PlaceAttr
 from tessel.ir.diagnostics import TesselError
-
-from .costs import Link, Model, Platform, load_model, ops_per_frame, output_bits
-from .rates import rates
+from tessel.passes.img.analysis.costs import Link, Model, Platform, load_model, ops_per_frame, output_bits
+from tessel.passes.img.analysis.rates import rates
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,9 @@ class Option:
 
 def stages(fn: func.FuncOp) -> list[Operation]:
     """The ops a cut can separate: everything but sources, sinks and links."""
-    return [o for o in fn.body.block.ops if not isinstance(o, img.SourceOp | img.SinkOp | img.TransmitOp | func.ReturnOp)]
+    return [
+        o for o in fn.body.block.ops if not isinstance(o, img.SourceOp | img.SinkOp | img.TransmitOp | func.ReturnOp)
+    ]
 
 
 def label(op: Operation) -> str:
@@ -104,7 +106,9 @@ def choose(opts: list[Option], platform: Platform, link: Link) -> Option:
     feasible = [o for o in opts if o.feasible]
     if not feasible:
         best = min(opts, key=lambda o: o.bits_per_s)
-        raise TesselError(f"no cut fits {platform.name} + {link.name}: even the smallest output ({best.after}) {best.problem}")
+        raise TesselError(
+            f"no cut fits {platform.name} + {link.name}: even the smallest output ({best.after}) {best.problem}"
+        )
     return min(feasible, key=lambda o: (o.per_frame_uj, o.cut))
 
 
@@ -129,7 +133,9 @@ def apply_cut(fn: func.FuncOp, chosen: Option, link: Link) -> None:
     for o in fn.body.block.ops:
         if isinstance(o, func.ReturnOp):
             continue
-        o.attributes[img.PLACE_ATTR] = StringAttr("node" if o in node or isinstance(o, img.SourceOp) else "cloud")
+        o.attributes[img.PLACE_ATTR] = PlaceAttr(
+            Place.NODE if o in node or isinstance(o, img.SourceOp) else Place.CLOUD
+        )
     for o in list(fn.body.block.ops):
         if not (o in node or isinstance(o, img.SourceOp)):
             continue
@@ -140,7 +146,7 @@ def apply_cut(fn: func.FuncOp, chosen: Option, link: Link) -> None:
             t = img.TransmitOp.create(
                 operands=[r], result_types=[r.type],
                 properties={"link": StringAttr(link.name), "gbps": FloatAttr(link.gbps, f64), "nj_per_bit": FloatAttr(link.nj_per_bit, f64)},
-                attributes={img.PLACE_ATTR: StringAttr("node")})  # fmt: skip
+                attributes={img.PLACE_ATTR: PlaceAttr(Place.NODE)})  # fmt: skip
             Rewriter.insert_op(t, InsertPoint.after(o))
             for u in cloud_uses:
                 u.operation.operands[u.index] = t.results[0]

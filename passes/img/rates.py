@@ -18,57 +18,14 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import FloatAttr, f64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tessel.dialects import img
-from tessel.dialects.img.types import _ImageType
-from tessel.ir.diagnostics import TesselError, op_location
+from tessel.dialects.img.types import ImageType
+from tessel.passes.img.analysis.rates import Rate, bits, rates
 
 FPS_ATTR = "img.fps"
 MBPS_ATTR = "img.mbps"
-
-
-@dataclass(frozen=True)
-class Rate:
-    fps: float  # frames per second (all cameras); 0 for values without a rate
-    source_fps: float  # the captured frame rate it derives from (all cameras)
-
-    @property
-    def reach(self) -> float:
-        """The share of captured frames that get this far."""
-        return self.fps / self.source_fps if self.source_fps else 1.0
-
-
-NO_RATE = Rate(0.0, 0.0)
-
-
-def bits(v: SSAValue) -> int:
-    t = v.type
-    return t.bits if isinstance(t, _ImageType) else 0
-
-
-def rates(fn: func.FuncOp) -> dict[SSAValue, Rate]:
-    out: dict[SSAValue, Rate] = {a: NO_RATE for a in fn.body.block.args}
-    for op in fn.body.block.ops:
-        if not op.results:
-            continue
-        if isinstance(op, img.SourceOp):
-            total = op.fps.value.data * op.cameras
-            out[op.results[0]] = Rate(total, total)
-            continue
-        inputs = [out.get(v, NO_RATE) for v in op.operands]
-        timed = [r for r in inputs if r.fps]
-        if isinstance(op, img.GateOp):
-            base = out.get(op.input, NO_RATE)
-            out[op.results[0]] = Rate(base.fps * op.pass_rate.value.data, base.source_fps)
-            continue
-        if len({round(r.fps, 9) for r in timed}) > 1:
-            found = " and ".join(sorted({f"{r.fps:g} fps" for r in timed}))
-            raise TesselError(f"{op.name} combines values at different rates ({found}): gate or resample them alike", op_location(op))
-        for r in op.results:
-            out[r] = timed[0] if timed else NO_RATE
-    return out
 
 
 def annotate(op: Operation, rate: Rate) -> None:
@@ -85,5 +42,5 @@ class ImgRates(ModulePass):
             if isinstance(fn, func.FuncOp):
                 found = rates(fn)
                 for o in fn.body.block.ops:
-                    if o.results and isinstance(o.results[0].type, _ImageType) and found[o.results[0]].fps:
+                    if o.results and isinstance(o.results[0].type, ImageType) and found[o.results[0]].fps:
                         annotate(o, found[o.results[0]])

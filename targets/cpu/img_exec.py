@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tessel.ir.diagnostics import TesselError
 from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.native_plan import NativePlan
 from tessel.targets.cpu.runtime import aligned_empty
-from tessel.ir.diagnostics import TesselError
 
 
 def checked_image(a: np.ndarray, shape: Sequence[int], dt: np.dtype, what: str) -> np.ndarray:
@@ -71,7 +71,9 @@ class ImgExecutable(PlanOwner):
     def _inputs(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         if len(arrays) != len(self.in_specs):
             raise TesselError(f"the pipeline takes {len(self.in_specs)} images, got {len(arrays)}")
-        return [checked_image(a, shape, dt, f"image #{i}") for i, (a, (shape, dt)) in enumerate(zip(arrays, self.in_specs))]
+        return [
+            checked_image(a, shape, dt, f"image #{i}") for i, (a, (shape, dt)) in enumerate(zip(arrays, self.in_specs))
+        ]
 
     def run(self, arrays: Sequence[np.ndarray], fresh: bool = True) -> list[np.ndarray]:
         """The outputs for these inputs (fresh arrays unless `fresh` is False, then the

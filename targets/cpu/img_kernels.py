@@ -1,7 +1,7 @@
 """Whole-frame image ops as native kernels: reduce, scan, dense, remap, upsample.
 
 These read a whole frame (or scatter over it), so they are not row-streamed stages: the
-frame program (passes/img/frames.py) runs them between the fused, line-buffered row
+frame program (dialects/img/program.py) runs them between the fused, line-buffered row
 pipelines, on materialized frames, the way Halide runs a `compute_root` stage. Each kernel
 has the launch signature of the native thread pool, `@k(ptr args, i64 lo, i64 hi)`
 (args: input base pointers, then the output's), and is parallel over the extent it
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from xdsl.ir import Operation
 
 from tessel.dialects import img
-from tessel.dialects.img.types import _ImageType, element_bits, element_name
+from tessel.dialects.img.attrs import ReduceKind
+from tessel.dialects.img.types import ImageType, element_bits, element_name
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.targets.cpu.img_ops import Func
 
@@ -35,7 +36,7 @@ class Kernel:
     extent: int
 
 
-def _elem(t: _ImageType) -> tuple[str, str]:
+def _elem(t: ImageType) -> tuple[str, str]:
     """(LLVM scalar type, how it widens: 'z', 's' or 'f')."""
     name = element_name(t.element)
     if name == "f32":
@@ -64,17 +65,17 @@ def _args(f: Func, n: int) -> list[str]:
 
 def _reduce(f: Func, op: img.ReduceOp) -> int:
     x, y = op.input.type, op.result.type
-    assert isinstance(x, _ImageType) and isinstance(y, _ImageType)
+    assert isinstance(x, ImageType) and isinstance(y, ImageType)
     src, dst = _args(f, 2)
     t, how = _elem(x)
     ot, _ = _elem(y)
     n, c = x.height.data * x.width.data, x.channels.data
     kind = op.kind.data
-    acc_t = "double" if (kind == "sum" and how == "f") else ot
+    acc_t = "double" if (kind == ReduceKind.SUM and how == "f") else ot
     acc = f.emit(f"alloca {acc_t}, align 8")
 
     def per_channel(ch: str) -> None:
-        if kind == "sum":
+        if kind == ReduceKind.SUM:
             f.do(f"store {acc_t} {'0.0' if acc_t == 'double' else '0'}, ptr {acc}, align 8")
         else:
             f.do(f"store {t} {f.emit(f'load {t}, ptr {_at(f, t, src, ch)}, align 1')}, ptr {acc}, align 8")
@@ -82,12 +83,18 @@ def _reduce(f: Func, op: img.ReduceOp) -> int:
         def step(p: str) -> None:
             v = f.emit(f"load {t}, ptr {_at(f, t, src, _mad(f, p, c, ch))}, align 1")
             a = f.emit(f"load {acc_t}, ptr {acc}, align 8")
-            if kind == "sum" and how == "f":
+            if kind == ReduceKind.SUM and how == "f":
                 r = f.emit(f"fadd double {a}, {f.emit(f'fpext float {v} to double')}")
-            elif kind == "sum":
+            elif kind == ReduceKind.SUM:
                 r = f.emit(f"add i32 {a}, {_widen(f, v, t, how, 'i32')}")
             elif how == "f":
-                r = f.emit(f.intrinsic(f"llvm.{'minimum' if kind == 'min' else 'maximum'}.f32", "float", [("float", a), ("float", v)]))
+                r = f.emit(
+                    f.intrinsic(
+                        f"llvm.{'minimum' if kind == ReduceKind.MIN else 'maximum'}.f32",
+                        "float",
+                        [("float", a), ("float", v)],
+                    )
+                )
             else:
                 name = f"llvm.{'u' if how == 'z' else 's'}{kind}.{t}"
                 r = f.emit(f.intrinsic(name, t, [(t, a), (t, v)]))
@@ -107,7 +114,7 @@ def _scan(f: Func, op: img.ScanOp) -> int:
     """Column sums (cumsum over rows) kept in a row of accumulators; each output row is the
     running sum of them along x: the reference's cumsum(0).cumsum(1), in the same order."""
     x, y = op.input.type, op.result.type
-    assert isinstance(x, _ImageType) and isinstance(y, _ImageType)
+    assert isinstance(x, ImageType) and isinstance(y, ImageType)
     src, dst = _args(f, 2)
     t, how = _elem(x)
     ot, _ = _elem(y)
@@ -148,7 +155,7 @@ def _dense(f: Func, op: img.DenseOp) -> int:
     """out[k] = sum_i x[i] * w[i, k] for the chunk's neurons [lo, hi): the input loop outside,
     the neurons inside (contiguous weights, a vector loop)."""
     x, wt = op.input.type, op.weights.type
-    assert isinstance(x, _ImageType) and isinstance(wt, _ImageType)
+    assert isinstance(x, ImageType) and isinstance(wt, ImageType)
     src, weights, dst = _args(f, 3)
     t, how = _elem(x)
     n, k = wt.height.data, wt.width.data
@@ -177,7 +184,7 @@ def _dense(f: Func, op: img.DenseOp) -> int:
 
 def _remap(f: Func, op: img.RemapOp) -> int:
     x, lut, y = op.input.type, op.lut.type, op.result.type
-    assert isinstance(x, _ImageType) and isinstance(lut, _ImageType) and isinstance(y, _ImageType)
+    assert isinstance(x, ImageType) and isinstance(lut, ImageType) and isinstance(y, ImageType)
     src, table, dst = _args(f, 3)
     t, _ = _elem(x)
     lt, _ = _elem(lut)
@@ -208,10 +215,10 @@ def _remap(f: Func, op: img.RemapOp) -> int:
 
 def _upsample(f: Func, op: img.UpsampleOp) -> int:
     x, y = op.input.type, op.result.type
-    assert isinstance(x, _ImageType) and isinstance(y, _ImageType)
+    assert isinstance(x, ImageType) and isinstance(y, ImageType)
     src, dst = _args(f, 2)
     t, _ = _elem(x)
-    fy, fx = (int(v) for v in op.factor.get_values())
+    fy, fx = op.factors
     w, c = x.width.data, x.channels.data
     ow = y.width.data
     size = element_bits(x.element) // 8 * c
@@ -222,7 +229,9 @@ def _upsample(f: Func, op: img.UpsampleOp) -> int:
         def pixel(xx: str) -> None:
             at = f.emit(f"mul i64 {_mad(f, sy, w, f.emit(f'udiv i64 {xx}, {fx}'))}, {c}")
             o = f.emit(f"mul i64 {_mad(f, yy, ow, xx)}, {c}")
-            f.do(f"call void @llvm.memcpy.p0.p0.i64(ptr {_at(f, t, dst, o)}, ptr {_at(f, t, src, at)}, i64 {size}, i1 false)")
+            f.do(
+                f"call void @llvm.memcpy.p0.p0.i64(ptr {_at(f, t, dst, o)}, ptr {_at(f, t, src, at)}, i64 {size}, i1 false)"
+            )
 
         f.loop("0", str(ow), 1, pixel, prefix="x")
 
@@ -230,7 +239,13 @@ def _upsample(f: Func, op: img.UpsampleOp) -> int:
     return y.height.data
 
 
-_EMITTERS = {img.ReduceOp: _reduce, img.ScanOp: _scan, img.DenseOp: _dense, img.RemapOp: _remap, img.UpsampleOp: _upsample}
+_EMITTERS = {
+    img.ReduceOp: _reduce,
+    img.ScanOp: _scan,
+    img.DenseOp: _dense,
+    img.RemapOp: _remap,
+    img.UpsampleOp: _upsample,
+}
 KERNEL_OPS = tuple(_EMITTERS)
 
 

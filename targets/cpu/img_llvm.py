@@ -18,7 +18,7 @@ with border-mapped columns for the few edge pixels. Inline producers (`img.compu
 "inline"`) are re-evaluated at each position their consumer reads, with their row and
 column offsets composed through the border maps of every level (exactly the reference's
 nested semantics). Rows of a buffered stage live in a ring of `ring_rows` rows
-(passes/img/rows.py); the row index is folded by the reader's border (clamp, mirror, or a
+(dialects/img/plan.py); the row index is folded by the reader's border (clamp, mirror, or a
 row of zeros).
 
 Values MLIR leaves undefined get the reference's meaning (dialects/img/scalar.py): integer
@@ -28,32 +28,30 @@ saturate (`llvm.fpto*i.sat`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects.builtin import Float32Type, IntegerType
 from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import img
+from tessel.dialects.img.attrs import Border
+from tessel.dialects.img.plan import RowPlan, Stage, StageKind, fold
+from tessel.dialects.img.types import element_bits
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.targets.cpu.img_ops import Func, Value, bits_of, const, elem_type, emit_op, vec_type
 from tessel.targets.cpu.llvm_emit import ATTRIBUTES
 
-if TYPE_CHECKING:
-    from tessel.passes.img.rows import RowPlan, Stage
-
 ENTRY = "pipeline"
-Chain = tuple[tuple[int, str, int], ...]  # (offset, border, extent) from the consumer inwards
+Chain = tuple[tuple[int, Border, int], ...]  # (offset, border, extent) from the consumer inwards
 
 
-def fold_index(f: Func, i: str, extent: int, border: str) -> tuple[str, str | None]:
+def fold_index(f: Func, i: str, extent: int, border: Border) -> tuple[str, str | None]:
     """Map an i64 index into [0, extent) by the border; for `zero`, also an i1 that is true
     where the index was outside (the value read there is 0)."""
-    if border == "zero":
+    if border == Border.ZERO:
         lo = f.emit(f"icmp slt i64 {i}, 0")
         hi = f.emit(f"icmp sge i64 {i}, {extent}")
         out = f.emit(f"or i1 {lo}, {hi}")
         return f.emit(f"select i1 {out}, i64 0, i64 {i}"), out
-    if border == "mirror" and extent > 1:
+    if border == Border.MIRROR and extent > 1:
         # reflection without repeating the edge is periodic with period 2 * (extent - 1):
         # fold into one period, then reflect its second half (a window wider than the
         # frame reflects more than once, as numpy's `reflect` padding does)
@@ -78,16 +76,22 @@ class PipelineEmitter:
         self.funcs: list[str] = []
         self.lanes_factor = lanes_factor
         self.n_slots = len(plan.stages) + 1  # ctx: one storage base per stage, then the zero row
+        self.tables: dict[int, str] = {}  # id(img.lut) -> its table's global
 
     # ------------------------------------------------------------------ module
 
     def module(self) -> str:
         rows = [self._row_function(s) for s in self.plan.materialized() if s.op not in self.plan.inline]
         main = self._main()
-        return "\n".join(sorted(self.decls)) + "\n\n" + "\n\n".join(rows + [main]) + f"\n\nattributes #0 = {{ {ATTRIBUTES} }}\n"
+        return (
+            "\n".join(sorted(self.decls))
+            + "\n\n"
+            + "\n\n".join(rows + [main])
+            + f"\n\nattributes #0 = {{ {ATTRIBUTES} }}\n"
+        )
 
     def _element(self, s: Stage) -> str:
-        return elem_type(s.bits, isinstance(s.value.type.element, Float32Type))  # type: ignore[attr-defined]
+        return elem_type(s.bits, s.is_float)
 
     # ------------------------------------------------------------------ the strip loop
 
@@ -103,7 +107,7 @@ class PipelineEmitter:
         outs: dict[int, str] = {}
         for s in plan.stages:
             slot = f.emit(f"getelementptr ptr, ptr %ctx, i64 {s.index}")
-            if s.kind == "input":
+            if s.kind == StageKind.INPUT:
                 base = f.emit(f"load ptr, ptr {f.emit(f'getelementptr ptr, ptr %args, i64 {s.index}')}, align 8")
             elif s.op in plan.inline:
                 base = "null"
@@ -112,8 +116,10 @@ class PipelineEmitter:
             else:
                 base = "null"
             for j in s.results:
-                outs.setdefault(s.index, f.emit(f"load ptr, ptr {f.emit(f'getelementptr ptr, ptr %args, i64 {n_in + j}')}, align 8"))
-            if s.kind != "input" and not s.buffered:
+                outs.setdefault(
+                    s.index, f.emit(f"load ptr, ptr {f.emit(f'getelementptr ptr, ptr %args, i64 {n_in + j}')}, align 8")
+                )
+            if s.kind != StageKind.INPUT and not s.buffered:
                 base = outs[s.index]
             f.do(f"store ptr {base}, ptr {slot}, align 8")
         widest = max(s.row_bytes for s in plan.stages)
@@ -125,8 +131,8 @@ class PipelineEmitter:
             want = "%a" if s.results else str(1 << 62)
             for fp in s.reads:
                 v = f.emit(f"add i64 {f.emit(f'mul i64 {lo[fp.consumer]}, {fp.scale}')}, {fp.lo}")
-                want = f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{want}"), (f"i64", f"{v}")]))
-            lo[s.index] = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{want}"), ("i64", "0")]))
+                want = f.emit(f.intrinsic("llvm.smin.i64", "i64", [("i64", f"{want}"), ("i64", f"{v}")]))
+            lo[s.index] = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", f"{want}"), ("i64", "0")]))
             f.do(f"store i64 {lo[s.index]}, ptr {counters[s.index]}, align 8")
 
         def per_row(y: str) -> None:
@@ -135,13 +141,15 @@ class PipelineEmitter:
                 want = y if s.results else "-1"
                 for fp in s.reads:
                     v = f.emit(f"add i64 {f.emit(f'mul i64 {hi[fp.consumer]}, {fp.scale}')}, {fp.hi}")
-                    want = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{want}"), (f"i64", f"{v}")]))
-                hi[s.index] = f.emit(f.intrinsic("llvm.smin.i64", "i64", [(f"i64", f"{want}"), (f"i64", f"{s.shape[0] - 1}")]))
+                    want = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", f"{want}"), ("i64", f"{v}")]))
+                hi[s.index] = f.emit(
+                    f.intrinsic("llvm.smin.i64", "i64", [("i64", f"{want}"), ("i64", f"{s.shape[0] - 1}")])
+                )
             for s in todo:
                 start = f.emit(f"load i64, ptr {counters[s.index]}, align 8")
                 end = f.emit(f"add i64 {hi[s.index]}, 1")
                 f.loop(start, end, 1, lambda r, s=s: self._compute_row(f, s, r, outs), prefix="r")
-                top = f.emit(f.intrinsic("llvm.smax.i64", "i64", [(f"i64", f"{start}"), (f"i64", f"{end}")]))
+                top = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", f"{start}"), ("i64", f"{end}")]))
                 f.do(f"store i64 {top}, ptr {counters[s.index]}, align 8")
 
         f.loop("%a", "%b", 1, per_row, prefix="y")
@@ -151,7 +159,9 @@ class PipelineEmitter:
                 f.do(f"call void @free(ptr {f.emit(f'load ptr, ptr {slot}, align 8')})")
         f.do(f"call void @free(ptr {zero})")
         f.do("ret void")
-        return f"define void @{self.name}(ptr noalias %args, i64 %a, i64 %b) #0 {{\nentry:\n" + "\n".join(f.lines) + "\n}"
+        return (
+            f"define void @{self.name}(ptr noalias %args, i64 %a, i64 %b) #0 {{\nentry:\n" + "\n".join(f.lines) + "\n}"
+        )
 
     def _compute_row(self, f: Func, s: Stage, r: str, outs: dict[int, str]) -> None:
         if s.buffered:
@@ -175,11 +185,11 @@ class PipelineEmitter:
 
     def _row_function(self, s: Stage) -> str:
         f = Func(self.decls)
-        if s.kind == "expr":
+        if s.kind == StageKind.EXPR:
             ExprRow(self, f, s).emit()
-        elif s.kind == "downsample":
+        elif s.kind == StageKind.DOWNSAMPLE:
             _downsample_row(self, f, s)
-        elif s.kind == "crop":
+        elif s.kind == StageKind.CROP:
             _crop_row(self, f, s)
         else:
             _channels_row(self, f, s)
@@ -201,15 +211,57 @@ class PipelineEmitter:
     def lanes_for(self, bits: int) -> int:
         return max(1, self.lanes_factor * 512 // bits)
 
+    def table(self, op: img.LutOp) -> tuple[str, str]:
+        """The LUT's table as a module constant of 32-bit entries (a gather reads 32 bits
+        per lane on x86): its global name and entry type."""
+        name = self.tables.get(id(op))
+        wide = "float" if isinstance(op.table.get_element_type(), Float32Type) else "i32"
+        if name is None:
+            name = f"@{self.name}.table{len(self.tables)}"
+            self.tables[id(op)] = name
+            entries = ", ".join(f"{wide} {const(v, wide, 1)}" for v in op.values())
+            self.decls.add(f"{name} = internal unnamed_addr constant [{op.entries} x {wide}] [{entries}], align 64")
+        return name, wide
+
+    def lookup(self, f: Func, op: img.LutOp, index: Value, lanes: int) -> Value:
+        """table[index] on `lanes` (u8/u16) indices: zero-extended, clamped to the last
+        entry, gathered as 32-bit entries and narrowed to the result's type."""
+        name, wide = self.table(op)
+        x = op.input.type
+        assert isinstance(x, img.ImageType)
+        ibits = 8 if x.element_name == "ui8" else 16
+        i = f.emit(f"zext {vec_type(f'i{ibits}', lanes)} {index.text} to {vec_type('i32', lanes)}")
+        if op.entries < 1 << ibits:
+            last = const(op.entries - 1, "i32", lanes)
+            i = f.emit(f.intrinsic(f"llvm.umin.{'v' + str(lanes) if lanes > 1 else ''}i32", vec_type("i32", lanes),
+                                   [(vec_type("i32", lanes), i), (vec_type("i32", lanes), last)]))  # fmt: skip
+        p = f.emit(f"getelementptr {wide}, ptr {name}, {vec_type('i32', lanes)} {i}")
+        if lanes == 1:
+            v = f.emit(f"load {wide}, ptr {p}, align 4")
+        else:
+            mangle = f"v{lanes}{'f32' if wide == 'float' else 'i32'}"
+            v = f.emit(f.intrinsic(f"llvm.masked.gather.{mangle}.v{lanes}p0", vec_type(wide, lanes),
+                                   [(f"<{lanes} x ptr>", p), ("i32", "4"), (vec_type("i1", lanes), const(1, "i1", lanes)),
+                                    (vec_type(wide, lanes), "poison")]))  # fmt: skip
+        out = op.result.type
+        assert isinstance(out, img.ImageType)
+        bits = element_bits(out.element)
+        if bits < 32:
+            v = f.emit(f"trunc {vec_type('i32', lanes)} {v} to {vec_type(f'i{bits}', lanes)}")
+        return Value(v)
+
 
 def _body_bits(op: Operation, plan: RowPlan, seen: set | None = None) -> int:
     """The widest scalar in op's body and the bodies of the inline producers it reads."""
     seen = set() if seen is None else seen
     bits = 8
-    for inner in op.regions[0].block.ops:  # type: ignore[union-attr]
-        for r in list(inner.results) + list(inner.operands):
-            if isinstance(r.type, IntegerType | Float32Type) and r.type != IntegerType(1):
-                bits = max(bits, bits_of(r.type))
+    if isinstance(op, img.LutOp):
+        bits = 32  # the gather reads 32-bit table entries
+    for region in op.regions:
+        for inner in region.block.ops:
+            for r in list(inner.results) + list(inner.operands):
+                if isinstance(r.type, IntegerType | Float32Type) and r.type != IntegerType(1):
+                    bits = max(bits, bits_of(r.type))
     for v in op.operands:
         p = plan.by_value[v]
         if p.op is not None and p.op in plan.inline and p.op not in seen:
@@ -298,7 +350,9 @@ class ExprRow:
                 i, z = fold_index(f, i, extent, border)
                 zero = z or zero
             idx = f.emit(f"add i64 {f.emit(f'mul i64 {i}, {stage.shape[2]}')}, {ch}") if stage.shape[2] > 1 else i
-            v = f.emit(f"load {t}, ptr {f.emit(f'getelementptr {t}, ptr {self.rowptr[(src, rows)]}, i64 {idx}')}, align 1")
+            v = f.emit(
+                f"load {t}, ptr {f.emit(f'getelementptr {t}, ptr {self.rowptr[(src, rows)]}, i64 {idx}')}, align 1"
+            )
             if zero is not None:
                 v = f.emit(f"select i1 {zero}, {t} {const(0, t, 1)}, {t} {v}")
             return Value(v)
@@ -312,9 +366,8 @@ class ExprRow:
         key = (id(op), rows, cols)
         if key in memo:
             return memo[key]
-        block = op.regions[0].block
         args: list[Value] = []
-        for (v, dy, dx, border), arg in zip(_taps(op), block.args):
+        for v, dy, dx, border in _taps(op):
             src = self.plan.by_value[v]
             r2 = rows + ((dy, border, src.shape[0]),)
             c2 = cols + ((dx, border, src.shape[1]),)
@@ -325,6 +378,10 @@ class ExprRow:
                 if k2 not in memo:
                     memo[k2] = load(src.index, r2, c2)
                 args.append(memo[k2])
+        if isinstance(op, img.LutOp):
+            memo[key] = self.em.lookup(self.f, op, args[0], lanes)
+            return memo[key]
+        block = op.regions[0].block
         env: dict[SSAValue, Value] = dict(zip(block.args, args))
         for inner in block.ops:
             if isinstance(inner, img.YieldOp):
@@ -334,85 +391,112 @@ class ExprRow:
         raise TesselError("image body has no img.yield", op_location(op))
 
 
-def _taps(op: Operation) -> list[tuple[SSAValue, int, int, str]]:
-    """(input, dy, dx, border) for each body argument, in order."""
+def _taps(op: Operation) -> list[tuple[SSAValue, int, int, Border]]:
+    """(input, dy, dx, border) for each body argument (a table's index), in order."""
     if isinstance(op, img.MapOp):
-        return [(v, 0, 0, "clamp") for v in op.inputs]
+        return [(v, 0, 0, Border.CLAMP) for v in op.inputs]
+    if isinstance(op, img.LutOp):
+        return [(op.input, 0, 0, Border.CLAMP)]
     assert isinstance(op, img.StencilOp)
     kh, kw = op.size
     top, left = (kh - 1) // 2, (kw - 1) // 2
-    return [(op.input, i // kw - top, i % kw - left, op.border.data) for i in range(kh * kw)]
+    return [(op.input, i // kw - top, i % kw - left, op.border_mode) for i in range(kh * kw)]
 
 
 def _downsample_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
+    """One output row: vectors over the whole blocks (one wide load per source row, its
+    columns picked by shuffles), scalar code with folded columns for a partial last block
+    (`rounding ceil`); source rows past the frame are folded by the border."""
     op = s.op
     assert isinstance(op, img.DownsampleOp)
     src = em.plan.by_value[op.input]
-    fy, fx = (int(v) for v in op.factor.get_values())
-    nearest = op.mode.data == "nearest"
+    fy, fx = op.factors
+    nearest = not op.average
+    border = op.border_mode
     t = em._element(s)
-    is_float = t == "float"
-    signed = not is_float and not img.types.element_name(s.value.type.element).startswith("u")  # type: ignore[attr-defined]
+    is_float = s.is_float
+    signed = s.signed
     c = s.shape[2]
     n_out = s.shape[1] * c
+    n_full = min(s.shape[1], src.shape[1] // fx) * c  # output elements whose block is whole
     n = fy * fx
     acc = "float" if is_float else ("i16" if s.bits == 8 and n <= 256 else "i32" if s.bits <= 16 else "i64")
-    rows = [em.row_pointer(f, src, f.emit(f"add i64 {f.emit(f'mul i64 %r, {fy}')}, {i}"), None) for i in range(1 if nearest else fy)]
+    rows = []
+    for i in range(1 if nearest else fy):
+        at, zero = fold_index(f, f.emit(f"add i64 {f.emit(f'mul i64 %r, {fy}')}, {i}"), src.shape[0], border)
+        rows.append(em.row_pointer(f, src, at, zero))
     base_lanes = em.lanes_for(int(acc[1:]) if not is_float else 32)
     lanes = max(c, base_lanes // c * c)
 
+    def combine(parts: list[str], width: int) -> str:
+        """The block's value from its parts (widened sums, rounded mean), as type t."""
+        if nearest:
+            return parts[0]
+        va = vec_type(acc, width)
+        total = ""
+        for part in parts:
+            if not is_float:
+                part = f.emit(f"{'sext' if signed else 'zext'} {vec_type(t, width)} {part} to {va}")
+            total = part if not total else f.emit(f"{'fadd' if is_float else 'add'} {va} {total}, {part}")
+        if is_float:
+            return f.emit(f"fdiv {va} {total}, {const(float(n), 'float', width)}")
+        biased = f.emit(f"add {va} {total}, {const(n // 2, acc, width)}")
+        if signed:  # floor division, as the reference's (sum + n//2) // n
+            q = f.emit(f"sdiv {va} {biased}, {const(n, acc, width)}")
+            r = f.emit(f"srem {va} {biased}, {const(n, acc, width)}")
+            fix = f.emit(f"and {vec_type('i1', width)} {f.emit(f'icmp ne {va} {r}, {const(0, acc, width)}')}, "
+                         f"{f.emit(f'icmp slt {va} {biased}, {const(0, acc, width)}')}")  # fmt: skip
+            bits1 = vec_type("i1", width)
+            total = f.emit(f"sub {va} {q}, {f.emit(f'zext {bits1} {fix} to {va}')}")
+        else:
+            total = f.emit(f"udiv {va} {biased}, {const(n, acc, width)}")
+        return f.emit(f"trunc {va} {total} to {vec_type(t, width)}")
+
     def block_at(e: str, width: int) -> None:
-        total = None
+        parts = []
         for p in rows:
             at = f.emit(f"mul i64 {e}, {fx}")
-            wide = f.emit(f"load {vec_type(t, width * fx)}, ptr {f.emit(f'getelementptr {t}, ptr {p}, i64 {at}')}, align 1")
+            wide = f.emit(
+                f"load {vec_type(t, width * fx)}, ptr {f.emit(f'getelementptr {t}, ptr {p}, i64 {at}')}, align 1"
+            )
             for j in range(1 if nearest else fx):
                 if width == 1 and fx == 1:
                     part = wide
                 else:
                     mask = ", ".join(f"i32 {(k // c * fx + j) * c + k % c}" for k in range(width))
-                    part = f.emit(f"shufflevector {vec_type(t, width * fx)} {wide}, {vec_type(t, width * fx)} poison, <{width} x i32> <{mask}>")
+                    part = f.emit(
+                        f"shufflevector {vec_type(t, width * fx)} {wide}, {vec_type(t, width * fx)} poison, <{width} x i32> <{mask}>"
+                    )
                     if width == 1:
                         part = f.emit(f"extractelement <1 x {t}> {part}, i64 0")
-                if nearest:
-                    total = part
-                    continue
-                if not is_float:
-                    part = f.emit(f"{'sext' if signed else 'zext'} {vec_type(t, width)} {part} to {vec_type(acc, width)}")
-                if total is None:
-                    total = part
-                else:
-                    total = f.emit(f"{'fadd' if is_float else 'add'} {vec_type(acc, width)} {total}, {part}")
-        if not nearest:
-            va = vec_type(acc, width)
-            if is_float:
-                total = f.emit(f"fdiv {va} {total}, {const(float(n), 'float', width)}")
-            else:
-                biased = f.emit(f"add {va} {total}, {const(n // 2, acc, width)}")
-                if signed:  # floor division, as the reference's (sum + n//2) // n
-                    q = f.emit(f"sdiv {va} {biased}, {const(n, acc, width)}")
-                    r = f.emit(f"srem {va} {biased}, {const(n, acc, width)}")
-                    fix = f.emit(f"and {vec_type('i1', width)} {f.emit(f'icmp ne {va} {r}, {const(0, acc, width)}')}, "
-                                 f"{f.emit(f'icmp slt {va} {biased}, {const(0, acc, width)}')}")  # fmt: skip
-                    bits1 = vec_type("i1", width)
-                    total = f.emit(f"sub {va} {q}, {f.emit(f'zext {bits1} {fix} to {va}')}")
-                else:
-                    total = f.emit(f"udiv {va} {biased}, {const(n, acc, width)}")
-                total = f.emit(f"trunc {va} {total} to {vec_type(t, width)}")
+                parts.append(part)
+        total = combine(parts, width)
         f.do(f"store {vec_type(t, width)} {total}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
 
-    full = n_out // lanes * lanes
+    full = n_full // lanes * lanes
     if full:
         f.loop("0", str(full), lanes, lambda e: block_at(e, lanes), prefix="v")
-    if full < n_out:
-        f.loop(str(full), str(n_out), c, lambda e: block_at(e, c), prefix="e")
+    if full < n_full:
+        f.loop(str(full), str(n_full), c, lambda e: block_at(e, c), prefix="e")
+    for e in range(n_full, n_out):  # the partial block of `rounding ceil`: columns folded here
+        x, ch = divmod(e, c)
+        parts = []
+        for p in rows:
+            for j in range(1 if nearest else fx):
+                col = fold(x * fx + j, src.shape[1], border)
+                if col is None:
+                    parts.append(const(0, t, 1))
+                    continue
+                at = f.emit(f"getelementptr {t}, ptr {p}, i64 {col * c + ch}")
+                parts.append(f.emit(f"load {t}, ptr {at}, align 1"))
+        f.do(f"store {t} {combine(parts, 1)}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
 
 
 def _crop_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
     op = s.op
     assert isinstance(op, img.CropOp)
     src = em.plan.by_value[op.input]
-    y, x, _, _ = (int(v) for v in op.roi.get_values())
+    y, x, _, _ = op.box
     p = em.row_pointer(f, src, f.emit(f"add i64 %r, {y}"), None)
     start = f.emit(f"getelementptr i8, ptr {p}, i64 {x * src.shape[2] * src.bits // 8}")
     f.do(f"call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr {start}, i64 {s.row_bytes}, i1 false)")

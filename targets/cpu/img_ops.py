@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import arith, math as mathd
+from xdsl.dialects import arith
+from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation
 
@@ -112,7 +113,24 @@ _FLOAT_BINARY = {arith.AddfOp: "fadd", arith.SubfOp: "fsub", arith.MulfOp: "fmul
 _MINMAX = {arith.MaxUIOp: "umax", arith.MinUIOp: "umin", arith.MaxSIOp: "smax", arith.MinSIOp: "smin",
            arith.MaximumfOp: "maximum", arith.MinimumfOp: "minimum"}  # fmt: skip
 _CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-_CMPF = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+_CMPF = [
+    "false",
+    "oeq",
+    "ogt",
+    "oge",
+    "olt",
+    "ole",
+    "one",
+    "ord",
+    "ueq",
+    "ugt",
+    "uge",
+    "ult",
+    "ule",
+    "une",
+    "uno",
+    "true",
+]
 
 
 class Value:
@@ -186,8 +204,12 @@ def _fp_to_int(f: Func, signed: bool, x: str, t: str, lanes: int) -> Value:
     lo, hi = (-(2 ** (width - 1)), 2 ** (width - 1) - 1) if signed else (0, 2**width - 1)
     nan = f.emit(f"fcmp uno {vf} {x}, {x}")
     x = f.emit(f"select {vec_type('i1', lanes)} {nan}, {vf} {const(0.0, 'float', lanes)}, {vf} {x}")
-    x = f.emit(f.intrinsic(f"llvm.maxnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, const(float(lo), "float", lanes))]))
-    x = f.emit(f.intrinsic(f"llvm.minnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, const(float(hi), "float", lanes))]))
+    x = f.emit(
+        f.intrinsic(f"llvm.maxnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, const(float(lo), "float", lanes))])
+    )
+    x = f.emit(
+        f.intrinsic(f"llvm.minnum.{_mangle('float', lanes)}", vf, [(vf, x), (vf, const(float(hi), "float", lanes))])
+    )
     wide = f.emit(f"fptosi {vf} {x} to {vec_type('i32', lanes)}")
     return Value(f.emit(f"trunc {vec_type('i32', lanes)} {wide} to {vt}"))
 

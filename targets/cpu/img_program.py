@@ -1,4 +1,7 @@
-"""Run a frame program (passes/img/frames.py) as native code: one module, one thread pool.
+"""Run a frame program (dialects/img/program.py) as native code: one module, one thread pool.
+
+The program comes planned (pipelines/img.py): every pipeline step carries its row plan, so
+this module only emits the code of each step and runs the steps.
 
 Every pipeline and kernel step is a launch of the module's own pool (the launch plan of
 targets/cpu/native_plan.py); the steps between two gates run as one native call, and Python
@@ -18,14 +21,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.ir import SSAValue
 
-from tessel.dialects.img.types import StreamType, _ImageType, numpy_dtype
+from tessel.dialects.img.program import FrameProgram, Step, StepKind
+from tessel.dialects.img.types import ImageType, StreamType, numpy_dtype
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.img.frames import FrameProgram, Step, source_name
-from tessel.passes.img.rows import build_plan
 from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.img_exec import PlanOwner, checked_image
 from tessel.targets.cpu.img_kernels import emit_kernel
@@ -38,7 +38,7 @@ from tessel.targets.cpu.runtime import aligned_empty
 
 def _spec(v: SSAValue) -> tuple[tuple[int, int, int], np.dtype]:
     t = v.type
-    assert isinstance(t, _ImageType)
+    assert isinstance(t, ImageType)
     return t.shape, np.dtype(numpy_dtype(t.element))
 
 
@@ -54,23 +54,21 @@ class Run:
 
 
 class ProgramExecutable(PlanOwner):
-    def __init__(self, ctx: Context, program: FrameProgram, threads: int = 2, fuse: bool = True, lanes_factor: int = 2):
-        from tessel.img_compiler import optimize
-
+    def __init__(self, program: FrameProgram, threads: int = 2, lanes_factor: int = 2):
         self.program = program
         self.threads = max(1, threads)
         decls: set[str] = set()
         functions: list[str] = []
         self.entries: list[tuple[Step, str, int, list[SSAValue]]] = []  # step, entry, extent, buffer slots
         for step in program.steps:
-            if step.kind == "pipeline":
-                assert step.module is not None
-                optimize(ctx, step.module, fuse)
-                fn = next(o for o in step.module.ops if isinstance(o, func.FuncOp))
-                plan = build_plan(fn)
-                functions += emit_pipeline_functions(plan, lanes_factor, step.name, decls)
-                self.entries.append((step, step.name, plan.height, step.inputs + step.outputs))
-            elif step.kind == "kernel":
+            if step.kind == StepKind.PIPELINE:
+                if step.plan is None:
+                    raise TesselError(
+                        f"pipeline step {step.name} has no row plan (plan the program first: pipelines/img.py)"
+                    )
+                functions += emit_pipeline_functions(step.plan, lanes_factor, step.name, decls)
+                self.entries.append((step, step.name, step.plan.height, step.inputs + step.outputs))
+            elif step.kind == StepKind.KERNEL:
                 assert step.op is not None
                 k = emit_kernel(step.op, step.name, decls)
                 functions.append(k.text)
@@ -97,7 +95,9 @@ class ProgramExecutable(PlanOwner):
                 slots.append(("in", self.slot_of[r]) if r in self.slot_of else int(self.buffers[r].ctypes.data))
             launches.append((self.compiled.address(entry), slots, extent))
             self.launch_of[id(step)] = i
-        self.plan = NativePlan(self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), launches, self.threads)
+        self.plan = NativePlan(
+            self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), launches, self.threads
+        )
 
     # ------------------------------------------------------------------ inputs
 
@@ -108,10 +108,12 @@ class ProgramExecutable(PlanOwner):
         sources = dict(sources or {})
         out = []
         for op in self.program.sources:
-            name = source_name(op)
+            name = op.source_name
             if name not in sources:
                 raise TesselError(f"img.source '{name}' has no frames (give them by camera name)", op_location(op))
-            out.append([self._checked(f, op.result, f"frame #{i} of source '{name}'") for i, f in enumerate(sources[name])])
+            out.append(
+                [self._checked(f, op.result, f"frame #{i} of source '{name}'") for i, f in enumerate(sources[name])]
+            )
         return out
 
     # ------------------------------------------------------------------ running
@@ -125,7 +127,7 @@ class ProgramExecutable(PlanOwner):
         program = self.program
         out = Run([[] if isinstance(v.type, StreamType) else None for v in program.results],
                   [[] if isinstance(v.type, StreamType) else None for v in program.sinks],
-                  {s.name: (0, 0) for s in program.steps if s.kind == "gate"})  # fmt: skip
+                  {s.name: (0, 0) for s in program.steps if s.kind == StepKind.GATE})  # fmt: skip
         once = [s for s in program.steps if not s.per_frame]
         each = [s for s in program.steps if s.per_frame]
         ins = args + [f[0] if f else np.zeros(_spec(v)[0], _spec(v)[1]) for f, v in zip(frames, self.source_values)]
@@ -155,10 +157,10 @@ class ProgramExecutable(PlanOwner):
 
         for s in steps:
             if s.guard & failed:
-                if s.kind == "gate":
+                if s.kind == StepKind.GATE:
                     failed.add(s.op)  # never seen this frame: its stream was dropped upstream
                 continue
-            if s.kind == "gate":
+            if s.kind == StepKind.GATE:
                 flush()
                 assert s.op is not None
                 pred = self._value(self.program.root[s.op.operands[1]], None)

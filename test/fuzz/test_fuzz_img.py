@@ -6,15 +6,16 @@ frame, including which frames the gates drop."""
 
 from __future__ import annotations
 
+from profile import fuzz
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from profile import fuzz
 from tessel.dialects.img.reference import run as reference
 from tessel.dialects.img.types import numpy_dtype
-from tessel.img_compiler import compile_program, entry_function, random_inputs
 from tessel.ir.source import make_context, parse_module, verify
+from tessel.pipelines.img import compile_program, entry_function, random_inputs
 
 SCALAR = {"ui8": "i8", "i16": "i16", "i32": "i32", "f32": "f32"}
 
@@ -47,7 +48,10 @@ def _unary_body(draw, e: str) -> list[str]:  # noqa: ANN001
     s = SCALAR[e]
     if e == "f32":
         op = draw(st.sampled_from(["arith.addf", "arith.mulf", "arith.maximumf"]))
-        return [f"%k = arith.constant {draw(st.sampled_from(['0.5', '-1.25', '3.0']))} : f32", f"%r = {op} %x0, %k : f32"]
+        return [
+            f"%k = arith.constant {draw(st.sampled_from(['0.5', '-1.25', '3.0']))} : f32",
+            f"%r = {op} %x0, %k : f32",
+        ]
     op = draw(st.sampled_from(["arith.addi", "arith.xori", "arith.maxui", "arith.muli", "arith.shrui"]))
     k = draw(st.integers(1, 7)) if op == "arith.shrui" else draw(st.integers(-100, 100))
     return [f"%k = arith.constant {k} : {s}", f"%r = {op} %x0, %k : {s}"]
@@ -70,7 +74,9 @@ def pipelines(draw) -> str:  # noqa: ANN001
         if kind == "map":
             y = p.new(h, w, c, e, stream)
             body = "\n    ".join(_unary_body(draw, e))
-            p.lines.append(f"{y} = img.map {x} : ({tx}) -> {tx} {{\n  ^bb0(%x0: {s}):\n    {body}\n    img.yield %r : {s}\n  }}")
+            p.lines.append(
+                f"{y} = img.map {x} : ({tx}) -> {tx} {{\n  ^bb0(%x0: {s}):\n    {body}\n    img.yield %r : {s}\n  }}"
+            )
         elif kind == "map2":
             a = p.arg(h, w, c, e)
             y = p.new(h, w, c, e, stream)
@@ -88,54 +94,68 @@ def pipelines(draw) -> str:  # noqa: ANN001
             y = p.new(h, w, c, e, stream)
             args = ", ".join(f"%p{i}: {s}" for i in range(kh * kw))
             body_text = "\n    ".join(body)
-            p.lines.append(f'{y} = img.stencil {x} {{window = array<i64: {kh}, {kw}>, border = "{border}"}} : ({tx}) -> {tx} {{\n'
+            p.lines.append(f'{y} = img.stencil {x} window [{kh}, {kw}] border {border} : ({tx}) -> {tx} {{\n'
                            f"  ^bb0({args}):\n    {body_text}\n    img.yield %s{len(taps) - 1} : {s}\n  }}")  # fmt: skip
         elif kind == "down" and h % 2 == 0 and w % 2 == 0 and h > 2:
             mode = draw(st.sampled_from(["nearest", "average"]))
             y = p.new(h // 2, w // 2, c, e, stream)
-            p.lines.append(f'{y} = img.downsample {x} {{factor = array<i64: 2, 2>, mode = "{mode}"}} : {tx} -> {p.t(h // 2, w // 2, c, e, stream)}')
+            p.lines.append(
+                f"{y} = img.downsample {x} factor [2, 2] mode {mode} : {tx} -> {p.t(h // 2, w // 2, c, e, stream)}"
+            )
         elif kind == "up" and h * w <= 64:
             y = p.new(h * 2, w, c, e, stream)
-            p.lines.append(f"{y} = img.upsample {x} {{factor = array<i64: 2, 1>}} : {tx} -> {p.t(h * 2, w, c, e, stream)}")
+            p.lines.append(f"{y} = img.upsample {x} factor [2, 1] : {tx} -> {p.t(h * 2, w, c, e, stream)}")
         elif kind == "crop" and h > 2 and w > 2:
             y = p.new(h - 2, w - 1, c, e, stream)
-            p.lines.append(f"{y} = img.crop {x} {{roi = array<i64: 1, 1, {h - 2}, {w - 1}>}} : {tx} -> {p.t(h - 2, w - 1, c, e, stream)}")
+            p.lines.append(
+                f"{y} = img.crop {x} roi [1, 1, {h - 2}, {w - 1}] : {tx} -> {p.t(h - 2, w - 1, c, e, stream)}"
+            )
         elif kind == "gate" and stream:
             red = draw(st.sampled_from(["max", "min", "sum"]))
             re = e if red != "sum" else ("f32" if e == "f32" else "i32")
             r = p.new(1, 1, c, re)
-            p.lines.append(f'{r} = img.reduce {x} {{kind = "{red}"}} : {tx} -> {p.t(1, 1, c, re)}')
+            p.lines.append(f"{r} = img.reduce {x} kind {red} : {tx} -> {p.t(1, 1, c, re)}")
             rs = SCALAR[re]
-            cmp = (f"%m = arith.cmpf ogt, %x0, %k : f32" if re == "f32" else f"%m = arith.cmpi ugt, %x0, %k : {rs}")
+            cmp = "%m = arith.cmpf ogt, %x0, %k : f32" if re == "f32" else f"%m = arith.cmpi ugt, %x0, %k : {rs}"
             k = "0.4" if re == "f32" else str(draw(st.integers(0, 200)))
             pred = p.new(1, 1, 1, "ui8")
-            first = f"{r}_c0 = img.extract {r} {{channel = 0 : i64}} : {p.t(1, 1, c, re)} -> {p.t(1, 1, 1, re)}" if c > 1 else None
+            first = f"{r}_c0 = img.extract {r} channel 0 : {p.t(1, 1, c, re)} -> {p.t(1, 1, 1, re)}" if c > 1 else None
             rin = f"{r}_c0" if c > 1 else r
             if first:
                 p.lines.append(first)
             p.lines.append(f"{pred} = img.map {rin} : ({p.t(1, 1, 1, re)}) -> {p.t(1, 1, 1, 'ui8')} {{\n  ^bb0(%x0: {rs}):\n"
                            f"    %k = arith.constant {k} : {rs}\n    {cmp}\n    %r = arith.extui %m : i1 to i8\n    img.yield %r : i8\n  }}")  # fmt: skip
-            g, gh, gw, gc, ge, _ = draw(st.sampled_from([v for v in p.values if v[5]]))  # any stream before the predicate
+            g, gh, gw, gc, ge, _ = draw(
+                st.sampled_from([v for v in p.values if v[5]])
+            )  # any stream before the predicate
             y = p.new(gh, gw, gc, ge)
-            p.lines.append(f"{y} = img.gate {g}, {pred} {{pass_rate = 0.5 : f64}} : {p.t(gh, gw, gc, ge)}, {p.t(1, 1, 1, 'ui8')} -> {p.t(gh, gw, gc, ge)}")
+            p.lines.append(
+                f"{y} = img.gate {g}, {pred} {{pass_rate = 0.5 : f64}} : {p.t(gh, gw, gc, ge)}, {p.t(1, 1, 1, 'ui8')} -> {p.t(gh, gw, gc, ge)}"
+            )
         elif kind == "scan":
             oe = "f32" if e == "f32" else "i32"
             y = p.new(h, w, c, oe, stream)
             p.lines.append(f"{y} = img.scan {x} : {tx} -> {p.t(h, w, c, oe, stream)}")
         elif kind == "extract" and c == 3:
             y = p.new(h, w, 1, e, stream)
-            p.lines.append(f"{y} = img.extract {x} {{channel = {draw(st.integers(0, 2))} : i64}} : {tx} -> {p.t(h, w, 1, e, stream)}")
+            p.lines.append(
+                f"{y} = img.extract {x} channel {draw(st.integers(0, 2))} : {tx} -> {p.t(h, w, 1, e, stream)}"
+            )
             z = p.new(h, w, 3, e, stream)
             t1 = p.t(h, w, 1, e, stream)
             p.lines.append(f"{z} = img.merge {y}, {y}, {y} : ({t1}, {t1}, {t1}) -> {p.t(h, w, 3, e, stream)}")
         elif kind == "remap":
             lut = p.arg(5, 4, 2, "i16")
             y = p.new(5, 4, c, e, stream)
-            p.lines.append(f"{y} = img.remap {x}, {lut} {{max_displacement = 8 : i64}} : {tx}, {p.t(5, 4, 2, 'i16', False)} -> {p.t(5, 4, c, e, stream)}")
+            p.lines.append(
+                f"{y} = img.remap {x}, {lut} max_displacement 8 : {tx}, {p.t(5, 4, 2, 'i16', False)} -> {p.t(5, 4, c, e, stream)}"
+            )
         elif kind == "dense" and e != "f32" and h * w * c <= 512:
             wt = p.arg(h * w * c, 5, 1, "i8")
             y = p.new(1, 1, 5, "i32", stream)
-            p.lines.append(f"{y} = img.dense {x}, {wt} : {tx}, {p.t(h * w * c, 5, 1, 'i8', False)} -> {p.t(1, 1, 5, 'i32', stream)}")
+            p.lines.append(
+                f"{y} = img.dense {x}, {wt} : {tx}, {p.t(h * w * c, 5, 1, 'i8', False)} -> {p.t(1, 1, 5, 'i32', stream)}"
+            )
         elif kind == "encode":
             y = p.new(h, w, c, e, stream)
             p.lines.append(f"{y} = img.encode {x} {{ratio = 0.1 : f64, ops_per_pixel = 10.0 : f64}} : {tx} -> {tx}")

@@ -1,7 +1,7 @@
 builtin.module {
   func.func @rig360(%lut: !img.frame<2048x2048x2xi16>) {
     %raw = img.source {fps = 30 : f64, camera = "rig", count = 16 : i64} : !img.stream<2160x3840x1xui8>
-    %r = img.stencil %raw {window = array<i64: 3, 3>, border = "mirror"} : (!img.stream<2160x3840x1xui8>) -> !img.stream<2160x3840x1xui8> {
+    %r = img.stencil %raw window [3, 3] border mirror : (!img.stream<2160x3840x1xui8>) -> !img.stream<2160x3840x1xui8> {
     ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
       %w0 = arith.extui %p0 : i8 to i16
       %w1 = arith.extui %p2 : i8 to i16
@@ -15,7 +15,7 @@ builtin.module {
       %o = arith.trunci %q : i16 to i8
       img.yield %o : i8
     }
-    %g = img.stencil %raw {window = array<i64: 3, 3>, border = "mirror"} : (!img.stream<2160x3840x1xui8>) -> !img.stream<2160x3840x1xui8> {
+    %g = img.stencil %raw window [3, 3] border mirror : (!img.stream<2160x3840x1xui8>) -> !img.stream<2160x3840x1xui8> {
     ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
       %w0 = arith.extui %p1 : i8 to i16
       %w1 = arith.extui %p3 : i8 to i16
@@ -29,7 +29,7 @@ builtin.module {
       %o = arith.trunci %q : i16 to i8
       img.yield %o : i8
     }
-    %bl = img.stencil %raw {window = array<i64: 3, 3>, border = "mirror"} : (!img.stream<2160x3840x1xui8>) -> !img.stream<2160x3840x1xui8> {
+    %bl = img.stencil %raw window [3, 3] border mirror : (!img.stream<2160x3840x1xui8>) -> !img.stream<2160x3840x1xui8> {
     ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
       %w0 = arith.extui %p0 : i8 to i16
       %w1 = arith.extui %p2 : i8 to i16
@@ -80,10 +80,10 @@ builtin.module {
       img.yield %o : i8
     }
     %rgb = img.merge %rb, %gb, %blb : (!img.stream<2160x3840x1xui8>, !img.stream<2160x3840x1xui8>, !img.stream<2160x3840x1xui8>) -> !img.stream<2160x3840x3xui8>
-    %rect = img.remap %rgb, %lut {max_displacement = 64 : i64} : !img.stream<2160x3840x3xui8>, !img.frame<2048x2048x2xi16> -> !img.stream<2048x2048x3xui8>
-    %vr = img.extract %rect {channel = 0 : i64} : !img.stream<2048x2048x3xui8> -> !img.stream<2048x2048x1xui8>
-    %vg = img.extract %rect {channel = 1 : i64} : !img.stream<2048x2048x3xui8> -> !img.stream<2048x2048x1xui8>
-    %vb = img.extract %rect {channel = 2 : i64} : !img.stream<2048x2048x3xui8> -> !img.stream<2048x2048x1xui8>
+    %rect = img.remap %rgb, %lut max_displacement 64 : !img.stream<2160x3840x3xui8>, !img.frame<2048x2048x2xi16> -> !img.stream<2048x2048x3xui8>
+    %vr = img.extract %rect channel 0 : !img.stream<2048x2048x3xui8> -> !img.stream<2048x2048x1xui8>
+    %vg = img.extract %rect channel 1 : !img.stream<2048x2048x3xui8> -> !img.stream<2048x2048x1xui8>
+    %vb = img.extract %rect channel 2 : !img.stream<2048x2048x3xui8> -> !img.stream<2048x2048x1xui8>
     %luma = img.map %vr, %vg, %vb : (!img.stream<2048x2048x1xui8>, !img.stream<2048x2048x1xui8>, !img.stream<2048x2048x1xui8>) -> !img.stream<2048x2048x1xui8> {
     ^bb0(%a: i8, %c: i8, %d: i8):
       %x = arith.extui %a : i8 to i16
@@ -97,7 +97,7 @@ builtin.module {
       %o = arith.trunci %q : i16 to i8
       img.yield %o : i8
     }
-    %flow = img.stencil %luma {window = array<i64: 5, 5>, border = "clamp"} : (!img.stream<2048x2048x1xui8>) -> !img.stream<2048x2048x1xi16> {
+    %flow = img.stencil %luma window [5, 5] border clamp : (!img.stream<2048x2048x1xui8>) -> !img.stream<2048x2048x1xi16> {
     ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8, %p9: i8, %p10: i8, %p11: i8, %p12: i8, %p13: i8, %p14: i8, %p15: i8, %p16: i8, %p17: i8, %p18: i8, %p19: i8, %p20: i8, %p21: i8, %p22: i8, %p23: i8, %p24: i8):
       %x10 = arith.extui %p10 : i8 to i16
       %x14 = arith.extui %p14 : i8 to i16
@@ -127,7 +127,7 @@ builtin.module {
       img.yield %o : i8
     }
     %ods = img.merge %svr, %svg, %svb : (!img.stream<2048x2048x1xui8>, !img.stream<2048x2048x1xui8>, !img.stream<2048x2048x1xui8>) -> !img.stream<2048x2048x3xui8>
-    %ods2 = img.downsample %ods {factor = array<i64: 2, 2>, mode = "average"} : !img.stream<2048x2048x3xui8> -> !img.stream<1024x1024x3xui8>
+    %ods2 = img.downsample %ods factor [2, 2] mode average : !img.stream<2048x2048x3xui8> -> !img.stream<1024x1024x3xui8>
     %video = img.encode %ods2 {ratio = 0.005 : f64, ops_per_pixel = 200 : f64} : !img.stream<1024x1024x3xui8> -> !img.stream<1024x1024x3xui8>
     img.sink %video : !img.stream<1024x1024x3xui8>
     func.return

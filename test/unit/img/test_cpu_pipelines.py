@@ -8,9 +8,10 @@ import pytest
 
 from tessel.dialects.img.reference import run as reference
 from tessel.frontends.img_examples import NAMES, pipeline_text
-from tessel.img_compiler import compile_pipeline, entry_function, random_inputs as _random
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, verify
+from tessel.pipelines.img import compile_pipeline, entry_function
+from tessel.pipelines.img import random_inputs as _random
 
 
 def check(text: str, seeds: int = 2, **kw) -> None:
@@ -58,9 +59,9 @@ def _stencil(border: str, kh: int, kw: int, c: int = 1, el: str = "ui8", h: int 
     last = f"%s{max(n - 2, 0)}" if n > 1 else "%p0"
     ft = f"!img.frame<{h}x{w}x{c}x{el}>"
     return f"""func.func @f(%x: {ft}) -> {ft} {{
-  %y = img.stencil %x {{window = array<i64: {kh}, {kw}>, border = "{border}"}} : ({ft}) -> {ft} {{
+  %y = img.stencil %x window [{kh}, {kw}] border {border} : ({ft}) -> {ft} {{
   ^bb0({args}):
-{chr(10).join(body) if n > 1 else ''}
+{chr(10).join(body) if n > 1 else ""}
     img.yield {last} : {s}
   }}
   func.return %y : {ft}
@@ -84,14 +85,14 @@ def test_stencil_of_stencil_inline_composes_borders() -> None:
     win = ", ".join(f"%p{i}: i8" for i in range(9))
 
     def st(name: str, src: str, border: str, attrs: str = "") -> str:
-        return f"""  {name} = img.stencil {src} {{{attrs}window = array<i64: 3, 3>, border = "{border}"}} : ({ft}) -> {ft} {{
+        return f"""  {name} = img.stencil {src} window [3, 3] border {border} {attrs}: ({ft}) -> {ft} {{
   ^bb0({win}):
     %a = arith.addi %p0, %p8 : i8
     %b = arith.subi %a, %p5 : i8
     img.yield %b : i8
   }}"""
 
-    for attrs in ['img.compute = "inline", ', 'img.compute = "line_buffer", ']:
+    for attrs in ["{img.compute = #img<compute inline>} ", "{img.compute = #img<compute line_buffer>} "]:
         text = f"func.func @f(%x: {ft}) -> {ft} {{\n{st('%s', '%x', 'clamp', attrs)}\n{st('%y', '%s', 'mirror')}\n  func.return %y : {ft}\n}}"
         check(text, fuse=False)
 
@@ -99,11 +100,11 @@ def test_stencil_of_stencil_inline_composes_borders() -> None:
 def test_downsample_nearest_average_and_crop() -> None:
     ft, ht = "!img.frame<24x48x3xi16>", "!img.frame<12x16x3xi16>"
     text = f"""func.func @f(%x: {ft}) -> ({ht}, {ht}) {{
-  %a = img.downsample %x {{factor = array<i64: 2, 3>, mode = "average"}} : {ft} -> {ht}
-  %c = img.crop %x {{roi = array<i64: 5, 7, 24, 32>}} : {ft} -> !img.frame<24x32x3xi16>
-  %n = img.downsample %c {{factor = array<i64: 2, 2>, mode = "nearest"}} : !img.frame<24x32x3xi16> -> {ht}
+  %a = img.downsample %x factor [2, 3] mode average : {ft} -> {ht}
+  %c = img.crop %x roi [5, 7, 24, 32] : {ft} -> !img.frame<24x32x3xi16>
+  %n = img.downsample %c factor [2, 2] mode nearest : !img.frame<24x32x3xi16> -> {ht}
   func.return %a, %n : {ht}, {ht}
-}}""".replace("roi = array<i64: 5, 7, 24, 32>", "roi = array<i64: 0, 7, 24, 32>")
+}}""".replace("roi [5, 7, 24, 32]", "roi [0, 7, 24, 32]")
     check(text)
 
 
@@ -115,7 +116,7 @@ def test_result_also_read_by_a_stencil() -> None:
     %b = arith.mulf %a, %a : f32
     img.yield %b : f32
   }}
-  %s = img.stencil %m {{window = array<i64: 3, 1>, border = "clamp"}} : ({ft}) -> {ft} {{
+  %s = img.stencil %m window [3, 1] border clamp : ({ft}) -> {ft} {{
   ^bb0(%p0: f32, %p1: f32, %p2: f32):
     %a = arith.addf %p0, %p2 : f32
     img.yield %a : f32
@@ -176,20 +177,30 @@ def test_undefined_arithmetic_follows_the_reference() -> None:
 
 def test_unsupported_op_is_one_clear_error() -> None:
     ctx = make_context()
-    module = parse_module(ctx, """func.func @f(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xi32> {
+    module = parse_module(
+        ctx,
+        """func.func @f(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xi32> {
   %s = img.scan %x : !img.frame<8x8x1xui8> -> !img.frame<8x8x1xi32>
   func.return %s : !img.frame<8x8x1xi32>
-}""", "scan.mlir")
-    with pytest.raises(TesselError, match=r"scan.mlir:2:3: error: img.scan is not a row-streamed stage .* whole-frame kernel"):
+}""",
+        "scan.mlir",
+    )
+    with pytest.raises(
+        TesselError, match=r"scan.mlir:2:3: error: img.scan is not a row-streamed stage .* whole-frame kernel"
+    ):
         compile_pipeline(ctx, module)
 
 
 def test_results_of_different_heights_are_refused() -> None:
     ctx = make_context()
-    module = parse_module(ctx, """func.func @f(%x: !img.frame<8x8x1xui8>) -> (!img.frame<8x8x1xui8>, !img.frame<4x4x1xui8>) {
-  %d = img.downsample %x {factor = array<i64: 2, 2>, mode = "nearest"} : !img.frame<8x8x1xui8> -> !img.frame<4x4x1xui8>
+    module = parse_module(
+        ctx,
+        """func.func @f(%x: !img.frame<8x8x1xui8>) -> (!img.frame<8x8x1xui8>, !img.frame<4x4x1xui8>) {
+  %d = img.downsample %x factor [2, 2] mode nearest : !img.frame<8x8x1xui8> -> !img.frame<4x4x1xui8>
   func.return %x, %d : !img.frame<8x8x1xui8>, !img.frame<4x4x1xui8>
-}""", "h.mlir")
+}""",
+        "h.mlir",
+    )
     with pytest.raises(TesselError, match="one height"):
         compile_pipeline(ctx, module)
 
@@ -221,8 +232,9 @@ def test_mirror_windows_wider_than_the_frame_reflect_again(h: int, w: int) -> No
     for k in (5, 7):
         args = ", ".join(f"%p{i}: i8" for i in range(k * k))
         t = f"!img.frame<{h}x{w}x1xui8>"
-        check(f"""func.func @f(%x: {t}) -> {t} {{
-  %y = img.stencil %x {{window = array<i64: {k}, {k}>, border = "mirror"}} : ({t}) -> {t} {{
+        check(
+            f"""func.func @f(%x: {t}) -> {t} {{
+  %y = img.stencil %x window [{k}, {k}] border mirror : ({t}) -> {t} {{
   ^bb0({args}):
     %a = arith.addi %p0, %p{k - 1} : i8
     %b = arith.addi %a, %p{k * k - 1} : i8
@@ -230,4 +242,6 @@ def test_mirror_windows_wider_than_the_frame_reflect_again(h: int, w: int) -> No
     img.yield %c : i8
   }}
   func.return %y : {t}
-}}""", seeds=2)
+}}""",
+            seeds=2,
+        )

@@ -10,9 +10,9 @@ import pytest
 
 from bench.camera import load_pipelines, pipelines_module
 from tessel.dialects.img.reference import run as reference
-from tessel.img_compiler import compile_program, entry_function, needs_program, random_inputs
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, verify
+from tessel.pipelines.img import compile_program, entry_function, needs_program, random_inputs
 
 
 def _program(text: str, **kw):  # noqa: ANN003, ANN202
@@ -62,19 +62,19 @@ ELEMENTS = ["ui8", "i8", "ui16", "i16", "i32", "f32"]
 @pytest.mark.parametrize("kind", ["sum", "min", "max"])
 def test_reduce(e: str, kind: str) -> None:
     out = e if kind != "sum" else ("f32" if e == "f32" else "i32")
-    check_frames(_unary("img.reduce", f"!img.frame<37x53x3x{e}>", f"!img.frame<1x1x3x{out}>", f'{{kind = "{kind}"}}'))
+    check_frames(_unary("img.reduce", f"!img.frame<37x53x3x{e}>", f"!img.frame<1x1x3x{out}>", f"kind {kind}"))
 
 
 def test_integer_sums_wrap_in_int32() -> None:
     """A 300x300 frame of i32 near the top of the range: its sum wraps, as the reference's."""
-    fn, exe = _program(_unary("img.reduce", "!img.frame<300x300x1xi32>", "!img.frame<1x1x1xi32>", '{kind = "sum"}'))
+    fn, exe = _program(_unary("img.reduce", "!img.frame<300x300x1xi32>", "!img.frame<1x1x1xi32>", " kind sum"))
     x = np.full((300, 300, 1), 2**31 - 7, np.int32)
     _same(exe.run([x]).results, reference(fn, [x]))
     exe.close()
 
 
 def test_float_min_max_propagate_nan() -> None:
-    fn, exe = _program(_unary("img.reduce", "!img.frame<9x9x2xf32>", "!img.frame<1x1x2xf32>", '{kind = "max"}'))
+    fn, exe = _program(_unary("img.reduce", "!img.frame<9x9x2xf32>", "!img.frame<1x1x2xf32>", " kind max"))
     x = np.random.default_rng(0).random((9, 9, 2), dtype=np.float32)
     x[4, 4, 1] = np.nan
     got = exe.run([x]).results[0]
@@ -90,27 +90,35 @@ def test_scan(e: str) -> None:
 
 @pytest.mark.parametrize("e", ["ui8", "i8", "i16", "i32"])
 def test_dense(e: str) -> None:
-    check_frames(f"""func.func @f(%x: !img.frame<6x7x2x{e}>, %w: !img.frame<84x37x1xi8>) -> !img.frame<1x1x37xi32> {{
+    check_frames(
+        f"""func.func @f(%x: !img.frame<6x7x2x{e}>, %w: !img.frame<84x37x1xi8>) -> !img.frame<1x1x37xi32> {{
   %y = img.dense %x, %w : !img.frame<6x7x2x{e}>, !img.frame<84x37x1xi8> -> !img.frame<1x1x37xi32>
   func.return %y : !img.frame<1x1x37xi32>
-}}""", threads=3)
+}}""",
+        threads=3,
+    )
 
 
 @pytest.mark.parametrize("e,lut", [("ui8", "i16"), ("f32", "i32"), ("i16", "i16")])
 @pytest.mark.parametrize("c", [1, 3])
 def test_remap_clamps_the_table_into_the_frame(e: str, lut: str, c: int) -> None:
     """Random tables (whole i16 range, or whole i32 range) read far outside the frame: clamped."""
-    check_frames(f"""func.func @f(%x: !img.frame<23x31x{c}x{e}>, %t: !img.frame<17x19x2x{lut}>) -> !img.frame<17x19x{c}x{e}> {{
-  %y = img.remap %x, %t {{max_displacement = 64 : i64}} : !img.frame<23x31x{c}x{e}>, !img.frame<17x19x2x{lut}> -> !img.frame<17x19x{c}x{e}>
+    check_frames(
+        f"""func.func @f(%x: !img.frame<23x31x{c}x{e}>, %t: !img.frame<17x19x2x{lut}>) -> !img.frame<17x19x{c}x{e}> {{
+  %y = img.remap %x, %t max_displacement 64 : !img.frame<23x31x{c}x{e}>, !img.frame<17x19x2x{lut}> -> !img.frame<17x19x{c}x{e}>
   func.return %y : !img.frame<17x19x{c}x{e}>
-}}""", seeds=3)
+}}""",
+        seeds=3,
+    )
 
 
 def test_remap_in_range_gathers() -> None:
-    fn, exe = _program("""func.func @f(%x: !img.frame<20x30x1xui8>, %t: !img.frame<20x30x2xi16>) -> !img.frame<20x30x1xui8> {
-  %y = img.remap %x, %t {max_displacement = 3 : i64} : !img.frame<20x30x1xui8>, !img.frame<20x30x2xi16> -> !img.frame<20x30x1xui8>
+    fn, exe = (
+        _program("""func.func @f(%x: !img.frame<20x30x1xui8>, %t: !img.frame<20x30x2xi16>) -> !img.frame<20x30x1xui8> {
+  %y = img.remap %x, %t max_displacement 3 : !img.frame<20x30x1xui8>, !img.frame<20x30x2xi16> -> !img.frame<20x30x1xui8>
   func.return %y : !img.frame<20x30x1xui8>
 }""")
+    )
     rng = np.random.default_rng(1)
     x = rng.integers(0, 256, (20, 30, 1)).astype(np.uint8)
     ys, xs = np.mgrid[0:20, 0:30]
@@ -121,17 +129,19 @@ def test_remap_in_range_gathers() -> None:
 
 @pytest.mark.parametrize("e", ["ui8", "i16", "f32"])
 def test_upsample(e: str) -> None:
-    check_frames(_unary("img.upsample", f"!img.frame<7x9x3x{e}>", f"!img.frame<14x27x3x{e}>", "{factor = array<i64: 2, 3>}"), threads=3)
+    check_frames(
+        _unary("img.upsample", f"!img.frame<7x9x3x{e}>", f"!img.frame<14x27x3x{e}>", "factor [2, 3]"), threads=3
+    )
 
 
 def test_extract_and_merge_fuse_with_stencils() -> None:
     """Planes out of an RGB frame, a stencil on one, merged back: one row pipeline."""
     t3, t1 = "!img.frame<33x45x3xui8>", "!img.frame<33x45x1xui8>"
     text = f"""func.func @f(%x: {t3}) -> {t3} {{
-  %r = img.extract %x {{channel = 0 : i64}} : {t3} -> {t1}
-  %g = img.extract %x {{channel = 1 : i64}} : {t3} -> {t1}
-  %b = img.extract %x {{channel = 2 : i64}} : {t3} -> {t1}
-  %s = img.stencil %g {{window = array<i64: 3, 3>, border = "mirror"}} : ({t1}) -> {t1} {{
+  %r = img.extract %x channel 0 : {t3} -> {t1}
+  %g = img.extract %x channel 1 : {t3} -> {t1}
+  %b = img.extract %x channel 2 : {t3} -> {t1}
+  %s = img.stencil %g window [3, 3] border mirror : ({t1}) -> {t1} {{
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %m = arith.maxui %p1, %p7 : i8
     img.yield %m : i8
@@ -148,12 +158,12 @@ def test_extract_and_merge_fuse_with_stencils() -> None:
 def test_results_of_two_heights_become_two_pipelines() -> None:
     t, d = "!img.frame<16x20x1xui8>", "!img.frame<8x10x1xui8>"
     text = f"""func.func @f(%x: {t}) -> ({t}, {d}) {{
-  %s = img.stencil %x {{window = array<i64: 3, 3>, border = "clamp"}} : ({t}) -> {t} {{
+  %s = img.stencil %x window [3, 3] border clamp : ({t}) -> {t} {{
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %m = arith.maxui %p0, %p8 : i8
     img.yield %m : i8
   }}
-  %d = img.downsample %s {{factor = array<i64: 2, 2>, mode = "average"}} : {t} -> {d}
+  %d = img.downsample %s factor [2, 2] mode average : {t} -> {d}
   func.return %s, %d : {t}, {d}
 }}"""
     fn, exe = _program(text)
@@ -177,7 +187,7 @@ GATED = """func.func @g(%bg: !img.frame<8x8x1xui8>) {
     %r = arith.subi %a, %b : i8
     img.yield %r : i8
   }
-  %top = img.reduce %d {kind = "max"} : !img.stream<8x8x1xui8> -> !img.stream<1x1x1xui8>
+  %top = img.reduce %d kind max : !img.stream<8x8x1xui8> -> !img.stream<1x1x1xui8>
   %p = img.map %top : (!img.stream<1x1x1xui8>) -> !img.stream<1x1x1xui8> {
   ^bb0(%v: i8):
     %t = arith.constant 100 : i8
@@ -186,9 +196,9 @@ GATED = """func.func @g(%bg: !img.frame<8x8x1xui8>) {
     img.yield %r : i8
   }
   %kept = img.gate %s, %p {pass_rate = 0.5 : f64} : !img.stream<8x8x1xui8>, !img.stream<1x1x1xui8> -> !img.stream<8x8x1xui8>
-  %top2 = img.reduce %kept {kind = "min"} : !img.stream<8x8x1xui8> -> !img.stream<1x1x1xui8>
+  %top2 = img.reduce %kept kind min : !img.stream<8x8x1xui8> -> !img.stream<1x1x1xui8>
   %kept2 = img.gate %kept, %top2 {pass_rate = 0.5 : f64} : !img.stream<8x8x1xui8>, !img.stream<1x1x1xui8> -> !img.stream<8x8x1xui8>
-  %up = img.upsample %kept2 {factor = array<i64: 2, 2>} : !img.stream<8x8x1xui8> -> !img.stream<16x16x1xui8>
+  %up = img.upsample %kept2 factor [2, 2] : !img.stream<8x8x1xui8> -> !img.stream<16x16x1xui8>
   %out = img.encode %up {ratio = 0.1 : f64, ops_per_pixel = 10.0 : f64} : !img.stream<16x16x1xui8> -> !img.stream<16x16x1xui8>
   img.sink %out : !img.stream<16x16x1xui8>
   img.sink %top : !img.stream<1x1x1xui8>
@@ -200,7 +210,9 @@ def test_gates_drop_frames_like_the_reference() -> None:
     """Frames below the first gate's threshold stop there; those with a zero pixel stop at
     the second; the frame-only map runs once; what reaches each sink equals the reference."""
     fn, exe = _program(GATED)
-    assert [s.name for s in exe.program.steps if not s.per_frame] == [s.name for s in exe.program.steps if s.kind == "pipeline"][:1]
+    assert [s.name for s in exe.program.steps if not s.per_frame] == [
+        s.name for s in exe.program.steps if s.kind == "pipeline"
+    ][:1]
     bg = np.full((8, 8, 1), 9, np.uint8)
     dim = np.full((8, 8, 1), 50, np.uint8)
     bright = np.full((8, 8, 1), 200, np.uint8)
@@ -274,6 +286,6 @@ def test_the_rig_on_the_cpu() -> None:
 def test_only_row_pipelines_over_frames_skip_the_program() -> None:
     ctx = make_context()
     plain = entry_function(parse_module(ctx, _unary("img.downsample", "!img.frame<8x8x1xui8>", "!img.frame<4x4x1xui8>",
-                                                    '{factor = array<i64: 2, 2>, mode = "nearest"}'), "a"))  # fmt: skip
+                                                    'factor [2, 2] mode nearest'), "a"))  # fmt: skip
     scan = entry_function(parse_module(ctx, _unary("img.scan", "!img.frame<8x8x1xui8>", "!img.frame<8x8x1xi32>"), "b"))
     assert not needs_program(plain) and needs_program(scan)

@@ -23,16 +23,47 @@ def files(tmp_path):
 @pytest.mark.parametrize("t", ["u8", "f32"])
 def test_image_in_image_out_checked(files, capsys, t: str) -> None:
     out = files / "out.png"
-    rc = main([str(files / f"unsharp_{t}.mlir"), "--target", "cpu", "--image", str(files / "in.png"), "-o", str(out), "--check", "--time", "3", "--report"])
+    rc = main(
+        [
+            str(files / f"unsharp_{t}.mlir"),
+            "--target",
+            "cpu",
+            "--image",
+            str(files / "in.png"),
+            "-o",
+            str(out),
+            "--check",
+            "--time",
+            "3",
+            "--report",
+        ]
+    )
     text = capsys.readouterr().out
     assert rc == 0, text
-    assert "largest difference to the numpy reference 0" in text and "megapixels/s" in text and "analytic minimum" in text
+    assert (
+        "largest difference to the numpy reference 0" in text and "megapixels/s" in text and "analytic minimum" in text
+    )
     assert Image.open(out).size == (40, 24)
 
 
 def test_bayer_planes_make_an_rgb_image(files, capsys) -> None:
     out = files / "rgb.png"
-    assert main([str(files / "isp_lite_u8.mlir"), "--target", "cpu", "--image", str(files / "in.png"), "--bayer", "-o", str(out), "--check"]) == 0
+    assert (
+        main(
+            [
+                str(files / "isp_lite_u8.mlir"),
+                "--target",
+                "cpu",
+                "--image",
+                str(files / "in.png"),
+                "--bayer",
+                "-o",
+                str(out),
+                "--check",
+            ]
+        )
+        == 0
+    )
     im = Image.open(out)
     assert im.mode == "RGB" and im.size == (10, 6)
 
@@ -42,7 +73,9 @@ def test_wrong_size_is_one_line(files, capsys) -> None:
     rc = main([str(files / "unsharp_u8.mlir"), "--target", "cpu", "--image", str(files / "small.png")])
     err = capsys.readouterr().err
     assert rc != 0 and err.count("\n") == 1 and "takes 24x40 (pass --resize" in err
-    assert main([str(files / "unsharp_u8.mlir"), "--target", "cpu", "--image", str(files / "small.png"), "--resize"]) == 0
+    assert (
+        main([str(files / "unsharp_u8.mlir"), "--target", "cpu", "--image", str(files / "small.png"), "--resize"]) == 0
+    )
 
 
 def test_partition_prints_every_cut_and_the_choice(capsys, tmp_path) -> None:
@@ -50,11 +83,27 @@ def test_partition_prints_every_cut_and_the_choice(capsys, tmp_path) -> None:
 
     face = Path(__file__).resolve().parents[3] / "examples" / "img" / "camera" / "face_auth.mlir"
     out = tmp_path / "cut.mlir"
-    assert main([str(face), "--target", "cpu", "--partition", "--platform", "mcu", "--link", "backscatter", "--dump-ir", str(out)]) == 0
+    assert (
+        main(
+            [
+                str(face),
+                "--target",
+                "cpu",
+                "--partition",
+                "--platform",
+                "mcu",
+                "--link",
+                "backscatter",
+                "--dump-ir",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     chosen = [line for line in text.splitlines() if "<- chosen" in line]
     assert "partition on mcu" in text and len(chosen) == 1 and "%roi (img.crop)" in chosen[0]
-    assert 'img.transmit %roi' in out.read_text()
+    assert "img.transmit %roi" in out.read_text()
 
 
 def test_partition_errors_are_one_line(files, capsys) -> None:

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from xdsl.dialects import func
 
-from tessel.dialects import img
+from tessel.dialects.img.plan import COMPUTE_ATTR
 from tessel.dialects.img.reference import run as reference
 from tessel.frontends.img_examples import NAMES, pipeline_text
-from tessel.img_compiler import entry_function, optimize, random_inputs as _random
 from tessel.ir.source import make_context, parse_module, verify
 from tessel.passes.img.line_buffers import report
-from tessel.passes.img.rows import COMPUTE_ATTR, build_plan
-
+from tessel.passes.img.plan.rows import build_plan
+from tessel.pipelines.img import entry_function, optimize
+from tessel.pipelines.img import random_inputs as _random
 
 CHAINS = """func.func @f(%x: !img.frame<20x30x1xui8>) -> !img.frame<20x30x1xui8> {
   %a = img.map %x : (!img.frame<20x30x1xui8>) -> !img.frame<20x30x1xui8> {
@@ -29,7 +29,7 @@ CHAINS = """func.func @f(%x: !img.frame<20x30x1xui8>) -> !img.frame<20x30x1xui8>
     %r = arith.addi %p, %c : i8
     img.yield %r : i8
   }
-  %s = img.stencil %b {window = array<i64: 3, 3>, border = "BORDER"} : (!img.frame<20x30x1xui8>) -> !img.frame<20x30x1xui8> {
+  %s = img.stencil %b window [3, 3] border BORDER : (!img.frame<20x30x1xui8>) -> !img.frame<20x30x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8, %p3: i8, %p4: i8, %p5: i8, %p6: i8, %p7: i8, %p8: i8):
     %r = arith.maxui %p0, %p8 : i8
     %q = arith.subi %r, %p4 : i8
@@ -81,7 +81,11 @@ def test_schedule_choices_on_the_examples() -> None:
         module = parse_module(ctx, pipeline_text(name, "u8", 16, 24), name)
         optimize(ctx, module)
         fn = entry_function(module)
-        return {op.results[0].name_hint: op.attributes[COMPUTE_ATTR].data for op in fn.walk() if COMPUTE_ATTR in op.attributes}
+        return {
+            op.results[0].name_hint: op.attributes[COMPUTE_ATTR].data
+            for op in fn.walk()
+            if COMPUTE_ATTR in op.attributes
+        }
 
     assert schedule("gauss_sep") == {"y_h": "line_buffer"}  # read at 3 rows: buffered
     assert schedule("sobel") == {"gx": "inline", "gy": "inline"}  # read once each, point-wise
@@ -98,5 +102,7 @@ def test_line_buffer_sizes_against_the_analytic_minimum() -> None:
     r = report(build_plan(entry_function(module)))
     assert [(b.rows, b.cpu_bytes, b.min_bytes) for b in r.buffers] == [(3, 3 * 1920 * 2, (2 * 1920 + 1) * 2)]
     assert r.dram_avoided == 1080 * 1920 * 2 * 2  # the u16 frame: written once, read once
-    attrs = [op.attributes["img.line_buffer"] for op in entry_function(module).walk() if "img.line_buffer" in op.attributes]
+    attrs = [
+        op.attributes["img.line_buffer"] for op in entry_function(module).walk() if "img.line_buffer" in op.attributes
+    ]
     assert len(attrs) == 1 and attrs[0].data["rows"].value.data == 3

@@ -15,13 +15,13 @@ from tessel.dialects import img
 from tessel.dialects.img.reference import run
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, print_module, verify
-from tessel.passes.img.costs import Link, Platform, load_model
-from tessel.passes.img.hoist import ImgHoistReductions
+from tessel.passes.img.analysis.costs import Link, Platform, load_model
+from tessel.passes.img.hoist_reductions import ImgHoistReductions
 from tessel.passes.img.partition import ImgPartition, choose, options
 from tessel.passes.img.rates import rates
 
 ROOT = Path(__file__).resolve().parents[3]
-HOIST = (ROOT / "test" / "lit" / "img" / "hoist.mlir").read_text().split("// -----")
+HOIST = (ROOT / "test" / "lit" / "passes" / "img" / "hoist-reductions.mlir").read_text().split("// -----")
 
 
 def _module(text: str):  # noqa: ANN202
@@ -47,7 +47,9 @@ def test_hoisting_keeps_every_value(case):
     rng = np.random.default_rng(case)
     # every third frame is black, so the max-based gates drop some frames
     frames = [rng.integers(0, 256, (16, 16, 1), dtype=np.uint8) * (i % 3 != 0) for i in range(12)]
-    for f0, f1 in zip([o for o in before.ops if isinstance(o, func.FuncOp)], [o for o in after.ops if isinstance(o, func.FuncOp)]):
+    for f0, f1 in zip(
+        [o for o in before.ops if isinstance(o, func.FuncOp)], [o for o in after.ops if isinstance(o, func.FuncOp)]
+    ):
         args = _inputs(f0, rng)
         sources = {"s": frames}  # the sources are named by their result (%s) in these tests
         want, got = run(f0, args, sources), run(f1, args, sources)
@@ -61,7 +63,7 @@ def test_hoisting_keeps_every_value(case):
 def test_rates_follow_gates_and_cameras_and_reject_mixed_rates():
     text = """func.func @f() {
   %s = img.source {fps = 30.0 : f64, count = 4 : i64} : !img.stream<8x8x1xui8>
-  %r = img.reduce %s {kind = "max"} : !img.stream<8x8x1xui8> -> !img.stream<1x1x1xui8>
+  %r = img.reduce %s kind max : !img.stream<8x8x1xui8> -> !img.stream<1x1x1xui8>
   %g = img.gate %s, %r {pass_rate = 0.25 : f64} : !img.stream<8x8x1xui8>, !img.stream<1x1x1xui8> -> !img.stream<8x8x1xui8>
   %m = img.map %g, %s : (!img.stream<8x8x1xui8>, !img.stream<8x8x1xui8>) -> !img.stream<8x8x1xui8> {
   ^bb0(%a: i8, %b: i8):
@@ -76,13 +78,17 @@ def test_rates_follow_gates_and_cameras_and_reject_mixed_rates():
         rates(fn)
     fn.body.block.erase_op(ops[3])  # drop the inconsistent map
     found = rates(fn)
-    assert found[ops[0].results[0]].fps == 120 and found[ops[2].results[0]].fps == 30 and found[ops[2].results[0]].reach == 0.25
+    assert (
+        found[ops[0].results[0]].fps == 120
+        and found[ops[2].results[0]].fps == 30
+        and found[ops[2].results[0]].reach == 0.25
+    )
 
 
 def test_partition_costs_match_the_formula_and_place_the_cut():
     text = """func.func @f() {
   %s = img.source {fps = 10.0 : f64} : !img.stream<100x100x1xui8>
-  %d = img.downsample %s {factor = array<i64: 10, 10>, mode = "average"} : !img.stream<100x100x1xui8> -> !img.stream<10x10x1xui8>
+  %d = img.downsample %s factor [10, 10] mode average : !img.stream<100x100x1xui8> -> !img.stream<10x10x1xui8>
   img.sink %d : !img.stream<10x10x1xui8>
   func.return
 }
@@ -105,16 +111,20 @@ def test_partition_costs_match_the_formula_and_place_the_cut():
 def test_partition_pass_marks_places_and_inserts_the_link():
     build = load_pipelines()
     module = _module(build("face_auth"))
-    PassPipeline((ImgPartition(model=str(ROOT / "examples/img/camera/platforms.json"), platform="mcu", link="backscatter"),)).apply(make_context(), module)
+    PassPipeline(
+        (ImgPartition(model=str(ROOT / "examples/img/camera/platforms.json"), platform="mcu", link="backscatter"),)
+    ).apply(make_context(), module)
     verify(module)
     text = print_module(module)
     fn = next(o for o in module.ops if isinstance(o, func.FuncOp))
     transmits = [o for o in fn.body.block.ops if isinstance(o, img.TransmitOp)]
     assert len(transmits) == 1 and transmits[0].input.name_hint == "roi" and 'link = "backscatter"' in text
-    places = {o.results[0].name_hint: o.attributes[img.PLACE_ATTR].data for o in fn.body.block.ops if o.results and img.PLACE_ATTR in o.attributes}
+    places = {
+        o.results[0].name_hint: o.attributes[img.PLACE_ATTR].data
+        for o in fn.body.block.ops
+        if o.results and img.PLACE_ATTR in o.attributes
+    }
     assert places["motion"] == "node" and places["roi"] == "node" and places["hidden"] == "cloud"
-
-
 
 
 def test_the_earliest_reduction_matters_most():
@@ -130,9 +140,9 @@ def test_the_earliest_reduction_matters_most():
 
 
 def test_bounds_grow_by_the_halo_and_scale_through_resampling():
-    from tessel.passes.img.bounds import infer
+    from tessel.passes.img.infer_bounds import infer
 
-    text = (ROOT / "test" / "lit" / "img" / "bounds.mlir").read_text().split("// -----")
+    text = (ROOT / "test" / "lit" / "passes" / "img" / "infer-bounds.mlir").read_text().split("// -----")
     chain = next(o for o in _module(text[0]).ops if isinstance(o, func.FuncOp))
     needed = infer(chain)
     assert needed[chain.body.block.args[0]] == (8, 19, 16, 34)  # 5x3 halo: 2 rows, 1 column each side

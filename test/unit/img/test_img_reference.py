@@ -26,7 +26,7 @@ def _one(body: str, arg_t: str, out_t: str, *inputs):  # noqa: ANN002, ANN202
 def test_stencil_borders(border, mode):
     x = RNG.integers(0, 256, (7, 9, 2), dtype=np.uint8)
     args = ", ".join(f"%p{i}: i8" for i in range(15))
-    body = f"""  %y = img.stencil %a0 {{window = array<i64: 3, 5>, border = "{border}"}} : (!img.frame<7x9x2xui8>) -> !img.frame<7x9x2xui8> {{
+    body = f"""  %y = img.stencil %a0 window [3, 5] border {border} : (!img.frame<7x9x2xui8>) -> !img.frame<7x9x2xui8> {{
   ^bb0({args}):
     %m = arith.maxui %p0, %p14 : i8
     %s = arith.subi %m, %p7 : i8
@@ -56,15 +56,28 @@ def test_signed_division_truncates_and_shifts_saturate():
 
 def test_downsample_average_rounds_half_up_and_reduce_scan_wrap():
     x = np.array([[1, 2], [2, 2]], dtype=np.uint8).reshape(2, 2, 1)
-    got = _one('  %y = img.downsample %a0 {factor = array<i64: 2, 2>, mode = "average"} : !img.frame<2x2x1xui8> -> !img.frame<1x1x1xui8>',
-               "!img.frame<2x2x1xui8>", "!img.frame<1x1x1xui8>", x)
+    got = _one(
+        "  %y = img.downsample %a0 factor [2, 2] mode average : !img.frame<2x2x1xui8> -> !img.frame<1x1x1xui8>",
+        "!img.frame<2x2x1xui8>",
+        "!img.frame<1x1x1xui8>",
+        x,
+    )
     assert got.item() == 2  # 7/4 = 1.75 -> 2
     big = np.full((4, 4, 1), 2**30, dtype=np.int32)
-    s = _one('  %y = img.reduce %a0 {kind = "sum"} : !img.frame<4x4x1xi32> -> !img.frame<1x1x1xi32>',
-             "!img.frame<4x4x1xi32>", "!img.frame<1x1x1xi32>", big)
+    s = _one(
+        "  %y = img.reduce %a0 kind sum : !img.frame<4x4x1xi32> -> !img.frame<1x1x1xi32>",
+        "!img.frame<4x4x1xi32>",
+        "!img.frame<1x1x1xi32>",
+        big,
+    )
     assert s.item() == 0  # 16 * 2^30 wraps to 0 in int32
     y = RNG.integers(0, 256, (5, 6, 1), dtype=np.uint8)
-    ii = _one("  %y = img.scan %a0 : !img.frame<5x6x1xui8> -> !img.frame<5x6x1xi32>", "!img.frame<5x6x1xui8>", "!img.frame<5x6x1xi32>", y)
+    ii = _one(
+        "  %y = img.scan %a0 : !img.frame<5x6x1xui8> -> !img.frame<5x6x1xi32>",
+        "!img.frame<5x6x1xui8>",
+        "!img.frame<5x6x1xi32>",
+        y,
+    )
     assert ii[4, 5, 0] == y.astype(np.int64).sum() and ii[2, 3, 0] == y[:3, :4].astype(np.int64).sum()
 
 
@@ -76,7 +89,7 @@ def test_gate_thins_a_stream_and_maps_broadcast_frames():
     %r = arith.subi %a, %b : i8
     img.yield %r : i8
   }
-  %m = img.reduce %d {kind = "max"} : !img.stream<2x2x1xui8> -> !img.stream<1x1x1xui8>
+  %m = img.reduce %d kind max : !img.stream<2x2x1xui8> -> !img.stream<1x1x1xui8>
   %g = img.gate %s, %m {pass_rate = 0.5 : f64} : !img.stream<2x2x1xui8>, !img.stream<1x1x1xui8> -> !img.stream<2x2x1xui8>
   func.return %g : !img.stream<2x2x1xui8>
 }
@@ -90,17 +103,27 @@ def test_gate_thins_a_stream_and_maps_broadcast_frames():
 def test_dense_extract_merge_remap():
     x = RNG.integers(0, 256, (2, 3, 1), dtype=np.uint8)
     w = RNG.integers(-128, 128, (6, 4, 1), dtype=np.int8)
-    got = _one("  %y = img.dense %a0, %a1 : !img.frame<2x3x1xui8>, !img.frame<6x4x1xi8> -> !img.frame<1x1x4xi32>",
-               "!img.frame<2x3x1xui8>;!img.frame<6x4x1xi8>", "!img.frame<1x1x4xi32>", x, w)
+    got = _one(
+        "  %y = img.dense %a0, %a1 : !img.frame<2x3x1xui8>, !img.frame<6x4x1xi8> -> !img.frame<1x1x4xi32>",
+        "!img.frame<2x3x1xui8>;!img.frame<6x4x1xi8>",
+        "!img.frame<1x1x4xi32>",
+        x,
+        w,
+    )
     assert np.array_equal(got.reshape(-1), x.reshape(-1).astype(np.int64) @ w[..., 0].astype(np.int64))
     rgb = RNG.integers(0, 256, (3, 3, 3), dtype=np.uint8)
-    body = """  %r = img.extract %a0 {channel = 2 : i64} : !img.frame<3x3x3xui8> -> !img.frame<3x3x1xui8>
-  %g = img.extract %a0 {channel = 0 : i64} : !img.frame<3x3x3xui8> -> !img.frame<3x3x1xui8>
+    body = """  %r = img.extract %a0 channel 2 : !img.frame<3x3x3xui8> -> !img.frame<3x3x1xui8>
+  %g = img.extract %a0 channel 0 : !img.frame<3x3x3xui8> -> !img.frame<3x3x1xui8>
   %y = img.merge %r, %g : (!img.frame<3x3x1xui8>, !img.frame<3x3x1xui8>) -> !img.frame<3x3x2xui8>"""
     got = _one(body, "!img.frame<3x3x3xui8>", "!img.frame<3x3x2xui8>", rgb)
     assert np.array_equal(got, rgb[..., [2, 0]])
     lut = np.zeros((2, 2, 2), np.int16)
     lut[..., 0], lut[..., 1] = [[0, 0], [2, 9]], [[1, -4], [2, 0]]
-    got = _one("  %y = img.remap %a0, %a1 {max_displacement = 4 : i64} : !img.frame<3x3x3xui8>, !img.frame<2x2x2xi16> -> !img.frame<2x2x3xui8>",
-               "!img.frame<3x3x3xui8>;!img.frame<2x2x2xi16>", "!img.frame<2x2x3xui8>", rgb, lut)
+    got = _one(
+        "  %y = img.remap %a0, %a1 max_displacement 4 : !img.frame<3x3x3xui8>, !img.frame<2x2x2xi16> -> !img.frame<2x2x3xui8>",
+        "!img.frame<3x3x3xui8>;!img.frame<2x2x2xi16>",
+        "!img.frame<2x2x3xui8>",
+        rgb,
+        lut,
+    )
     assert np.array_equal(got[1, 0], rgb[2, 2]) and np.array_equal(got[0, 1], rgb[0, 0])  # clamped to the frame

@@ -25,7 +25,7 @@ func.func @map_map(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
 
 // A cheap map under a clamp stencil is applied to every window pixel (3 adds).
 // CHECK-LABEL: func.func @map_into_stencil
-// CHECK:       %y = img.stencil %x {window = array<i64: 1, 3>, border = "clamp"}
+// CHECK:       %y = img.stencil %x window [1, 3] border clamp
 // CHECK-COUNT-3: arith.addi
 // CHECK:       arith.ori
 func.func @map_into_stencil(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
@@ -34,7 +34,7 @@ func.func @map_into_stencil(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> 
     %r = arith.addi %a, %a : i8
     img.yield %r : i8
   }
-  %y = img.stencil %m {window = array<i64: 1, 3>, border = "clamp"} : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
+  %y = img.stencil %m window [1, 3] border clamp : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %r = arith.ori %p0, %p2 : i8
     img.yield %r : i8
@@ -46,7 +46,7 @@ func.func @map_into_stencil(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> 
 
 // Not under a zero border: the stencil reads 0 there, not map(0).
 // CHECK-LABEL: func.func @zero_border_keeps_map
-// CHECK:       %m = img.map %x {img.compute = "line_buffer"}
+// CHECK:       %m = img.map %x {img.compute = #img<compute line_buffer>}
 // CHECK:       %y = img.stencil %m
 func.func @zero_border_keeps_map(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
   %m = img.map %x : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
@@ -54,7 +54,7 @@ func.func @zero_border_keeps_map(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1x
     %r = arith.addi %a, %a : i8
     img.yield %r : i8
   }
-  %y = img.stencil %m {window = array<i64: 1, 3>, border = "zero"} : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
+  %y = img.stencil %m window [1, 3] border zero : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %r = arith.ori %p0, %p2 : i8
     img.yield %r : i8
@@ -66,12 +66,12 @@ func.func @zero_border_keeps_map(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1x
 
 // A map of one stencil becomes the stencil's tail.
 // CHECK-LABEL: func.func @stencil_map
-// CHECK:       %y = img.stencil %x {window = array<i64: 3, 1>, border = "mirror"} : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui16>
+// CHECK:       %y = img.stencil %x window [3, 1] border mirror : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui16>
 // CHECK:         arith.addi
 // CHECK:         arith.extui
 // CHECK:         img.yield %{{.*}} : i16
 func.func @stencil_map(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui16> {
-  %s = img.stencil %x {window = array<i64: 3, 1>, border = "mirror"} : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
+  %s = img.stencil %x window [3, 1] border mirror : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %r = arith.addi %p0, %p2 : i8
     img.yield %r : i8
@@ -90,13 +90,13 @@ func.func @stencil_map(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui16> {
 // recompute: line-buffered (not merged: clamp of clamp is not clamp at the border).
 // Sobel's gradients are read once, point-wise, by the magnitude map: inline.
 // CHECK-LABEL: func.func @schedule
-// CHECK:       %h = img.stencil %x {img.compute = "line_buffer", window = array<i64: 1, 3>
-// CHECK:       %v = img.stencil %h {img.compute = "line_buffer", window = array<i64: 3, 1>
-// CHECK:       %gx = img.stencil %v {img.compute = "inline"
-// CHECK:       %gy = img.stencil %v {img.compute = "inline"
+// CHECK:       %h = img.stencil %x window [1, 3] border {{[a-z]+}} {img.compute = #img<compute line_buffer>}
+// CHECK:       %v = img.stencil %h window [3, 1] border {{[a-z]+}} {img.compute = #img<compute line_buffer>}
+// CHECK:       %gx = img.stencil %v {{.*}} {img.compute = #img<compute inline>}
+// CHECK:       %gy = img.stencil %v {{.*}} {img.compute = #img<compute inline>}
 // CHECK:       %y = img.map %gx, %gy
 func.func @schedule(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
-  %h = img.stencil %x {window = array<i64: 1, 3>, border = "clamp"} : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui16> {
+  %h = img.stencil %x window [1, 3] border clamp : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui16> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %a = arith.extui %p0 : i8 to i16
     %b = arith.extui %p1 : i8 to i16
@@ -107,18 +107,18 @@ func.func @schedule(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
     %t = arith.addi %s, %c : i16
     img.yield %t : i16
   }
-  %v = img.stencil %h {window = array<i64: 3, 1>, border = "clamp"} : (!img.frame<8x8x1xui16>) -> !img.frame<8x8x1xui8> {
+  %v = img.stencil %h window [3, 1] border clamp : (!img.frame<8x8x1xui16>) -> !img.frame<8x8x1xui8> {
   ^bb0(%p0: i16, %p1: i16, %p2: i16):
     %s = arith.addi %p0, %p2 : i16
     %r = arith.trunci %s : i16 to i8
     img.yield %r : i8
   }
-  %gx = img.stencil %v {window = array<i64: 1, 3>, border = "clamp"} : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
+  %gx = img.stencil %v window [1, 3] border clamp : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %r = arith.subi %p2, %p0 : i8
     img.yield %r : i8
   }
-  %gy = img.stencil %v {window = array<i64: 3, 1>, border = "clamp"} : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
+  %gy = img.stencil %v window [3, 1] border clamp : (!img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
   ^bb0(%p0: i8, %p1: i8, %p2: i8):
     %r = arith.subi %p2, %p0 : i8
     img.yield %r : i8

@@ -1,8 +1,8 @@
 """img-infer-bounds: the region of each value that the pipeline's outputs actually need.
 
 Halide-style bounds inference, backwards from the function's results (and sinks), which need
-their whole frames: a map needs the same region of its inputs, a stencil that region grown by
-its halo (clipped to the frame), a crop the region shifted to the ROI, a downsample the region
+their whole frames: a map needs the same region of its inputs, a lookup table the same region, a stencil that
+region grown by its halo (clipped to the frame), a crop the region shifted to the ROI, a downsample the region
 scaled up, an upsample scaled down, a remap the region grown by its declared maximum
 displacement (|lut[y, x] - (y, x)| <= d on each axis), a scan everything above and left of it,
 and whole-frame reductions (reduce, dense) everything. A value used twice needs the bounding
@@ -24,7 +24,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from tessel.dialects import img
-from tessel.dialects.img.types import _ImageType
+from tessel.dialects.img.types import ImageType
 
 NEEDED_ATTR = "img.needed"
 Box = tuple[int, int, int, int]  # y, x, h, w
@@ -32,7 +32,7 @@ Box = tuple[int, int, int, int]  # y, x, h, w
 
 def full(v: SSAValue) -> Box:
     t = v.type
-    return (0, 0, t.height.data, t.width.data) if isinstance(t, _ImageType) else (0, 0, 0, 0)
+    return (0, 0, t.height.data, t.width.data) if isinstance(t, ImageType) else (0, 0, 0, 0)
 
 
 def union(a: Box | None, b: Box) -> Box:
@@ -62,13 +62,13 @@ def demands(op: Operation, out: Box) -> list[tuple[SSAValue, Box]]:
         top, left = (kh - 1) // 2, (kw - 1) // 2
         return [(op.input, clip(grow(out, top, left, kh - 1 - top, kw - 1 - left), op.input))]
     if isinstance(op, img.CropOp):
-        cy, cx, _, _ = op.roi.get_values()
+        cy, cx, _, _ = op.box
         return [(op.input, (y + cy, x + cx, h, w))]
     if isinstance(op, img.DownsampleOp):
-        fy, fx = op.factor.get_values()
-        return [(op.input, (y * fy, x * fx, h * fy, w * fx))]
+        fy, fx = op.factors
+        return [(op.input, clip((y * fy, x * fx, h * fy, w * fx), op.input))]
     if isinstance(op, img.UpsampleOp):
-        fy, fx = op.factor.get_values()
+        fy, fx = op.factors
         y0, x0 = y // fy, x // fx
         return [(op.input, (y0, x0, -(-(y + h) // fy) - y0, -(-(x + w) // fx) - x0))]
     if isinstance(op, img.RemapOp):
@@ -78,7 +78,7 @@ def demands(op: Operation, out: Box) -> list[tuple[SSAValue, Box]]:
         return [(op.input, (0, 0, y + h, x + w))]
     if isinstance(op, img.GateOp):
         return [(op.input, out), (op.predicate, full(op.predicate))]
-    if isinstance(op, img.MapOp | img.MergeOp | img.ExtractOp | img.TransmitOp | img.EncodeOp):
+    if isinstance(op, img.MapOp | img.LutOp | img.MergeOp | img.ExtractOp | img.TransmitOp | img.EncodeOp):
         return [(v, out) for v in op.operands]
     return [(v, full(v)) for v in op.operands]  # reductions, dense, sinks: everything
 
@@ -94,7 +94,7 @@ def infer(fn: func.FuncOp) -> dict[SSAValue, Box]:
         if op.results and out is None:
             continue  # dead: nothing needs it
         for v, box in demands(op, out or (0, 0, 0, 0)):
-            if isinstance(v.type, _ImageType):
+            if isinstance(v.type, ImageType):
                 needed[v] = union(needed.get(v), clip(box, v))
     return needed
 

@@ -1,29 +1,15 @@
-"""The frame program of an image pipeline: what runs, in what order, under which gates.
+"""Plan the frame program of a camera pipeline (the data: dialects/img/program.py): what
+runs, in what order, under which gates.
 
-A camera pipeline is more than one fused row loop: reductions, integral images, the
-network's dense layers and LUT warps read whole frames, and gates decide per frame whether
-anything downstream runs at all. The CPU target runs it as a sequence of *steps*, per frame
-of its sources (Halide's view: the whole-frame ops are `compute_root` stages, everything
-between them is fused and line-buffered):
-
-* `pipeline`: a maximal connected group of row-streamed ops (map, stencil, downsample,
-  crop, extract, merge: passes/img/rows.py) that wait on the same gates (and are all
-  per-frame, or all computed once), cut out as a
-  function of its own and compiled by the row-pipeline path (fusion, line buffers, vector
-  rows). A group whose results differ in height becomes one pipeline per height, each
-  recomputing the shared producers (the row driver walks one height);
-* `kernel`: one whole-frame op (targets/cpu/img_kernels.py);
-* `gate`: reads its 1x1x1 predicate; when it is 0 every step that depends on the gated
-  stream is skipped for this frame, as are its sinks.
-
-`img.encode` and `img.transmit` are the identity on values (they exist for the cost model)
-and `img.gate` passes its input through, so their results are *aliases* of a stored value.
-Steps whose values are frames (not streams) do not change from frame to frame: they run
-once, before the first frame.
+Row stages that wait on the same gates (and are all per-frame, or all computed once) form
+maximal connected groups; each group is cut out as a function of its own (one per result
+height: the row driver walks one height, so a group whose results differ in height
+becomes several, each recomputing the shared producers). Every `WholeFrame` op is a
+kernel step, every gate a gate step; `ValueAlias` results are aliases of a stored value.
 
     %small = img.downsample %frames ...         pipeline seg0 (per frame)
     %diff  = img.map %small, %background ...        "
-    %energy = img.reduce %diff {kind = "sum"}   kernel k1
+    %energy = img.reduce %diff kind sum         kernel k1
     %moving = img.map %energy ...               pipeline seg2
     %motion = img.gate %frames, %moving         gate (skips what follows when 0)
     %ii = img.scan %motion                      kernel k3, guarded by the gate
@@ -31,50 +17,14 @@ once, before the first frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from tessel.dialects import img
-from tessel.dialects.img.ops import ImgOp
+from tessel.dialects.img.program import FrameProgram, Step, StepKind
 from tessel.dialects.img.types import StreamType
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.img.rows import KINDS as ROW_KINDS
-from tessel.targets.cpu.img_kernels import KERNEL_OPS
-
-ALIAS_OPS = (img.EncodeOp, img.TransmitOp, img.GateOp)
-
-
-@dataclass
-class Step:
-    kind: str  # pipeline | kernel | gate
-    name: str
-    inputs: list[SSAValue]  # values of the original function it reads
-    outputs: list[SSAValue]  # values it writes (none for a gate)
-    guard: frozenset[Operation]  # the gates that must pass for it to run
-    per_frame: bool  # reads a stream (else it runs once)
-    op: Operation | None = None  # kernel / gate
-    module: ModuleOp | None = None  # pipeline: the cut-out function, alone in a module
-    order: int = 0  # the block position of its first op (ties in the topological order)
-
-
-@dataclass
-class FrameProgram:
-    fn: func.FuncOp
-    steps: list[Step]
-    root: dict[SSAValue, SSAValue]  # every value -> the stored value it is (through aliases)
-    guard: dict[SSAValue, frozenset[Operation]]
-    sources: list[img.SourceOp]
-    sinks: list[SSAValue]  # the value each img.sink receives, in order
-    results: list[SSAValue]
-    stored: list[SSAValue] = field(default_factory=list)  # values with a buffer, in creation order
-
-
-def source_name(op: img.SourceOp) -> str:
-    """What a source's frames are given by: its camera, else its result's name (the reference's rule)."""
-    return op.camera.data if op.camera is not None else (op.result.name_hint or "source")
 
 
 def plan_program(fn: func.FuncOp) -> FrameProgram:
@@ -90,8 +40,10 @@ def plan_program(fn: func.FuncOp) -> FrameProgram:
     for op in block.ops:
         if op is ret:
             break
-        if not isinstance(op, ImgOp):
-            raise TesselError(f"{op.name} is not an img op: the CPU image target runs functions of img ops", op_location(op))
+        if not isinstance(op, img.ImgOp):
+            raise TesselError(
+                f"{op.name} is not an img op: the CPU image target runs functions of img ops", op_location(op)
+            )
         g = frozenset().union(*(guard[v] for v in op.operands))
         if isinstance(op, img.SinkOp):
             sinks.append(op.input)
@@ -101,18 +53,20 @@ def plan_program(fn: func.FuncOp) -> FrameProgram:
             sources.append(op)
             root[r], guard[r] = r, frozenset()
             continue
-        if isinstance(op, ALIAS_OPS):
+        if op.has_trait(img.ValueAlias):
             root[r] = root[op.operands[0]]
             guard[r] = g | {op} if isinstance(op, img.GateOp) else g
             if isinstance(op, img.GateOp):
                 ops.append(op)
             continue
-        if not isinstance(op, tuple(ROW_KINDS) + KERNEL_OPS):
+        if not (op.has_trait(img.RowStage) or op.has_trait(img.WholeFrame)):
             raise TesselError(f"{op.name} has no CPU lowering", op_location(op))
         root[r], guard[r] = r, g
         ops.append(op)
     position = {op: i for i, op in enumerate(block.ops)}
-    steps = _kernels_and_gates(ops, guard, position) + _pipelines(fn, ops, root, guard, position, set(ret.operands) | set(sinks))
+    steps = _kernels_and_gates(ops, guard, position) + _pipelines(
+        fn, ops, root, guard, position, set(ret.operands) | set(sinks)
+    )
     program = FrameProgram(fn, _topological(steps, root), root, guard, sources, sinks, list(ret.operands))
     seen: set[SSAValue] = set()
     for v in [*block.args, *(s.result for s in sources)] + [o for s in program.steps for o in s.outputs]:
@@ -131,10 +85,12 @@ def _kernels_and_gates(ops: list[Operation], guard: dict, position: dict) -> lis
     for op in ops:
         if isinstance(op, img.GateOp):
             name = f"%{op.result.name_hint}" if op.result.name_hint else f"gate{position[op]}"
-            steps.append(Step("gate", name, [op.predicate], [], guard[op.predicate], True, op, order=position[op]))
-        elif isinstance(op, KERNEL_OPS):
+            steps.append(
+                Step(StepKind.GATE, name, [op.predicate], [], guard[op.predicate], True, op, order=position[op])
+            )
+        elif op.has_trait(img.WholeFrame):
             g = frozenset().union(*(guard[v] for v in op.operands))
-            steps.append(Step("kernel", f"k{position[op]}", list(op.operands), [op.results[0]], g,
+            steps.append(Step(StepKind.KERNEL, f"k{position[op]}", list(op.operands), [op.results[0]], g,
                               _per_frame(list(op.results)), op, order=position[op]))  # fmt: skip
     return steps
 
@@ -142,7 +98,7 @@ def _kernels_and_gates(ops: list[Operation], guard: dict, position: dict) -> lis
 def _pipelines(fn: func.FuncOp, ops: list[Operation], root: dict, guard: dict, position: dict,
                exported: set[SSAValue]) -> list[Step]:  # fmt: skip
     """Connected row-op groups under one guard, split by result height, cut out as functions."""
-    rows = [op for op in ops if isinstance(op, tuple(ROW_KINDS))]
+    rows = [op for op in ops if op.has_trait(img.RowStage)]
     parent: dict[Operation, Operation] = {op: op for op in rows}
 
     def find(op: Operation) -> Operation:
@@ -172,7 +128,7 @@ def _pipelines(fn: func.FuncOp, ops: list[Operation], root: dict, guard: dict, p
             chosen = [op for op in members if op in needed]
             name = f"seg{position[chosen[0]]}_{values[0].type.shape[0]}"  # type: ignore[attr-defined]
             module, inputs = _cut(fn, chosen, values, name)
-            steps.append(Step("pipeline", name, inputs, values, guard[values[0]], _per_frame(values), module=module,
+            steps.append(Step(StepKind.PIPELINE, name, inputs, values, guard[values[0]], _per_frame(values), module=module,
                               order=position[chosen[0]]))  # fmt: skip
     return steps
 
@@ -216,8 +172,11 @@ def _topological(steps: list[Step], root: dict[SSAValue, SSAValue]) -> list[Step
     """Producers before consumers, a gate before what it guards; otherwise program order.
     Invariant steps (frames only) come first: they run once."""
     made: dict[SSAValue, Step] = {v: s for s in steps for v in s.outputs}
-    gate_step = {s.op: s for s in steps if s.kind == "gate"}
-    deps = {id(s): {id(made[root[v]]) for v in s.inputs if root[v] in made} | {id(gate_step[g]) for g in s.guard} for s in steps}
+    gate_step = {s.op: s for s in steps if s.kind == StepKind.GATE}
+    deps = {
+        id(s): {id(made[root[v]]) for v in s.inputs if root[v] in made} | {id(gate_step[g]) for g in s.guard}
+        for s in steps
+    }
     done: set[int] = set()
     out: list[Step] = []
     pending = sorted(steps, key=lambda s: (s.per_frame, s.order))

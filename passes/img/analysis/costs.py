@@ -2,7 +2,7 @@
 
 Work is counted in *operations per output frame*, from the IR: a map or stencil costs its
 body's operations (constants excluded) per output element; a reduction one op per input
-element, a scan two; an average downsample one per input element and copies (nearest,
+element, a scan two; a table lookup one per output element; an average downsample one per input element and copies (nearest,
 upsample, crop) one per output element; a remap four (address arithmetic and the gather);
 a dense layer two per multiply-add; an encoder its declared ops per input pixel; a gate one
 decision per frame. A platform turns ops into energy (pJ/op) and time (ops/s x units); a
@@ -24,7 +24,7 @@ from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 from tessel.dialects import img
-from tessel.dialects.img.types import _ImageType
+from tessel.dialects.img.types import ImageType
 from tessel.ir.diagnostics import TesselError
 
 
@@ -80,10 +80,17 @@ def load_model(path: str | Path) -> Model:
             values = {f: spec[f] for f in fields}
             if any(not isinstance(v, int | float) or v < 0 for v in values.values()):
                 raise TesselError(f"{path}: {key}.{name}: {', '.join(fields)} must be non-negative numbers")
-            out[name] = cls(name, **values, source=str(spec.get("source", "")), **({"units": int(spec.get("units", 1))} if cls is Platform else {}))
+            out[name] = cls(
+                name,
+                **values,
+                source=str(spec.get("source", "")),
+                **({"units": int(spec.get("units", 1))} if cls is Platform else {}),
+            )
         return out
 
-    return Model(entries("platforms", Platform, ("pj_per_op", "ops_per_s")), entries("links", Link, ("gbps", "nj_per_bit")))
+    return Model(
+        entries("platforms", Platform, ("pj_per_op", "ops_per_s")), entries("links", Link, ("gbps", "nj_per_bit"))
+    )
 
 
 def body_ops(op: Operation) -> int:
@@ -92,8 +99,9 @@ def body_ops(op: Operation) -> int:
 
 def ops_per_frame(op: Operation) -> float:
     """Operations to produce one output frame of `op` (0 for sources, sinks, links)."""
+
     def elems(t) -> int:  # noqa: ANN001
-        return t.pixels * t.channels.data if isinstance(t, _ImageType) else 0
+        return t.pixels * t.channels.data if isinstance(t, ImageType) else 0
 
     out = elems(op.results[0].type) if op.results else 0
     first = elems(op.operands[0].type) if op.operands else 0
@@ -104,7 +112,9 @@ def ops_per_frame(op: Operation) -> float:
     if isinstance(op, img.ScanOp):
         return 2 * first
     if isinstance(op, img.DownsampleOp):
-        return first if op.mode.data == "average" else out
+        return first if op.average else out
+    if isinstance(op, img.LutOp):
+        return out
     if isinstance(op, img.UpsampleOp | img.CropOp | img.ExtractOp | img.MergeOp):
         return out
     if isinstance(op, img.RemapOp):
@@ -120,7 +130,7 @@ def ops_per_frame(op: Operation) -> float:
 
 def output_bits(op: Operation) -> float:
     """Bits per output frame, the encoder's compression included."""
-    if not op.results or not isinstance(op.results[0].type, _ImageType):
+    if not op.results or not isinstance(op.results[0].type, ImageType):
         return 0.0
     b = float(op.results[0].type.bits)
     if isinstance(op, img.EncodeOp):

@@ -1,0 +1,1 @@
+"""Analyses the img passes share: frame and data rates, the platform cost model."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import os
 import zipfile
-from collections.abc import Mapping
+from abc import ABC
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Self
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
 
 from tessel.ir.diagnostics import TesselError
 
@@ -86,14 +89,26 @@ class WeightStore(Mapping[str, np.ndarray]):
         return sum(1 for _ in self)
 
 
-def attach(ctx: Context, store: WeightStore | None) -> None:
-    """Make `store` the weights that passes run with `ctx` read and extend (None: the
-    module has no weights file, and passes leave tg.weight data alone)."""
-    ctx.tessel_weights = store  # type: ignore[attr-defined]
+@dataclass(frozen=True)
+class WeightsPass(ModulePass, ABC):
+    """A pass that reads or adds to the arrays behind `tg.weight` ops.
+
+    The store is an explicit object that whoever runs the pass hands over
+    (`p.with_weights(store)`: the pipelines, tessel-opt with the module's `tg.weights`
+    file); it is not a pass option and not part of the pass's spec. Without a store
+    (None) such a pass leaves weight data alone."""
+
+    store: WeightStore | None = field(default=None, init=False, compare=False, repr=False)
+
+    def with_weights(self, store: WeightStore | None) -> Self:
+        copy = replace(self)
+        object.__setattr__(copy, "store", store)  # a frozen dataclass: set once, here
+        return copy
 
 
-def attached(ctx: Context) -> WeightStore | None:
-    return getattr(ctx, "tessel_weights", None)
+def with_weights(passes: Iterable[ModulePass], store: WeightStore | None) -> tuple[ModulePass, ...]:
+    """`passes` with `store` handed to every pass that uses weights."""
+    return tuple(p.with_weights(store) if isinstance(p, WeightsPass) else p for p in passes)
 
 
 def save_weights(path: str, arrays: Mapping[str, np.ndarray]) -> None:

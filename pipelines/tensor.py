@@ -22,23 +22,23 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, print_module, verify
-from tessel.ir.weights import WeightStore, attach
+from tessel.ir.weights import WeightStore, with_weights
 
 
 def graph_passes(target: str = "cpu") -> list[ModulePass]:
-    from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
-    from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
-    from tessel.passes.graph.fold_constants import TgFoldConstants
-    from tessel.passes.graph.fuse import TgFuse
-    from tessel.passes.graph.layout import TgLayout
-    from tessel.passes.graph.plan_memory import TgPlanMemory
+    from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
+    from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
+    from tessel.passes.tg.fold_constants import TgFoldConstants
+    from tessel.passes.tg.fuse import TgFuse
+    from tessel.passes.tg.layout import TgLayout
+    from tessel.passes.tg.plan_memory import TgPlanMemory
 
     return [TgFoldBatchnorm(), TgConvTransposeToConv(), TgLayout(pack_dense=target != "gpu"), TgFoldConstants(), TgFuse(), TgPlanMemory()]
 
 
 def kernel_passes(schedules: Mapping | None = None, target: str = "cpu") -> list[ModulePass]:
-    from tessel.passes.kernel.tg_to_kernel import TgToKernel
-    from tessel.passes.schedule.kernel_to_loops import KernelToLoops
+    from tessel.passes.tg.to_kernel import TgToKernel
+    from tessel.passes.kernel.to_loops import KernelToLoops
 
     return [TgToKernel(), KernelToLoops(schedules=dict(schedules or {}), target=target)]
 
@@ -74,11 +74,10 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     from xdsl.dialects import func
 
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
-    from tessel.passes.graph.plan_memory import MEMORY_ATTR
+    from tessel.dialects.tg.fused import MEMORY_ATTR
 
     ctx = make_context()
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
-    attach(ctx, store)
     report = CompileReport()
     passes = [*graph_passes(target), *kernel_passes(schedules, target)]
     if dump_dir:
@@ -93,7 +92,7 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
             tuned, report.untuned = tuned_schedules(module, records, target, host)
             report.tuned = len(tuned)
             p = kernel_passes({**tuned, **(schedules or {})}, target)[-1]
-        PassPipeline((p,)).apply(ctx, module)
+        PassPipeline(with_weights((p,), store)).apply(ctx, module)
         verify(module)
         report.seconds[p.name] = time.perf_counter() - start
         if dump_dir:
@@ -116,8 +115,8 @@ def tuned_schedules(module: ModuleOp, path: str, target: str = "cpu", host: str 
     this CPU, or for the GPU `host` names); and the names of the stages they do not."""
     from tessel.dialects import sched
     from tessel.ir.source import parse_module
-    from tessel.passes.schedule.apply_sched import schedule_from_stage
-    from tessel.passes.schedule.sched_default import stage_names
+    from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
+    from tessel.passes.sched.default import stage_names
     from tessel.tune.records import Records
     from tessel.tune.task import stage_keys
     from xdsl.dialects import func

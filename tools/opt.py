@@ -30,7 +30,7 @@ from tessel.dialects import all_dialects
 from tessel.dialects.tg import WeightOp
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import parse_module, verify
-from tessel.ir.weights import WEIGHTS_ATTR, WeightStore, attach, save_weights
+from tessel.ir.weights import WEIGHTS_ATTR, WeightStore, save_weights, with_weights
 from tessel.passes import all_passes
 from tessel.tools.cli import AtomicOutput, guarded, wants_debug
 
@@ -115,7 +115,7 @@ class TesselOptMain(xDSLOptMain):
                     store = None
                     if WEIGHTS_ATTR in module.attributes:
                         store = WeightStore.for_module(module, self.args.input_file)
-                    attach(self.ctx, store)
+                    self.pipeline = PassPipeline(with_weights(self.pipeline.passes, store), self.pipeline.callback)
                     self.apply_passes(module)
                     if store is not None and store.created:
                         self._save_weights(module, store)

@@ -18,8 +18,8 @@ import numpy as np
 from xdsl.dialects import affine, memref
 
 from tessel.dialects import kernel
-from tessel.passes.schedule.affine_analysis import dims_only, linear_coefficient
-from tessel.passes.schedule.schedule import StageSchedule
+from tessel.passes.kernel.loops.affine_analysis import dims_only, linear_coefficient
+from tessel.passes.kernel.loops.schedule import StageSchedule
 
 LEVELS = 4  # nest levels described per buffer: whole nest, outside the tile, tile, innermost
 BUFFERS = 3  # the buffers with the largest footprints (padded with zeros)

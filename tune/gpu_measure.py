@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from tessel.passes.schedule.kernel_to_loops import stage_function
-from tessel.passes.schedule.schedule import default_schedule
+from tessel.passes.kernel.to_loops import stage_function
+from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.tune import gpu_space
 from tessel.tune.measure import Candidate, Result, _schedule_text, check_result
 from tessel.tune.task import StageRunner

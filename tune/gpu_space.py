@@ -19,8 +19,8 @@ import random
 from collections.abc import Iterator
 
 from tessel.dialects import kernel
-from tessel.passes.schedule.gpu_schedule import default_gpu_schedule, tiled_gpu_schedule
-from tessel.passes.schedule.schedule import StageSchedule
+from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule, tiled_gpu_schedule
+from tessel.passes.kernel.loops.schedule import StageSchedule
 from tessel.tune.space import neighbours_in, sample_from
 
 Knobs = dict[str, object]

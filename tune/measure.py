@@ -52,7 +52,7 @@ _REFERENCE: dict[str, np.ndarray] = {}
 
 def _schedule_text(task: Task, knobs: space.Knobs, sp=space) -> str:  # noqa: ANN001 - sp: the space module
     from tessel.ir.source import print_module
-    from tessel.passes.schedule.apply_sched import stage_from_schedule
+    from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
     from xdsl.dialects.builtin import ModuleOp
 
     op, _ = task.compute_op()
@@ -70,7 +70,7 @@ def build_job(task: Task, knobs: space.Knobs, threads: int) -> tuple[float, str]
 
 def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple[float, float]:
     """Check the candidate against the default schedule, then time it: (median, best)."""
-    from tessel.passes.schedule.schedule import default_schedule
+    from tessel.passes.kernel.loops.schedule import default_schedule
 
     op, _ = task.compute_op()
     if task.key not in _REFERENCE:

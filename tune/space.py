@@ -25,7 +25,7 @@ import random
 from collections.abc import Iterator
 
 from tessel.dialects import kernel
-from tessel.passes.schedule.schedule import Loop, StageSchedule, default_schedule, vector_width
+from tessel.passes.kernel.loops.schedule import Loop, StageSchedule, default_schedule, vector_width
 
 Knobs = dict[str, object]
 

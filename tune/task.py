@@ -24,8 +24,8 @@ from xdsl.ir import SSAValue
 from tessel.dialects import kernel
 from tessel.dialects.kernel import KERNEL_ATTR
 from tessel.ir.source import make_context, parse_module, print_module
-from tessel.passes.schedule.kernel_to_loops import stage_function
-from tessel.passes.schedule.schedule import StageSchedule
+from tessel.passes.kernel.to_loops import stage_function
+from tessel.passes.kernel.loops.schedule import StageSchedule
 from tessel.targets.cpu.jit import CompiledModule, host_description
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan

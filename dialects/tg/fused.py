@@ -28,6 +28,13 @@ from xdsl.irdl import (
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
+# Discardable attributes that tg-plan-memory writes and tg-to-kernel reads: the arena
+# offset of a group's result (`tg.offsets` for several results, -1 where not placed), and
+# on the function the arena's size and the unplanned total.
+OFFSET_ATTR = "tg.offset"
+OFFSETS_ATTR = "tg.offsets"
+MEMORY_ATTR = "tg.memory"
+
 from .base import OPAQUE
 
 

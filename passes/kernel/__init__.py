@@ -1,1 +1,2 @@
-"""From tg to kernels: the algorithm of each fused group as kernel.compute stages."""
+"""Passes on `kernel`: kernel-to-loops, from kernel.compute stages under their schedules to
+loop IR."""

@@ -90,7 +90,7 @@ def test_random_gpu_schedules_compute_the_matmul(case: tuple[str, tuple[int, int
 
     from tessel.ir.diagnostics import TesselError
     from tessel.ir.source import make_context, parse_module
-    from tessel.passes.schedule.kernel_to_loops import KernelToLoops
+    from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
     from tessel.targets.gpu.ptxas import assemble, find_ptxas
 

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 
 from profile import fuzz
 from tessel.ir.weights import WeightStore
-from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
-from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
-from tessel.passes.graph.fold_constants import TgFoldConstants
-from tessel.passes.graph.fuse import TgFuse
-from tessel.passes.graph.layout import TgLayout
-from tessel.passes.graph.plan_memory import TgPlanMemory
+from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
+from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
+from tessel.passes.tg.fold_constants import TgFoldConstants
+from tessel.passes.tg.fuse import TgFuse
+from tessel.passes.tg.layout import TgLayout
+from tessel.passes.tg.plan_memory import TgPlanMemory
 from tessel.targets.reference.interpreter import run
 from tg_graphs import Graph, apply, assert_bitwise_equal, assert_close, graphs
 

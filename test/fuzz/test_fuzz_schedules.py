@@ -13,11 +13,11 @@ from xdsl.passes import PassPipeline
 from profile import fuzz
 from tessel.pipelines.tensor import graph_passes
 from tessel.ir.source import make_context, parse_module, print_module
-from tessel.ir.weights import WeightStore, attach
-from tessel.passes.kernel.tg_to_kernel import TgToKernel
-from tessel.passes.schedule.apply_sched import stage_from_schedule
-from tessel.passes.schedule.kernel_to_loops import KernelToLoops
-from tessel.passes.schedule.sched_default import stage_names
+from tessel.ir.weights import WeightStore, with_weights
+from tessel.passes.tg.to_kernel import TgToKernel
+from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
+from tessel.passes.kernel.to_loops import KernelToLoops
+from tessel.passes.sched.default import stage_names
 from tessel.targets.cpu.runtime import CpuExecutable
 from tessel.tune import space
 from tg_graphs import Graph, assert_close, graphs
@@ -36,9 +36,8 @@ def execute(module, store, inputs):
 def test_random_schedules_from_the_space_equal_the_default(graph: Graph, seed: int) -> None:
     ctx = make_context()
     store = WeightStore(dict(graph.weights))
-    attach(ctx, store)
     module = graph.module.clone()
-    PassPipeline((*graph_passes(), TgToKernel())).apply(ctx, module)
+    PassPipeline(with_weights((*graph_passes(), TgToKernel()), store)).apply(ctx, module)
     reference = module.clone()
     PassPipeline((KernelToLoops(),)).apply(ctx, reference)
     want = execute(reference, store, graph.inputs)

@@ -12,7 +12,7 @@ from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, verify
 from tessel.passes import all_passes
 from tessel.targets.seal.execute import execute
-from tessel.targets.seal.params import DEFAULT
+from tessel.dialects.hev.params import DEFAULT
 
 T = 65537
 
@@ -68,10 +68,10 @@ def test_a_scalar_stage_schedule_survives_text() -> None:
     scalar) was written as `sched.axes []` and read back as 'has no sched.axes', so its
     schedule (a tuning record) could not be replayed."""
     from tessel.pipelines.tensor import graph_passes
-    from tessel.ir.weights import WeightStore, attach
-    from tessel.passes.kernel.tg_to_kernel import TgToKernel
-    from tessel.passes.schedule.apply_sched import schedule_from_stage, stage_from_schedule
-    from tessel.passes.schedule.sched_default import stage_names
+    from tessel.ir.weights import WeightStore, with_weights
+    from tessel.passes.tg.to_kernel import TgToKernel
+    from tessel.passes.kernel.loops.apply_sched import schedule_from_stage, stage_from_schedule
+    from tessel.passes.sched.default import stage_names
     from tessel.ir.source import print_module
     from tessel.tune import space
 
@@ -83,9 +83,8 @@ def test_a_scalar_stage_schedule_survives_text() -> None:
     }
     """
     ctx = make_context()
-    attach(ctx, WeightStore({}))
     module = parse_module(ctx, text)
-    PassPipeline((*graph_passes(), TgToKernel())).apply(ctx, module)
+    PassPipeline(with_weights((*graph_passes(), TgToKernel()), WeightStore({}))).apply(ctx, module)
     stages = [(s, c) for fn in module.ops if "kernel.kernel" in fn.attributes for s, c in stage_names(fn)]
     assert any(not c.axis_names for _, c in stages), "the scalar stage is there"
     for stage, compute in stages:

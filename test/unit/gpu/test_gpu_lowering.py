@@ -17,8 +17,8 @@ import pytest
 from tessel.pipelines.tensor import compile_for_gpu, lower
 from tessel.dialects import kernel
 from tessel.frontends.onnx import import_model
-from tessel.passes.schedule.gpu_schedule import default_gpu_schedule
-from tessel.passes.schedule.schedule import MAX_GRID, MAX_THREADS
+from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
+from tessel.passes.kernel.loops.schedule import MAX_GRID, MAX_THREADS
 from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module, stages
 from tessel.targets.gpu.ptxas import assemble, find_ptxas
 from tessel.targets.reference.interpreter import run

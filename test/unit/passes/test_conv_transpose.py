@@ -13,10 +13,10 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from tessel.dialects import tg
 from tessel.ir.source import make_context, parse_module, verify
-from tessel.ir.weights import WeightStore, attach
-from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
-from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
-from tessel.passes.graph.fold_constants import TgFoldConstants
+from tessel.ir.weights import WeightStore, with_weights
+from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
+from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
+from tessel.passes.tg.fold_constants import TgFoldConstants
 from tessel.targets.reference.interpreter import run
 from tessel.dialects.tg.reference import conv_transpose2d
 
@@ -75,9 +75,8 @@ def weights(p) -> dict[str, np.ndarray]:
 
 def apply(text: str, store: WeightStore, *passes: ModulePass):
     ctx = make_context()
-    attach(ctx, store)
     module = parse_module(ctx, text)
-    PassPipeline(tuple(passes)).apply(ctx, module)
+    PassPipeline(with_weights(passes, store)).apply(ctx, module)
     verify(module)
     return module
 

@@ -36,12 +36,12 @@ from tessel.dialects.tg.nn import conv_output_size
 from tessel.frontends.onnx import import_model
 from tessel.ir import dtypes
 from tessel.ir.source import make_context, parse_module, print_module, verify
-from tessel.ir.weights import WeightStore, attach
-from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
-from tessel.passes.graph.fold_constants import TgFoldConstants
-from tessel.passes.graph.fuse import TgFuse
-from tessel.passes.graph.layout import MIN_PADDED_OUTPUTS, TgLayout
-from tessel.passes.graph.plan_memory import TgPlanMemory
+from tessel.ir.weights import WeightStore, with_weights
+from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
+from tessel.passes.tg.fold_constants import TgFoldConstants
+from tessel.passes.tg.fuse import TgFuse
+from tessel.passes.tg.layout import MIN_PADDED_OUTPUTS, TgLayout
+from tessel.passes.tg.plan_memory import TgPlanMemory
 from tessel.targets.reference.interpreter import run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples" / "models"))
@@ -408,10 +408,8 @@ def graphs(draw, exp: bool = True, indices: bool = False) -> Graph:
 def apply(module: ModuleOp, *passes: ModulePass, store: WeightStore | None = None) -> ModuleOp:
     """Run the passes on a copy of the module, then verify it."""
     ctx = make_context()
-    if store is not None:
-        attach(ctx, store)
     module = module.clone()
-    PassPipeline(tuple(passes)).apply(ctx, module)
+    PassPipeline(with_weights(passes, store)).apply(ctx, module)
     verify(module)
     return module
 
@@ -663,7 +661,7 @@ def test_fold_batchnorm_then_constants_with_a_store(graph: Graph):
 @SETTINGS
 @given(graphs(exp=False))
 def test_fold_constants_without_a_store(graph: Graph):
-    """No store attached: ops reading a tg.weight stay, and so do large results."""
+    """No store given: ops reading a tg.weight stay, and so do large results."""
     folded = apply(graph.module, TgFoldConstants())
     assert weight_names(folded) <= weight_names(graph.module), "no weight can be created without a store"
     for op in folded.walk():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from xdsl.ir.affine import AffineExpr
 
-from tessel.passes.schedule.affine_analysis import aligned_lane_coefficient
+from tessel.passes.kernel.loops.affine_analysis import aligned_lane_coefficient
 
 d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
 

@@ -19,11 +19,11 @@ from xdsl.passes import PassPipeline
 from tessel.pipelines.tensor import graph_passes
 from tessel.dialects import sched
 from tessel.ir.source import make_context, parse_module, print_module
-from tessel.ir.weights import WeightStore, attach
-from tessel.passes.kernel.tg_to_kernel import TgToKernel
-from tessel.passes.schedule.apply_sched import schedule_from_stage, stage_from_schedule
-from tessel.passes.schedule.kernel_to_loops import KernelToLoops
-from tessel.passes.schedule.sched_default import stage_names
+from tessel.ir.weights import WeightStore, with_weights
+from tessel.passes.tg.to_kernel import TgToKernel
+from tessel.passes.kernel.loops.apply_sched import schedule_from_stage, stage_from_schedule
+from tessel.passes.kernel.to_loops import KernelToLoops
+from tessel.passes.sched.default import stage_names
 from tessel.targets.cpu.runtime import CpuExecutable
 from tessel.tune import space
 
@@ -67,9 +67,8 @@ MODELS = {
 def kernels(name: str):
     ctx = make_context()
     store = WeightStore({})
-    attach(ctx, store)
     module = parse_module(ctx, MODELS[name])
-    PassPipeline((*graph_passes(), TgToKernel())).apply(ctx, module)
+    PassPipeline(with_weights((*graph_passes(), TgToKernel()), store)).apply(ctx, module)
     return ctx, module, store
 
 
@@ -136,7 +135,7 @@ def test_every_knob_value_builds_a_valid_schedule(name):
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_default_schedules_survive_text(name):
     """The default schedule written as sched ops and replayed is the same schedule."""
-    from tessel.passes.schedule.schedule import default_schedule
+    from tessel.passes.kernel.loops.schedule import default_schedule
 
     _, module, _ = kernels(name)
     for fn in [o for o in module.ops if hasattr(o, "sym_name") and "kernel.kernel" in o.attributes]:

@@ -28,12 +28,10 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from tessel.dialects import tg
+from tessel.dialects.tg.fused import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
 from tessel.ir import dtypes
 
 ALIGN = 64
-OFFSET_ATTR = "tg.offset"
-OFFSETS_ATTR = "tg.offsets"  # ops with several results: one offset each, -1 when not placed
-MEMORY_ATTR = "tg.memory"
 
 
 def nbytes(t: TensorType) -> int:

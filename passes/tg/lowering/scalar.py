@@ -36,10 +36,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import floating, integer, ints, string
 from tessel.ir import dtypes
-from tessel.passes.kernel.index_maps import affine_n, affine_op, broadcast_index, delinear, linear
-
-IndexElem = AffineExpr | SSAValue
-Index = list[IndexElem]
+from tessel.passes.tg.lowering.index_maps import Index, IndexElem, affine_n, affine_op, broadcast_index, delinear, linear
 
 
 # --------------------------------------------------------------------------- types

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
-from tessel.passes.schedule.affine_analysis import Range, affine_range
+from tessel.passes.kernel.loops.affine_analysis import Range, affine_range
 
 INDEX = IndexType()
 

@@ -38,10 +38,10 @@ from tessel.dialects import tg
 from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.names import ssa_name
-from tessel.passes.graph.plan_memory import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
-from tessel.passes.kernel.scalar import storage_type
-from tessel.passes.kernel import conv_stages  # noqa: F401  (registers the convolution anchors)
-from tessel.passes.kernel.stages import KernelBuilder, lower_group
+from tessel.dialects.tg.fused import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
+from tessel.passes.tg.lowering.scalar import storage_type
+from tessel.passes.tg.lowering import conv_stages  # noqa: F401  (registers the convolution anchors)
+from tessel.passes.tg.lowering.stages import KernelBuilder, lower_group
 
 
 

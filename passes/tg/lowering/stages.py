@@ -20,7 +20,7 @@ from xdsl.ir.affine import AffineExpr
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import flag, floating, integer, ints
 from tessel.ir import dtypes
-from tessel.passes.kernel.scalar import (
+from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
     Index,
     compute_type,

@@ -15,8 +15,8 @@ from xdsl.passes import ModulePass
 
 from tessel.dialects import kernel, sched
 from tessel.dialects.kernel import KERNEL_ATTR
-from tessel.passes.schedule.apply_sched import stage_from_schedule
-from tessel.passes.schedule.schedule import default_schedule
+from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
+from tessel.passes.kernel.loops.schedule import default_schedule
 
 
 def stage_names(fn: func.FuncOp) -> list[tuple[str, kernel.ComputeOp]]:

@@ -2,9 +2,10 @@
 
 The value is computed with the reference semantics (the same numpy kernels that define
 the ops), so folding cannot change a result. Small results become inline `tg.constant`s;
-large ones become new `tg.weight`s in the weight store attached to the context (see
-`tessel.ir.weights.attach`). Operands that are `tg.weight`s can only be read when a store
-is attached: without one, such ops are left alone. Ops that lost their last use are erased.
+large ones become new `tg.weight`s in the pass's weight store (an explicit object the
+pipeline or tessel-opt gives it: the module's `tg.weights` file). Operands that are
+`tg.weight`s can only be read when the pass has a store: without one, such ops are left
+alone. Ops that lost their last use are erased.
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
-from tessel.ir.weights import WeightStore, attached
 from tessel.dialects.tg.interpret import TgFunctions
+from tessel.ir.weights import WeightsPass, WeightStore
 
 
 @dataclass
@@ -59,11 +59,11 @@ class FoldConstantOperands(RewritePattern):
 
 
 @dataclass(frozen=True)
-class TgFoldConstants(ModulePass):
+class TgFoldConstants(WeightsPass):
     name = "tg-fold-constants"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        store = attached(ctx)
+        store = self.store
         interpreter = Interpreter(builtin.ModuleOp([]))
         interpreter.register_implementations(TgFunctions(store if store is not None else {}))
         PatternRewriteWalker(FoldConstantOperands(store, interpreter)).rewrite_module(op)

@@ -14,8 +14,8 @@ from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints
-from tessel.passes.kernel.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
-from tessel.passes.kernel.stages import KernelBuilder, Then, _axes, _window_index, add, anchor, mul, read
+from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
+from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, _window_index, add, anchor, mul, read
 
 
 def padded_input(kb: KernelBuilder, x: SSAValue, pads: Sequence[int], spatial_dims: Sequence[int]) -> tuple[SSAValue, list[int]]:

@@ -5,30 +5,43 @@ in scalar form emitted once per lane."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, VectorType, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tessel.dialects import kernel
-from tessel.passes.schedule.affine_analysis import (
+from tessel.passes.kernel.loops.affine_analysis import (
     Range,
     affine_range,
     aligned_lane_coefficient,
     dims_only,
     linear_coefficient,
 )
-from tessel.passes.schedule.emitter import INDEX, Emitter, cmpi
-if TYPE_CHECKING:
-    from tessel.passes.schedule.loop_builder import StageLowering
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, cmpi
+from tessel.passes.kernel.loops.schedule import Loop
+
+
+class StageView(Protocol):
+    """What a lane body reads of the stage being lowered (loop_builder.StageLowering)."""
+
+    op: kernel.ComputeOp
+    extents: Sequence[int]
+    vec: Loop | None
+    width: int
+    aligned: bool
+    staged_now: dict
+
+    def buffer(self, v: SSAValue) -> SSAValue: ...
 
 
 class RegionCloner:
     """Re-emits a compute region's ops at one point of the loop nest: index block args are
     the axis values there, lane-dependent values become vectors."""
 
-    def __init__(self, stage: StageLowering, e: Emitter, axes: list, mask: SSAValue | None):
+    def __init__(self, stage: StageView, e: Emitter, axes: list, mask: SSAValue | None):
         self.stage = stage
         self.e = e
         self.axes = axes
@@ -198,7 +211,7 @@ class RegionCloner:
             tile, bases = staged
             idx = self._indices(dims_only(op.map.data), list(op.indices), env)
             return e.emit(memref.LoadOp.get(tile, [e.ssa(e.add(i, _negate(e, b))) for i, b in zip(idx, bases)]))
-        buf = self.stage._buf(op.memref)  # type: ignore[attr-defined]
+        buf = self.stage.buffer(op.memref)
         t = buf.type
         assert isinstance(t, MemRefType)
         exprs = dims_only(op.map.data)
@@ -241,7 +254,7 @@ class RegionCloner:
 
     def _memref_load(self, op: memref.LoadOp, env) -> SSAValue:
         e = self.e
-        buf = self.stage._buf(op.memref)
+        buf = self.stage.buffer(op.memref)
         values = [env[v] for v in op.indices]
         if not any(self._varies(v) for v in op.indices):
             return e.emit(memref.LoadOp.get(buf, [e.ssa(v) for v in values]))

@@ -5,15 +5,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-if TYPE_CHECKING:
-    from tessel.passes.kernel.scalar import ElementBuilder, Index, IndexElem
+# One index element: an affine expression of the region's axes, or an SSA index value
+# (where the index is data: a gather, a guarded read).
+IndexElem = AffineExpr | SSAValue
+Index = list[IndexElem]
+
+
+class ElementBuilder(Protocol):
+    """What index arithmetic needs of the builder of a compute region (scalar.py)."""
+
+    def emit(self, op: Operation) -> SSAValue: ...
+
+    def ssa(self, e: IndexElem) -> SSAValue: ...
 
 
 def broadcast_index(idx: Index, operand_shape: Sequence[int], result_shape: Sequence[int]) -> Index:

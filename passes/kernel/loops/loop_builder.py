@@ -19,10 +19,10 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from tessel.dialects import kernel
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.schedule.emitter import INDEX, Emitter, cmpi
-from tessel.passes.schedule.schedule import GPU_KINDS, Loop, StageSchedule
-from tessel.passes.schedule.affine_analysis import affine_range, dims_only, linear_coefficient
-from tessel.passes.schedule.lane_body import RegionCloner
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, cmpi
+from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
+from tessel.passes.kernel.loops.affine_analysis import affine_range, dims_only, linear_coefficient
+from tessel.passes.kernel.loops.lane_body import RegionCloner
 
 SHARED = 3  # the memref memory space of shared-memory tiles (NVVM's address space 3)
 SHARED_LIMIT = 48 * 1024  # static shared memory per block (more needs an opt-in at launch)
@@ -226,7 +226,7 @@ class StageLowering:
         axes = self.axis_values(e, vars_)
         value = self._then(e, axes, result, None)
         idx = [e.ssa(a) for a in axes[: self.k]]
-        e.emit(memref.StoreOp.get(value, self._buf(self.op.out), idx))
+        e.emit(memref.StoreOp.get(value, self.buffer(self.op.out), idx))
 
     def _reduce_loops(self, e: Emitter, loops: list[Loop], i: int, vars_, acc: SSAValue, acc_t: Attribute) -> SSAValue:
         """scf.for nest over reduction loops carrying the accumulator."""
@@ -364,7 +364,7 @@ class StageLowering:
         base_axes = self.axis_values(e, fixed)
         self.staged_now = {}
         for load, box in tile_boxes(self.op, self.s):
-            t = self._buf(load.memref).type
+            t = self.buffer(load.memref).type
             assert isinstance(t, MemRefType)
             bases = []
             for (const, coeffs, lo, _), n in zip(box, t.get_shape()):
@@ -374,7 +374,7 @@ class StageLowering:
                 bases.append(b)
             sizes = [hi - lo + 1 for _, _, lo, hi in box]
             tile = e.emit(memref.AllocaOp.get(t.element_type, shape=sizes, memory_space=IntegerAttr(SHARED, i64)))
-            self._copy_tile(e, self._buf(load.memref), t, tile, bases, sizes, tid, count)
+            self._copy_tile(e, self.buffer(load.memref), t, tile, bases, sizes, tid, count)
             self.staged_now[load] = (tile, bases)
         e.emit(gpu.BarrierOp())
 
@@ -425,7 +425,7 @@ class StageLowering:
         mask = self._lane_mask(e, vars_)
         value = value_fn(e, axes, mask)
         idx = [e.ssa(a) for a in axes[: self.k]]
-        out = self._buf(self.op.out)
+        out = self.buffer(self.op.out)
         if self.width == 1:
             e.emit(memref.StoreOp.get(value, out, idx))
             return
@@ -458,7 +458,8 @@ class StageLowering:
             return e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
         return value
 
-    def _buf(self, v: SSAValue) -> SSAValue:
+    def buffer(self, v: SSAValue) -> SSAValue:
+        """The stage-function value behind a kernel-function value."""
         return self.buffers.get(v, v)
 
     # ------------------------------------------------------------------ regions

@@ -18,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import kernel, sched
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.schedule.schedule import Loop, StageSchedule
+from tessel.passes.kernel.loops.schedule import Loop, StageSchedule
 
 UNSUPPORTED = {
     sched.FuseOp: "the cpu loop builder gives each loop one axis; fuse is not supported yet",

@@ -23,11 +23,11 @@ from xdsl.passes import ModulePass
 
 from tessel.dialects import kernel, sched
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.schedule.apply_sched import schedule_from_stage
+from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.dialects.kernel import GPU_DIMS_ATTR, KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
-from tessel.passes.schedule.loop_builder import StageLowering
-from tessel.passes.schedule.gpu_schedule import default_gpu_schedule
-from tessel.passes.schedule.schedule import StageSchedule, default_schedule
+from tessel.passes.kernel.loops.loop_builder import StageLowering
+from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
+from tessel.passes.kernel.loops.schedule import StageSchedule, default_schedule
 
 
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 
 from tessel.dialects import kernel
-from tessel.passes.schedule.loop_builder import SHARED_LIMIT, shared_bytes
-from tessel.passes.schedule.schedule import MAX_GRID, MAX_THREADS, Loop, StageSchedule
+from tessel.passes.kernel.loops.loop_builder import SHARED_LIMIT, shared_bytes
+from tessel.passes.kernel.loops.schedule import MAX_GRID, MAX_THREADS, Loop, StageSchedule
 
 THREADS = 256
 MIN_X_THREADS = 64  # below this, a second axis joins the block

@@ -10,17 +10,22 @@ in the img examples, so Halide computes the same images (u8 bit-exact where the 
 is the same; the benchmark prints the largest difference to the reference).
 
 OpenCV: one call per stage on whole frames (cv2.blur, GaussianBlur, Sobel +
-convertScaleAbs + add, addWeighted, LUT, resize INTER_AREA), BORDER_REPLICATE.
+convertScaleAbs + add, addWeighted, LUT, resize INTER_AREA / INTER_NEAREST), BORDER_REPLICATE.
+
+The table pipelines (gamma_down, lut_blur): OpenCV's cv2.LUT then cv2.resize or cv2.blur, as
+written; Halide a table Func over a Buffer, indexed by the input (inlined into the
+downsample, which then reads only the pixels it keeps; staged per tile under the blur).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from tessel.frontends.img_examples import WB
+from tessel.frontends.img_examples import WB, gamma_table
 
 Runner = Callable[[], list[np.ndarray]]
 
@@ -29,6 +34,13 @@ def _gamma_lut(gain: float) -> np.ndarray:
     v = np.arange(256, dtype=np.int64)
     q = np.minimum((v * round(gain * 256) + 128) >> 8, 255).astype(np.float32)
     return (np.sqrt(q * np.float32(255.0)) + np.float32(0.5)).astype(np.uint8)
+
+
+def _gamma(t: str) -> np.ndarray[Any, np.dtype[np.uint8 | np.float32]]:
+    """The table pipelines' table (frontends/img_examples.py gamma_table) as an array."""
+    if t == "u8":
+        return np.asarray(gamma_table(t), np.uint8)
+    return np.asarray(gamma_table(t), np.float32)
 
 
 # ----------------------------------------------------------------------------- OpenCV
@@ -41,6 +53,13 @@ def opencv(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
     rep = cv2.BORDER_REPLICATE
     planes = [a[:, :, 0] for a in ins]
     u8 = t == "u8"
+    if name in ("gamma_down", "lut_blur"):
+        table = _gamma(t)
+        x = planes[0]
+        h, w = x.shape
+        if name == "gamma_down":
+            return lambda: [cv2.resize(cv2.LUT(x, table), (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)]
+        return lambda: [cv2.blur(cv2.LUT(x, table), (3, 3), borderType=rep)]
     if name == "box3x3":
         return lambda: [cv2.blur(planes[0], (3, 3), borderType=rep)]
     if name == "gauss_sep":
@@ -67,7 +86,7 @@ def opencv(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
         def run() -> list[np.ndarray]:
             v = cv2.addWeighted(x, 2.0, cv2.GaussianBlur(x, (3, 3), 0, borderType=rep), -1.0, 0.0)
             if not u8:
-                cv2.min(cv2.max(v, 0.0, dst=v), 1.0, dst=v)
+                cv2.min(cv2.max(v, 0.0, dst=v), 1.0, dst=v)  # type: ignore[call-overload]  # scalar bounds: OpenCV takes them, its stubs list arrays only
             return [v]
 
         return run
@@ -90,7 +109,7 @@ def opencv(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
                 g = cv2.addWeighted(gr, 0.5, gb, 0.5, 0.0)
                 outs = []
                 for c, p in zip("rgb", (r, g, b)):
-                    lin = cv2.sqrt(cv2.min(cv2.multiply(p, WB[c]), 1.0))
+                    lin = cv2.sqrt(cv2.min(cv2.multiply(p, WB[c]), 1.0))  # type: ignore[call-overload]  # scalar operands, as above
                     d = cv2.GaussianBlur(lin, (3, 3), 0, borderType=rep)
                     outs.append(cv2.resize(d, (w // 2, h // 2), interpolation=cv2.INTER_AREA))
                 return outs
@@ -106,6 +125,8 @@ def halide(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
     os.environ["HL_NUM_THREADS"] = str(threads)
     import halide as hl
 
+    if name in ("gamma_down", "lut_blur"):
+        return _halide_table(name, t, ins)
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     u8 = t == "u8"
@@ -236,5 +257,56 @@ def halide(name: str, t: str, ins: list[np.ndarray], threads: int) -> Runner:
     def run() -> list[np.ndarray]:
         pipeline.realize(target_buffers)
         return arrays
+
+    return run
+
+
+def _halide_table(name: str, t: str, ins: list[np.ndarray]) -> Runner:
+    """gamma_down and lut_blur in Halide: the table a Func over a Buffer, tiles as above."""
+    import halide as hl
+
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    u8 = t == "u8"
+    lanes = 32 if u8 else 16
+    table = _gamma(t)
+    table_buffer = hl.Buffer(table)
+    lut, i = hl.Func("lut"), hl.Var("i")
+    lut[i] = table_buffer[i]
+    param = hl.ImageParam(hl.UInt(8), 2, "in0")
+    h, w = ins[0].shape[:2]
+    out = hl.Func(name)
+    if name == "gamma_down":
+        out[x, y] = lut[hl.i32(param[2 * x, 2 * y])]
+        oh, ow = h // 2, w // 2
+        staged = []
+    else:
+        g = hl.Func("g")
+        g[x, y] = lut[hl.i32(hl.BoundaryConditions.repeat_edge(param)[x, y])]
+        taps = [g[x + dx, y + dy] for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+        if u8:
+            s = hl.u16(taps[0])
+            for tp in taps[1:]:
+                s = s + hl.u16(tp)
+            out[x, y] = hl.u8((s + 4) / 9)
+        else:
+            s = taps[0]
+            for tp in taps[1:]:
+                s = s + tp
+            out[x, y] = s * np.float32(1.0 / 9.0)
+        oh, ow = h, w
+        staged = [g]
+    out.tile(x, y, xo, yo, xi, yi, 256, 32).vectorize(xi, lanes).parallel(yo)
+    for p in staged:
+        p.compute_at(out, xo).vectorize(x, lanes)
+    out.compile_jit(hl.get_jit_target_from_environment())
+    param.set(hl.Buffer(np.ascontiguousarray(ins[0][:, :, 0])))
+    array = np.empty((oh, ow), table.dtype)
+    buffer = hl.Buffer(array)
+
+    def run() -> list[np.ndarray]:
+        out.realize(buffer)
+        assert table.size == table_buffer.width()  # the table (and its memory) live as long as this runner
+        return [array]
 
     return run

@@ -1,5 +1,8 @@
 """The example image pipelines as `img` IR text, for any frame size: 3x3 box blur,
-separable Gaussian, Sobel magnitude, unsharp mask and an ISP-lite, each in u8 and f32.
+separable Gaussian, Sobel magnitude, unsharp mask, an ISP-lite, a gamma lookup table before
+a 2x2 downsample (the data reduction the default pipeline hoists above the table) and a
+gamma table under a box blur, each in u8 and f32 (the table pipelines read u8 frames and
+produce u8, or linear f32 in [0, 1]).
 
 `examples/img/generate.py` writes them as .mlir files; the benchmark (bench/img.py) and
 the tests build them at the sizes they need. The u8 variants use the integer arithmetic a
@@ -13,9 +16,11 @@ returning the R, G and B planes at (H/4) x (W/4).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-NAMES = ("box3x3", "gauss_sep", "sobel", "unsharp", "isp_lite")
+import numpy as np
+
+NAMES = ("box3x3", "gauss_sep", "sobel", "unsharp", "isp_lite", "gamma_down", "lut_blur")
 TYPES = ("u8", "f32")
 
 
@@ -59,7 +64,7 @@ def _frame(h: int, w: int, el: str) -> str:
 
 
 def _region(kind: str, result: str, operands: list[str], in_types: list[str], out_type: str, attrs: str,
-            arg_scalar: str, n_args: int, build: Callable[[Body, list[str]], str], out_scalar: str) -> list[str]:  # fmt: skip
+            arg_scalar: str | list[str], n_args: int, build: Callable[[Body, list[str]], str], out_scalar: str) -> list[str]:  # fmt: skip
     b = Body(out_scalar)
     args = [f"%p{i}" for i in range(n_args)]
     value = build(b, args)
@@ -82,10 +87,10 @@ def _stencil(
 
 
 def _map(result: str, xs: list[str], in_ts: list[str], out_t: str, args: list[str], out: str, build) -> list[str]:
-    return _region("map", result, xs, in_ts, out_t, "", args, len(xs), build, out)  # type: ignore[arg-type]
+    return _region("map", result, xs, in_ts, out_t, "", args, len(xs), build, out)
 
 
-def _weighted(b: Body, ps: list[str], weights: list[int | float], ty: str) -> str:
+def _weighted(b: Body, ps: list[str], weights: Sequence[int | float], ty: str) -> str:
     """sum of w*p, skipping zero weights; integer weights by shifts/adds, f32 by mulf."""
     terms = []
     for p, w in zip(ps, weights):
@@ -287,7 +292,47 @@ def isp_lite(h: int, w: int, t: str) -> list[str]:
     return [head, *lines, f"  func.return %r_out, %g_out, %b_out : {ot}, {ot}, {ot}", "}"]
 
 
-BUILDERS = {"box3x3": box3x3, "gauss_sep": gauss_sep, "sobel": sobel, "unsharp": unsharp, "isp_lite": isp_lite}
+def gamma_table(t: str) -> list[int] | list[float]:
+    """u8: sRGB-like encoding, 255 * (v / 255) ** (1 / 2.2) rounded; f32: decoding to linear
+    light, (v / 255) ** 2.2 (what cv2.LUT and a Halide table get too)."""
+    if t == "u8":
+        return [int(255.0 * (v / 255.0) ** (1 / 2.2) + 0.5) for v in range(256)]
+    return [float(np.float32((v / 255.0) ** 2.2)) for v in range(256)]
+
+
+def _lut(result: str, x: str, h: int, w: int, t: str) -> str:
+    table = gamma_table(t)
+    el = "ui8" if t == "u8" else "f32"
+    values = ", ".join(str(v) if t == "u8" else f"{v:.9e}" for v in table)
+    return (f"  {result} = img.lut {x} table(dense<[{values}]> : tensor<256x{el}>) : "
+            f"{_frame(h, w, 'ui8')} -> {_frame(h, w, el)}")  # fmt: skip
+
+
+def gamma_down(h: int, w: int, t: str) -> list[str]:
+    """A gamma table on every pixel, then every other row and column (nearest 2x2)."""
+    el = "ui8" if t == "u8" else "f32"
+    ft, ot = _frame(h, w, el), _frame(h // 2, w // 2, el)
+    return [
+        f"func.func @gamma_down(%x: {_frame(h, w, 'ui8')}) -> {ot} {{",
+        _lut("%g", "%x", h, w, t),
+        f"  %y = img.downsample %g factor [2, 2] mode nearest : {ft} -> {ot}",
+        f"  func.return %y : {ot}",
+        "}",
+    ]
+
+
+def lut_blur(h: int, w: int, t: str) -> list[str]:
+    """A gamma table under a 3x3 box blur."""
+    blur = box3x3(h, w, t)
+    return [
+        f"func.func @lut_blur(%x: {_frame(h, w, 'ui8')}) -> {_frame(h, w, 'ui8' if t == 'u8' else 'f32')} {{",
+        _lut("%g", "%x", h, w, t),
+        *(line.replace("img.stencil %x ", "img.stencil %g ") for line in blur[1:]),
+    ]
+
+
+BUILDERS = {"box3x3": box3x3, "gauss_sep": gauss_sep, "sobel": sobel, "unsharp": unsharp, "isp_lite": isp_lite,
+            "gamma_down": gamma_down, "lut_blur": lut_blur}  # fmt: skip
 
 
 def pipeline_text(name: str, t: str, h: int = 1080, w: int = 1920) -> str:

@@ -100,8 +100,7 @@ def _read_image(path: str, channels: int, shape: tuple[int, int], resize: bool) 
     except ImportError as err:
         raise TesselError("reading images needs Pillow: pip install 'tessel[demo]'") from err
     try:
-        im = Image.open(path)
-        im = im.convert("L" if channels == 1 else "RGB")
+        im = Image.open(path).convert("L" if channels == 1 else "RGB")
     except (OSError, ValueError) as err:
         raise TesselError(f"cannot read image {path}: {err}") from err
     h, w = shape
@@ -110,7 +109,7 @@ def _read_image(path: str, channels: int, shape: tuple[int, int], resize: bool) 
             raise TesselError(
                 f"{path} is {im.size[1]}x{im.size[0]}, the pipeline takes {h}x{w} (pass --resize to scale it)"
             )
-        im = im.resize((w, h), Image.BILINEAR)
+        im = im.resize((w, h), Image.Resampling.BILINEAR)
     a = np.asarray(im)
     return a.reshape(h, w, channels)
 
@@ -217,7 +216,7 @@ def run_command(args: argparse.Namespace) -> int:
         with open(args.dump_ir + ".ll", "w") as f:
             f.write(exe.llvm_ir)
     if args.check:
-        ok, worst = check(outs, reference(reference_fn, ins))
+        ok, worst = check(outs, [np.asarray(r) for r in reference(reference_fn, ins)])
         kind = "bit-exact" if ok and worst == 0 else ("within 1e-4" if ok else "MISMATCH")
         print(f"check: largest difference to the numpy reference {worst:.3g} ({kind})")
         status = 0 if ok else 1

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace, ctx: Context, module: ModuleOp, fn: func.FuncO
         ctx, module, args.entry, threads=args.threads, fuse=not args.no_fuse, hoist=not args.no_hoist, hoisted=hoisted
     )
     program = exe.program
-    specs = [(tuple(a.type.shape), np.dtype(numpy_dtype(a.type.element))) for a in exe.args]
+    specs = [(exe.arg_shape(a), exe.arg_dtype(a)) for a in exe.args]
     ins = _inputs(args, specs)
     frames = _frames(args, exe)
     if args.report:
@@ -105,8 +105,8 @@ def run(args: argparse.Namespace, ctx: Context, module: ModuleOp, fn: func.FuncO
             print(line)
         for s in program.steps:
             guard = ", ".join(sorted(g.results[0].name_hint or "?" for g in s.guard))
-            if s.kind == "gate":
-                io = f"%{s.op.operands[1].name_hint or '?'} != 0 passes %{s.op.operands[0].name_hint or '?'}"  # type: ignore[union-attr]
+            if s.kind == "gate" and s.op is not None:
+                io = f"%{s.op.operands[1].name_hint or '?'} != 0 passes %{s.op.operands[0].name_hint or '?'}"
             else:
                 io = f"{', '.join('%' + (v.name_hint or '?') for v in s.inputs)} -> {', '.join('%' + (v.name_hint or '?') for v in s.outputs)}"
             print(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import auto
 
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.str_enum import StrEnum
 
@@ -93,4 +93,4 @@ class ComputeAttr(EnumAttribute[Compute], SpacedOpaqueSyntaxAttribute):
     name = "img.compute"
 
 
-ATTRIBUTES = [BorderAttr, ReduceKindAttr, ResampleModeAttr, RoundingAttr, PlaceAttr, ComputeAttr]
+ATTRIBUTES: list[type[Attribute]] = [BorderAttr, ReduceKindAttr, ResampleModeAttr, RoundingAttr, PlaceAttr, ComputeAttr]

@@ -37,6 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
+    base,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -66,7 +67,7 @@ from .scalar import check_body
 from .types import ELEMENTS, FrameType, ImageType, StreamType, element_name, like, scalar_type
 
 PLACE_ATTR = "img.place"
-Image = FrameType | StreamType  # the operand and result constraint of every image op
+Image = base(FrameType) | base(StreamType)  # the operand and result constraint of every image op
 
 
 class RowStage(OpTrait):
@@ -89,7 +90,7 @@ def image(v: SSAValue | Attribute) -> ImageType:
     return t
 
 
-def _ints(attr: DenseArrayBase, n: int, what: str) -> tuple[int, ...]:
+def _ints(attr: DenseArrayBase[I64], n: int, what: str) -> tuple[int, ...]:
     values = tuple(int(v) for v in attr.get_values())
     if len(values) != n:
         raise VerifyException(f"{what} takes {n} values, got {list(values)}")
@@ -248,7 +249,7 @@ class LutOp(UnaryImgOp):
         return len(self.table)
 
     def values(self) -> list[int] | list[float]:
-        return list(self.table.get_values())  # type: ignore[arg-type]
+        return list(self.table.get_values())
 
     def infer(self, x: ImageType) -> ImageType:
         if x.element_name not in ("ui8", "ui16"):
@@ -577,7 +578,7 @@ class RemapOp(ImgOp):
         _expect(self, like(x, lut.height.data, lut.width.data))
 
 
-OPS: list[type[IRDLOperation]] = [
+OPS: list[type[Operation]] = [
     MapOp, StencilOp, YieldOp, LutOp, ReduceOp, ScanOp, DownsampleOp, UpsampleOp, CropOp, GateOp, RemapOp,
     TransmitOp, EncodeOp, SourceOp, SinkOp, DenseOp, ExtractOp, MergeOp,
 ]  # fmt: skip

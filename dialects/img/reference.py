@@ -59,7 +59,7 @@ def stencil(op: img.StencilOp, x: np.ndarray) -> np.ndarray:
     top, left = (kh - 1) // 2, (kw - 1) // 2
     p = pad_frame(_signless(x), top, kh - 1 - top, left, kw - 1 - left, op.border_mode)
     windows = [p[dy : dy + h, dx : dx + w] for dy in range(kh) for dx in range(kw)]
-    return _typed(evaluate(op.body.block, windows), op.result.type)  # type: ignore[arg-type]
+    return _typed(evaluate(op.body.block, windows), op.result.type)
 
 
 def downsample(op: img.DownsampleOp, x: np.ndarray) -> np.ndarray:
@@ -93,7 +93,7 @@ def _reduce(x: np.ndarray, kind: ReduceKind) -> np.ndarray:
     return (x.min if kind == ReduceKind.MIN else x.max)(axis=(0, 1)).reshape(1, 1, -1)
 
 
-def lut(op: img.LutOp, x: np.ndarray) -> np.ndarray:
+def table_lookup(op: img.LutOp, x: np.ndarray) -> np.ndarray:
     out = op.result.type
     assert isinstance(out, ImageType)
     table = np.asarray(op.values(), dtype=np.float64 if out.element_name == "f32" else np.int64)
@@ -132,19 +132,22 @@ def run(fn: func.FuncOp, inputs: Sequence[Value], sources: Mapping[str, list[np.
         if isinstance(op, img.SinkOp) and sinks is not None:
             sinks.append(args[0])
         result = _op(op, args, sources)
-        if op.results:
+        if op.results and result is not None:
             env[op.results[0]] = result
     raise TesselError(f"@{fn.sym_name.data} has no func.return")
 
 
 def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) -> Value | None:
     if isinstance(op, img.MapOp | img.MergeOp):
-        fn = _map if isinstance(op, img.MapOp) else lambda _, frames: np.concatenate(frames, axis=2)
+
+        def fn(frames: list[np.ndarray]) -> np.ndarray:
+            return _map(op, frames) if isinstance(op, img.MapOp) else np.concatenate(frames, axis=2)
+
         streams = [a for a in args if isinstance(a, list)]
         if streams:  # frames (constants) go with every frame of the streams
             n = min(len(a) for a in streams)
-            return [fn(op, [a[i] if isinstance(a, list) else a for a in args]) for i in range(n)]
-        return fn(op, args)  # type: ignore[arg-type]
+            return [fn([a[i] if isinstance(a, list) else a for a in args]) for i in range(n)]
+        return fn([a for a in args if not isinstance(a, list)])
     if isinstance(op, img.ExtractOp):
         c = op.channel.value.data
         return _per_frame(lambda x: x[..., c : c + 1].copy())(args[0])
@@ -155,7 +158,7 @@ def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) 
     if isinstance(op, img.ScanOp):
         return _per_frame(_scan)(args[0])
     if isinstance(op, img.LutOp):
-        return _per_frame(lambda x: lut(op, x))(args[0])
+        return _per_frame(lambda x: table_lookup(op, x))(args[0])
     if isinstance(op, img.DownsampleOp):
         return _per_frame(lambda x: downsample(op, x))(args[0])
     if isinstance(op, img.UpsampleOp):
@@ -168,15 +171,20 @@ def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) 
         if isinstance(args[0], list):
             lut = args[1]
             return [_remap(f, lut[i] if isinstance(lut, list) else lut) for i, f in enumerate(args[0])]
-        return _remap(args[0], args[1])  # type: ignore[arg-type]
+        frame, table = args
+        if isinstance(frame, list) or isinstance(table, list):
+            raise TesselError("img.remap of frames takes a frame table", op_location(op))
+        return _remap(frame, table)
     if isinstance(op, img.GateOp):
         frames, preds = args
         if not isinstance(frames, list) or not isinstance(preds, list):
             raise TesselError("img.gate needs streams (lists of frames)", op_location(op))
         return [f for f, p in zip(frames, preds) if p.reshape(-1)[0] != 0]
     if isinstance(op, img.DenseOp):
-        w = args[1]
-        return _per_frame(lambda x: _dense(x, w))(args[0])
+        weights = args[1]
+        if isinstance(weights, list):
+            raise TesselError("img.dense takes its weights as a frame, not a stream", op_location(op))
+        return _per_frame(lambda x: _dense(x, weights))(args[0])
     if isinstance(op, img.TransmitOp | img.EncodeOp):
         return args[0]
     if isinstance(op, img.SourceOp):
@@ -190,4 +198,4 @@ def _op(op: Operation, args: list[Value], sources: dict[str, list[np.ndarray]]) 
 
 
 def _map(op: img.MapOp, frames: list[np.ndarray]) -> np.ndarray:
-    return _typed(evaluate(op.body.block, [_signless(f) for f in frames]), op.result.type)  # type: ignore[arg-type]
+    return _typed(evaluate(op.body.block, [_signless(f) for f in frames]), op.result.type)

@@ -42,7 +42,9 @@ def _unsigned(a: Array) -> Array:
 
 
 def _width(t: Attribute) -> int:
-    return t.width.data  # type: ignore[attr-defined]
+    if not isinstance(t, IntegerType):
+        raise TesselError(f"expected an integer type in an image body, got {t}")
+    return t.width.data
 
 
 def _div(a: Array, b: Array, signed: bool, rem: bool) -> Array:
@@ -114,26 +116,28 @@ _BINARY: dict[type, Callable[[Array, Array], Array]] = {
 
 def apply(op: Operation, args: list[Array]) -> Array:
     """One arithmetic op on arrays (or numpy scalars)."""
-    t = op.results[0].type if op.results else None
+    if not op.results:
+        raise TesselError(f"{op.name} yields no value in an image body", op_location(op))
+    t = op.results[0].type
     with np.errstate(all="ignore"):
         if type(op) in _BINARY:
-            return np.asarray(_BINARY[type(op)](args[0], args[1])).astype(storage(t))  # type: ignore[arg-type]
+            return np.asarray(_BINARY[type(op)](args[0], args[1])).astype(storage(t))
         if isinstance(op, arith.ConstantOp):
             v = op.value
             if isinstance(v, IntegerAttr):
                 return np.asarray(
                     v.value.data & ((1 << _width(t)) - 1) if _width(t) > 1 else bool(v.value.data)
-                ).astype(storage(t))  # type: ignore[arg-type]
+                ).astype(storage(t))
             if isinstance(v, FloatAttr):
-                return np.float32(v.value.data)
+                return np.asarray(np.float32(v.value.data))
         if isinstance(op, arith.ExtUIOp):
-            return args[0].astype(storage(t))  # type: ignore[arg-type]
+            return args[0].astype(storage(t))
         if isinstance(op, arith.ExtSIOp):
             src = args[0]
             wide = _signed(src).astype(np.dtype(f"int{_width(t)}"))
             return _unsigned(wide)
         if isinstance(op, arith.TruncIOp):
-            return args[0].astype(storage(t))  # type: ignore[arg-type]  # uint narrowing wraps
+            return args[0].astype(storage(t))  # uint narrowing wraps
         if isinstance(op, arith.CmpiOp):
             return _cmp(args[0], args[1], op.predicate.value.data)
         if isinstance(op, arith.CmpfOp):
@@ -174,7 +178,7 @@ def apply(op: Operation, args: list[Array]) -> Array:
         if isinstance(op, arith.SIToFPOp):
             return _signed(args[0]).astype(np.float32)
         if isinstance(op, arith.FPToUIOp | arith.FPToSIOp):
-            return _fp_to_int(args[0], t, isinstance(op, arith.FPToSIOp))  # type: ignore[arg-type]
+            return _fp_to_int(args[0], t, isinstance(op, arith.FPToSIOp))
         if isinstance(op, arith.NegfOp):
             return np.negative(args[0])
         if isinstance(op, math.AbsFOp):

@@ -61,10 +61,13 @@ from tessel.dialects.img.types import ImageType, scalar_type
 INLINE_BUDGET = 8  # redundant body ops per output pixel accepted to avoid a line buffer
 
 
+LUT_OPS = 4  # a table read is a gather: about four arithmetic ops' worth per pixel
+
+
 def body_ops(op: Operation) -> int:
-    """Ops evaluated per pixel (constants are free: LLVM hoists them; a table read is one)."""
+    """Ops evaluated per pixel (constants are free: LLVM hoists them)."""
     if isinstance(op, img.LutOp):
-        return 1
+        return LUT_OPS
     return sum(1 for o in op.regions[0].block.ops if not isinstance(o, img.YieldOp | arith.ConstantOp))
 
 
@@ -84,7 +87,9 @@ def _clone_body_into(src: Block, dst: Block, args: list[SSAValue]) -> SSAValue:
 
 def _single_use_by(v: SSAValue, consumer: Operation) -> bool:
     uses = list(v.uses)
-    return len(uses) == 1 and uses[0].operation is consumer and consumer.parent_block() is v.owner.parent_block()  # type: ignore[union-attr]
+    owner = v.owner
+    return (len(uses) == 1 and uses[0].operation is consumer and isinstance(owner, Operation)
+            and consumer.parent_block() is owner.parent_block())  # fmt: skip
 
 
 def _scalar(v: SSAValue) -> ImageType:

@@ -126,7 +126,7 @@ def report(opts: list[Option], chosen: Option, platform: Platform, link: Link) -
 def apply_cut(fn: func.FuncOp, chosen: Option, link: Link) -> None:
     """Place ops and put one img.transmit on each value that crosses the cut."""
     for t in [o for o in fn.body.block.ops if isinstance(o, img.TransmitOp)]:
-        t.results[0].replace_by(t.input)
+        t.results[0].replace_all_uses_with(t.input)
         Rewriter.erase_op(t)
     order = stages(fn)
     node = set(order[: chosen.cut])

@@ -40,6 +40,12 @@ class PlanOwner:
 
     plan: NativePlan | None
 
+    def native(self) -> NativePlan:
+        """The plan, while the executable is open."""
+        if self.plan is None:
+            raise TesselError("the image executable was closed")
+        return self.plan
+
     def close(self) -> None:
         plan = getattr(self, "plan", None)
         if plan is not None:
@@ -79,19 +85,19 @@ class ImgExecutable(PlanOwner):
         """The outputs for these inputs (fresh arrays unless `fresh` is False, then the
         executable's own buffers, overwritten by the next run)."""
         ins = self._inputs(arrays)
-        self.plan.patch(ins, self._outs)
-        self.plan.run()
+        self.native().patch(ins, self._outs)
+        self.native().run()
         return [o.copy() for o in self._outs] if fresh else list(self._outs)
 
     def time(self, arrays: Sequence[np.ndarray], runs: int, warmup: int = 2) -> list[float]:
         """Seconds per run, for `runs` runs after `warmup`."""
         ins = self._inputs(arrays)
-        self.plan.patch(ins, self._outs)
+        self.native().patch(ins, self._outs)
         for _ in range(warmup):
-            self.plan.run()
+            self.native().run()
         times = []
         for _ in range(runs):
             t0 = time.perf_counter()
-            self.plan.run()
+            self.native().run()
             times.append(time.perf_counter() - t0)
         return times

@@ -16,7 +16,9 @@ min/max propagate NaN like numpy, remap clamps its LUT into the frame.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.ir import Operation
 
@@ -239,14 +241,13 @@ def _upsample(f: Func, op: img.UpsampleOp) -> int:
     return y.height.data
 
 
-_EMITTERS = {
+_EMITTERS: dict[type[Operation], Callable[[Func, Any], int]] = {
     img.ReduceOp: _reduce,
     img.ScanOp: _scan,
     img.DenseOp: _dense,
     img.RemapOp: _remap,
     img.UpsampleOp: _upsample,
 }
-KERNEL_OPS = tuple(_EMITTERS)
 
 
 def emit_kernel(op: Operation, name: str, decls: set[str]) -> Kernel:
@@ -256,7 +257,7 @@ def emit_kernel(op: Operation, name: str, decls: set[str]) -> Kernel:
         raise TesselError(f"{op.name} has no CPU kernel", op_location(op))
     decls |= {"declare ptr @calloc(i64, i64)", "declare void @free(ptr)"}
     f = Func(decls)
-    extent = emit(f, op)  # type: ignore[operator]
+    extent = emit(f, op)
     f.do("ret void")
     text = f"define void @{name}(ptr noalias %args, i64 %lo, i64 %hi) #0 {{\nentry:\n" + "\n".join(f.lines) + "\n}"
     return Kernel(name, text, extent)

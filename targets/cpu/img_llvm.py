@@ -148,7 +148,11 @@ class PipelineEmitter:
             for s in todo:
                 start = f.emit(f"load i64, ptr {counters[s.index]}, align 8")
                 end = f.emit(f"add i64 {hi[s.index]}, 1")
-                f.loop(start, end, 1, lambda r, s=s: self._compute_row(f, s, r, outs), prefix="r")
+
+                def row(r: str, s: Stage = s) -> None:
+                    self._compute_row(f, s, r, outs)
+
+                f.loop(start, end, 1, row, prefix="r")
                 top = f.emit(f.intrinsic("llvm.smax.i64", "i64", [("i64", f"{start}"), ("i64", f"{end}")]))
                 f.do(f"store i64 {top}, ptr {counters[s.index]}, align 8")
 
@@ -271,10 +275,11 @@ def _body_bits(op: Operation, plan: RowPlan, seen: set | None = None) -> int:
 
 
 class ExprRow:
-    """A row of a map/stencil stage (with its inline producers)."""
+    """A row of a map/stencil/lut stage (with its inline producers)."""
 
     def __init__(self, em: PipelineEmitter, f: Func, s: Stage):
-        self.em, self.f, self.s = em, f, s
+        assert s.op is not None
+        self.em, self.f, self.s, self.op = em, f, s, s.op
         self.plan = em.plan
         self.h, self.w, self.c = s.shape
 
@@ -290,9 +295,9 @@ class ExprRow:
                 out.add((src.index, r2, c2))
 
     def emit(self) -> None:
-        f, s = self.f, self.s
+        f = self.f
         leaves: set = set()
-        self.leaves(s.op, (), (), leaves)  # type: ignore[arg-type]
+        self.leaves(self.op, (), (), leaves)
         # row pointers, one per (source, row chain)
         self.rowptr: dict[tuple, str] = {}
         for src, rows, _ in sorted(leaves, key=str):
@@ -308,7 +313,7 @@ class ExprRow:
         right = max((sum(max(dx, 0) for dx, _, _ in cols) for _, _, cols in leaves), default=0)
         n = self.w * self.c
         lo, hi = min(left, self.w) * self.c, max(self.w - right, 0) * self.c
-        lanes = self.em.lanes_for(_body_bits(s.op, self.plan))  # type: ignore[arg-type]
+        lanes = self.em.lanes_for(_body_bits(self.op, self.plan))
         if hi - lo >= lanes:
             f.loop(str(lo), str(hi - lanes + 1), lanes, lambda e: self.vector_at(e, lanes), prefix="v")
             self.vector_at(str(hi - lanes), lanes)  # the last vector overlaps the previous one
@@ -330,7 +335,7 @@ class ExprRow:
             p = self.f.emit(f"getelementptr {t}, ptr {self.rowptr[(src, rows)]}, i64 {idx}")
             return Value(self.f.emit(f"load {vec_type(t, lanes)}, ptr {p}, align 1"))
 
-        v = self.value(self.s.op, (), (), lanes, load, memo)  # type: ignore[arg-type]
+        v = self.value(self.op, (), (), lanes, load, memo)
         t = self.em._element(self.s)
         p = self.f.emit(f"getelementptr {t}, ptr %dst, i64 {e}")
         self.f.do(f"store {vec_type(t, lanes)} {v.text}, ptr {p}, align 1")
@@ -357,7 +362,7 @@ class ExprRow:
                 v = f.emit(f"select i1 {zero}, {t} {const(0, t, 1)}, {t} {v}")
             return Value(v)
 
-        v = self.value(self.s.op, (), (), 1, load, memo)  # type: ignore[arg-type]
+        v = self.value(self.op, (), (), 1, load, memo)
         t = self.em._element(self.s)
         f.do(f"store {t} {v.text}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
 

@@ -32,7 +32,9 @@ def _scalar(t: Attribute) -> str:
 
 
 def bits_of(t: Attribute) -> int:
-    return 32 if isinstance(t, Float32Type) else t.width.data  # type: ignore[attr-defined]
+    if isinstance(t, IntegerType):
+        return t.width.data
+    return 32  # f32
 
 
 class Func:
@@ -107,10 +109,15 @@ def const(value: int | float, t: str, lanes: int) -> str:
     return lit if lanes == 1 else f"splat ({t} {lit})"
 
 
-_INT_BINARY = {arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul", arith.AndIOp: "and", arith.OrIOp: "or",
+_INT_BINARY: dict[type[Operation], str] = {arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul", arith.AndIOp: "and", arith.OrIOp: "or",
                arith.XOrIOp: "xor"}  # fmt: skip
-_FLOAT_BINARY = {arith.AddfOp: "fadd", arith.SubfOp: "fsub", arith.MulfOp: "fmul", arith.DivfOp: "fdiv"}
-_MINMAX = {arith.MaxUIOp: "umax", arith.MinUIOp: "umin", arith.MaxSIOp: "smax", arith.MinSIOp: "smin",
+_FLOAT_BINARY: dict[type[Operation], str] = {
+    arith.AddfOp: "fadd",
+    arith.SubfOp: "fsub",
+    arith.MulfOp: "fmul",
+    arith.DivfOp: "fdiv",
+}
+_MINMAX: dict[type[Operation], str] = {arith.MaxUIOp: "umax", arith.MinUIOp: "umin", arith.MaxSIOp: "smax", arith.MinSIOp: "smin",
            arith.MaximumfOp: "maximum", arith.MinimumfOp: "minimum"}  # fmt: skip
 _CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 _CMPF = [

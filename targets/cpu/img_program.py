@@ -79,8 +79,8 @@ class ProgramExecutable(PlanOwner):
         fn = program.fn
         self.args = list(fn.body.block.args)
         self.source_values = [s.result for s in program.sources]
-        self.patched = self.args + self.source_values  # ("in", i) slots, in this order
-        self.slot_of = {v: i for i, v in enumerate(self.patched)}
+        self.patched: list[SSAValue] = [*self.args, *self.source_values]  # ("in", i) slots, in this order
+        self.slot_of: dict[SSAValue, int] = {v: i for i, v in enumerate(self.patched)}
         self.buffers: dict[SSAValue, np.ndarray] = {}
         for v in program.stored:
             if v not in self.slot_of:
@@ -100,6 +100,12 @@ class ProgramExecutable(PlanOwner):
         )
 
     # ------------------------------------------------------------------ inputs
+
+    def arg_shape(self, v: SSAValue) -> tuple[int, int, int]:
+        return _spec(v)[0]
+
+    def arg_dtype(self, v: SSAValue) -> np.dtype:
+        return _spec(v)[1]
 
     def _checked(self, a: np.ndarray, v: SSAValue, what: str) -> np.ndarray:
         return checked_image(a, *_spec(v), what)
@@ -131,12 +137,12 @@ class ProgramExecutable(PlanOwner):
         once = [s for s in program.steps if not s.per_frame]
         each = [s for s in program.steps if s.per_frame]
         ins = args + [f[0] if f else np.zeros(_spec(v)[0], _spec(v)[1]) for f, v in zip(frames, self.source_values)]
-        self.plan.patch(ins, [])
+        self.native().patch(ins, [])
         self._steps(once, set())
         self._collect(out, set(), per_frame=False, ins=ins)
         for i in range(n):
             ins = args + [f[i] for f in frames]
-            self.plan.patch(ins, [])
+            self.native().patch(ins, [])
             t0 = time.perf_counter()
             failed: set = set()
             self._steps(each, failed, out.gates)
@@ -152,7 +158,7 @@ class ProgramExecutable(PlanOwner):
         def flush() -> None:
             nonlocal first, count
             if count:
-                self.plan.run(first, count)
+                self.native().run(first, count)
             first, count = -1, 0
 
         for s in steps:

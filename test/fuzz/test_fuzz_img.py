@@ -1,6 +1,7 @@
 """Differential fuzzing of camera pipelines on the CPU target: random stream programs (maps
-with frame operands, stencils with every border, resampling, crops, channel ops, reductions
-feeding gates, integral images, LUT warps, dense layers, encoders) compiled as frame
+with frame operands, stencils with every border, lookup tables, resampling of sizes the
+factor divides or not, crops, channel ops, reductions feeding gates, integral images, LUT
+warps, dense layers, encoders) compiled as frame
 programs must deliver to every sink exactly what the numpy reference delivers, frame by
 frame, including which frames the gates drop."""
 
@@ -69,7 +70,7 @@ def pipelines(draw) -> str:  # noqa: ANN001
         x, h, w, c, e, stream = p.values[draw(st.integers(0, len(p.values) - 1))]
         s = SCALAR[e]
         kind = draw(st.sampled_from(["map", "map2", "stencil", "down", "up", "crop", "gate", "scan", "extract", "remap",
-                                     "dense", "encode"]))  # fmt: skip
+                                     "dense", "encode", "lut", "down_odd"]))  # fmt: skip
         tx = p.t(h, w, c, e, stream)
         if kind == "map":
             y = p.new(h, w, c, e, stream)
@@ -101,6 +102,34 @@ def pipelines(draw) -> str:  # noqa: ANN001
             y = p.new(h // 2, w // 2, c, e, stream)
             p.lines.append(
                 f"{y} = img.downsample {x} factor [2, 2] mode {mode} : {tx} -> {p.t(h // 2, w // 2, c, e, stream)}"
+            )
+        elif kind == "lut" and e == "ui8":
+            oe = draw(st.sampled_from(["ui8", "i16", "i32", "f32"]))
+            n = draw(st.sampled_from([256, 17, 1]))
+            if oe == "f32":
+                values = [f"{v:.3f}" for v in draw(st.lists(st.floats(-8, 8, width=16), min_size=n, max_size=n))]
+            else:
+                lo, hi = {"ui8": (0, 255), "i16": (-32768, 32767), "i32": (-(2**31), 2**31 - 1)}[oe]
+                values = [str(v) for v in draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n))]
+            y = p.new(h, w, c, oe, stream)
+            p.lines.append(
+                f"{y} = img.lut {x} table(dense<[{', '.join(values)}]> : tensor<{n}x{oe}>) : {tx} -> {p.t(h, w, c, oe, stream)}"
+            )
+        elif kind == "down_odd":
+            fy, fx = draw(st.sampled_from([2, 3])), draw(st.sampled_from([2, 3]))
+            mode = draw(st.sampled_from(["nearest", "average"]))
+            rounding = draw(st.sampled_from(["floor", "ceil"]))
+            if rounding == "floor" and (fy > h or fx > w):
+                continue
+            oh, ow = (h // fy, w // fx) if rounding == "floor" else (-(-h // fy), -(-w // fx))
+            border = (
+                f" border {draw(st.sampled_from(['clamp', 'mirror', 'zero']))}"
+                if mode == "average" and rounding == "ceil"
+                else ""
+            )
+            y = p.new(oh, ow, c, e, stream)
+            p.lines.append(
+                f"{y} = img.downsample {x} factor [{fy}, {fx}] mode {mode} rounding {rounding}{border} : {tx} -> {p.t(oh, ow, c, e, stream)}"
             )
         elif kind == "up" and h * w <= 64:
             y = p.new(h * 2, w, c, e, stream)

@@ -23,7 +23,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from tessel.dialects import img
 from tessel.dialects.img.program import FrameProgram, Step, StepKind
-from tessel.dialects.img.types import StreamType
+from tessel.dialects.img.types import ImageType, StreamType
 from tessel.ir.diagnostics import TesselError, op_location
 
 
@@ -110,9 +110,11 @@ def _pipelines(fn: func.FuncOp, ops: list[Operation], root: dict, guard: dict, p
     for op in rows:
         for v in op.operands:
             producer = root[v].owner
+            if not isinstance(producer, Operation):
+                continue
             same_rate = isinstance(v.type, StreamType) == isinstance(op.results[0].type, StreamType)
             if producer in parent and guard[v] == guard[op.results[0]] and root[v] is v and same_rate:
-                parent[find(producer)] = find(op)  # type: ignore[arg-type]
+                parent[find(producer)] = find(op)
     groups: dict[Operation, list[Operation]] = {}
     for op in rows:
         groups.setdefault(find(op), []).append(op)
@@ -122,11 +124,11 @@ def _pipelines(fn: func.FuncOp, ops: list[Operation], root: dict, guard: dict, p
         outs = [op.results[0] for op in members if _used_outside(op.results[0], inside, exported)]
         by_height: dict[int, list[SSAValue]] = {}
         for v in outs:
-            by_height.setdefault(v.type.shape[0], []).append(v)  # type: ignore[attr-defined]
+            by_height.setdefault(_height(v), []).append(v)
         for values in by_height.values():
             needed = _closure(values, inside)
             chosen = [op for op in members if op in needed]
-            name = f"seg{position[chosen[0]]}_{values[0].type.shape[0]}"  # type: ignore[attr-defined]
+            name = f"seg{position[chosen[0]]}_{_height(values[0])}"
             module, inputs = _cut(fn, chosen, values, name)
             steps.append(Step(StepKind.PIPELINE, name, inputs, values, guard[values[0]], _per_frame(values), module=module,
                               order=position[chosen[0]]))  # fmt: skip
@@ -142,11 +144,17 @@ def _closure(values: list[SSAValue], inside: set[Operation]) -> set[Operation]:
     todo = [v.owner for v in values]
     while todo:
         op = todo.pop()
-        if op in needed or op not in inside:
+        if not isinstance(op, Operation) or op in needed or op not in inside:
             continue
-        needed.add(op)  # type: ignore[arg-type]
-        todo += [v.owner for v in op.operands]  # type: ignore[union-attr]
+        needed.add(op)
+        todo += [v.owner for v in op.operands]
     return needed
+
+
+def _height(v: SSAValue) -> int:
+    t = v.type
+    assert isinstance(t, ImageType)
+    return t.height.data
 
 
 def _cut(fn: func.FuncOp, ops: list[Operation], outputs: list[SSAValue], name: str) -> tuple[ModuleOp, list[SSAValue]]:

@@ -130,3 +130,26 @@ func.func @schedule(%x: !img.frame<8x8x1xui8>) -> !img.frame<8x8x1xui8> {
   }
   func.return %y : !img.frame<8x8x1xui8>
 }
+
+// -----
+
+// A table read by a map is re-evaluated there (one gather per pixel); under a 3x3 stencil
+// nine gathers per pixel cost more than a line buffer.
+// CHECK-LABEL: func.func @tables
+// CHECK:       %l = img.lut %x table({{.*}}) {img.compute = #img<compute inline>}
+// CHECK:       %t = img.lut %x table({{.*}}) {img.compute = #img<compute line_buffer>}
+func.func @tables(%x: !img.frame<8x8x1xui8>) -> (!img.frame<8x8x1xi16>, !img.frame<8x8x1xi16>) {
+  %l = img.lut %x table(dense<[1, 2, 3]> : tensor<3xi16>) : !img.frame<8x8x1xui8> -> !img.frame<8x8x1xi16>
+  %m = img.map %l : (!img.frame<8x8x1xi16>) -> !img.frame<8x8x1xi16> {
+  ^bb0(%a: i16):
+    %r = arith.addi %a, %a : i16
+    img.yield %r : i16
+  }
+  %t = img.lut %x table(dense<[4, 5]> : tensor<2xi16>) : !img.frame<8x8x1xui8> -> !img.frame<8x8x1xi16>
+  %s = img.stencil %t window [3, 3] border clamp : (!img.frame<8x8x1xi16>) -> !img.frame<8x8x1xi16> {
+  ^bb0(%p0: i16, %p1: i16, %p2: i16, %p3: i16, %p4: i16, %p5: i16, %p6: i16, %p7: i16, %p8: i16):
+    %r = arith.addi %p0, %p8 : i16
+    img.yield %r : i16
+  }
+  func.return %m, %s : !img.frame<8x8x1xi16>, !img.frame<8x8x1xi16>
+}

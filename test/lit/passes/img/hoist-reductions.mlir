@@ -90,3 +90,29 @@ func.func @down_average(%x: !img.frame<8x8x1xui8>) -> !img.frame<4x4x1xui8> {
   %d = img.downsample %m factor [2, 2] mode average : !img.frame<8x8x1xui8> -> !img.frame<4x4x1xui8>
   func.return %d : !img.frame<4x4x1xui8>
 }
+
+// -----
+
+// A gamma table before a nearest downsample of an odd frame (rounding ceil): the downsample
+// moves above the table, which then reads the kept pixels only.
+// CHECK-LABEL: func.func @table_then_downsample
+// CHECK-NEXT:    %[[D:.*]] = img.downsample %x factor [2, 2] mode nearest rounding ceil : !img.frame<7x9x1xui8> -> !img.frame<4x5x1xui8>
+// CHECK-NEXT:    %[[L:.*]] = img.lut %[[D]] table(dense<[0, 64, 128, 255]> : tensor<4xui8>) : !img.frame<4x5x1xui8> -> !img.frame<4x5x1xui8>
+// CHECK-NEXT:    func.return %[[L]]
+func.func @table_then_downsample(%x: !img.frame<7x9x1xui8>) -> !img.frame<4x5x1xui8> {
+  %g = img.lut %x table(dense<[0, 64, 128, 255]> : tensor<4xui8>) : !img.frame<7x9x1xui8> -> !img.frame<7x9x1xui8>
+  %d = img.downsample %g factor [2, 2] mode nearest rounding ceil : !img.frame<7x9x1xui8> -> !img.frame<4x5x1xui8>
+  func.return %d : !img.frame<4x5x1xui8>
+}
+
+// -----
+
+// An average downsample does not commute with a table: nothing moves.
+// CHECK-LABEL: func.func @table_then_average
+// CHECK-NEXT:    img.lut %x
+// CHECK-NEXT:    img.downsample
+func.func @table_then_average(%x: !img.frame<8x8x1xui8>) -> !img.frame<4x4x1xui8> {
+  %g = img.lut %x table(dense<[0, 64, 128, 255]> : tensor<4xui8>) : !img.frame<8x8x1xui8> -> !img.frame<8x8x1xui8>
+  %d = img.downsample %g factor [2, 2] mode average : !img.frame<8x8x1xui8> -> !img.frame<4x4x1xui8>
+  func.return %d : !img.frame<4x4x1xui8>
+}

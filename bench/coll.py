@@ -30,11 +30,9 @@ import time
 import ortools
 
 from tessel.dialects.coll import topologies as T
-from tessel.dialects.coll.model import CollKind, Sketch
-from tessel.passes.coll.synthesis import Options, synthesize
+from tessel.dialects.coll.model import Algorithm, CollKind, Sketch
+from tessel.pipelines.coll import Options, problem, synthesize
 from tessel.targets.nccl import baselines, tuner
-from tessel.targets.nccl.interpreter import check, random_inputs, run
-from tessel.targets.nccl.verify import AlgorithmError, check_algorithm
 
 SIZES = [1 << 10, 32 << 10, 1 << 20, 32 << 20, 1 << 30]
 KINDS = [CollKind.ALLGATHER, CollKind.REDUCE_SCATTER, CollKind.ALLREDUCE, CollKind.ALLTOALL]
@@ -59,23 +57,19 @@ def compare(exact: float, greedy: float, tol: float) -> int:
     return 0 if abs(exact - greedy) <= tol else (-1 if exact < greedy else 1)
 
 
-def verified(alg) -> bool:  # noqa: ANN001
-    try:
-        check_algorithm(alg)
-    except AlgorithmError as err:
-        print(f"  NOT VERIFIED {alg.name}: {err}")
-        return False
-    inputs = random_inputs(alg, 2)
-    problem = check(alg, inputs, run(alg, inputs))
-    if problem:
-        print(f"  INTERPRETER DISAGREES {alg.name}: {problem}")
-    return problem is None
+def verified(alg: Algorithm) -> bool:
+    wrong = problem(alg)
+    if wrong:
+        print(f"  NOT VERIFIED: {wrong}")
+    return wrong is None
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="1KB, 1MB, 1GB only and short solver limits")
-    ap.add_argument("--time-limit", type=float, default=None, help="synthesis budget per case (default 10 s, 20 s at 32 GPUs)")
+    ap.add_argument(
+        "--time-limit", type=float, default=None, help="synthesis budget per case (default 10 s, 20 s at 32 GPUs)"
+    )
     ap.add_argument("--topologies", default="ndv2x2,dgx2x2", help="comma-separated (default ndv2x2,dgx2x2)")
     ap.add_argument("--kinds", default=",".join(k.value for k in KINDS), help="comma-separated collectives")
     ap.add_argument("--sizes", default=None, help="comma-separated sizes, e.g. 32KB,1MB (default 1KB..1GB)")
@@ -85,10 +79,14 @@ def main() -> None:
     if args.sizes:
         sizes = [parse_size(s) for s in args.sizes.split(",")]
     kinds = [CollKind(k) for k in args.kinds.split(",")]
-    print(f"# environment: python {platform.python_version()}, ortools {ortools.__version__}, {os.cpu_count()} CPUs, "
-          f"CP-SAT workers 2; times are simulated microseconds (alpha-beta model with link/NIC/switch-port contention)")
-    print(f"{'topology':9} {'coll':15} {'size':>5} {'tessel_us':>11} {'nccl_us':>11} {'nccl_alg':>15} {'speedup':>8} "
-          f"{'tuner':>14} {'greedy_model':>12} {'exact_model':>11} {'greedy_sim':>10} {'exact_sim':>10} {'synth_s':>7}  sketch")
+    print(
+        f"# environment: python {platform.python_version()}, ortools {ortools.__version__}, {os.cpu_count()} CPUs, "
+        f"CP-SAT workers 2; times are simulated microseconds (alpha-beta model with link/NIC/switch-port contention)"
+    )
+    print(
+        f"{'topology':9} {'coll':15} {'size':>5} {'tessel_us':>11} {'nccl_us':>11} {'nccl_alg':>15} {'speedup':>8} "
+        f"{'tuner':>14} {'greedy_model':>12} {'exact_model':>11} {'greedy_sim':>10} {'exact_sim':>10} {'synth_s':>7}  sketch"
+    )
     all_ok = True
     speedups: dict[tuple[str, str, int], float] = {}
     in_model = {-1: 0, 0: 0, 1: 0}
@@ -114,20 +112,30 @@ def main() -> None:
                 st = r.stages
                 if "exact_model" in st:
                     # both are integer multiples of the model's unit: compare the integers
-                    in_model[compare(round(st["exact_model"] / st["unit"]), round(st["greedy_model"] / st["unit"]), 0)] += 1
+                    in_model[
+                        compare(round(st["exact_model"] / st["unit"]), round(st["greedy_model"] / st["unit"]), 0)
+                    ] += 1
                     in_sim[compare(st["exact_sim"], st["greedy_sim"], 1e-3 * st["greedy_sim"])] += 1
-                print(f"{topo_name:9} {kind.value:15} {human(size):>5} {r.time:11.2f} {nt:11.2f} {label:>15} {sp:7.2f}x "
-                      f"{(pick[0] if pick else '-'):>14} {st.get('greedy_model', nan):12.2f} {st.get('exact_model', nan):11.2f} "
-                      f"{st.get('greedy_sim', nan):10.2f} {st.get('exact_sim', nan):10.2f} "
-                      f"{wall:7.1f}  {r.sketch.describe()}{'' if ok else ' UNVERIFIED'}",
-                      flush=True)
-    print(f"# exact CP-SAT vs relaxation + greedy order (same sketch, before merging), in the model's integer units: "
-          f"exact better in {in_model[-1]}, equal in {in_model[0]}, worse in {in_model[1]} cases")
-    print(f"# the same two schedules simulated (tie: within 0.1%): exact better in {in_sim[-1]}, equal in {in_sim[0]}, "
-          f"worse in {in_sim[1]} cases")
+                print(
+                    f"{topo_name:9} {kind.value:15} {human(size):>5} {r.time:11.2f} {nt:11.2f} {label:>15} {sp:7.2f}x "
+                    f"{(pick[0] if pick else '-'):>14} {st.get('greedy_model', nan):12.2f} {st.get('exact_model', nan):11.2f} "
+                    f"{st.get('greedy_sim', nan):10.2f} {st.get('exact_sim', nan):10.2f} "
+                    f"{wall:7.1f}  {r.sketch.describe()}{'' if ok else ' UNVERIFIED'}",
+                    flush=True,
+                )
+    print(
+        f"# exact CP-SAT vs relaxation + greedy order (same sketch, before merging), in the model's integer units: "
+        f"exact better in {in_model[-1]}, equal in {in_model[0]}, worse in {in_model[1]} cases"
+    )
+    print(
+        f"# the same two schedules simulated (tie: within 0.1%): exact better in {in_sim[-1]}, equal in {in_sim[0]}, "
+        f"worse in {in_sim[1]} cases"
+    )
 
     if not args.no_scaling:
-        print(f"\n{'machine':9} {'gpus':>4} {'mode':>12} {'synth_s':>8} {'tessel_us':>10} {'nccl_us':>10} {'speedup':>8}")
+        print(
+            f"\n{'machine':9} {'gpus':>4} {'mode':>12} {'synth_s':>8} {'tessel_us':>10} {'nccl_us':>10} {'speedup':>8}"
+        )
     synth80 = float("nan")
     for nodes in () if args.no_scaling else (2, 4, 10):
         topo = T.ndv2(nodes)
@@ -140,12 +148,17 @@ def main() -> None:
             all_ok &= ok
             if nodes == 10 and sketch is not None:
                 synth80 = wall
-            print(f"{topo.name:9} {topo.gpus:4} {mode:>12} {wall:8.1f} {r.time:10.2f} {nccl:10.2f} {nccl / r.time:7.2f}x", flush=True)
+            print(
+                f"{topo.name:9} {topo.gpus:4} {mode:>12} {wall:8.1f} {r.time:10.2f} {nccl:10.2f} {nccl / r.time:7.2f}x",
+                flush=True,
+            )
 
     best = max(speedups.values(), default=float("nan"))
     ag = speedups.get(("ndv2x2", "allgather", 1 << 30), float("nan"))
-    print(f"RESULT coll max_speedup_vs_nccl={best:.2f} ag_1GB_ndv2x2_speedup={ag:.2f} synth_80gpu_s={synth80:.1f} "
-          f"all_verified={'true' if all_ok else 'false'}")
+    print(
+        f"RESULT coll max_speedup_vs_nccl={best:.2f} ag_1GB_ndv2x2_speedup={ag:.2f} synth_80gpu_s={synth80:.1f} "
+        f"all_verified={'true' if all_ok else 'false'}"
+    )
 
 
 if __name__ == "__main__":

@@ -21,20 +21,28 @@ import time
 
 from tessel.dialects.coll import AlgorithmOp, CollectiveOp, TopologyOp
 from tessel.dialects.coll.model import Algorithm, CollKind, Sketch, Topology
-from tessel.dialects.coll.topologies import BUILTIN_NAMES, builtin, check_sketch, load_sketch_json, load_topology_json
+from tessel.dialects.coll.simulate import SimResult
+from tessel.dialects.coll.taccl import check_sketch, load_sketch_json, load_topology_json
+from tessel.dialects.coll.topologies import BUILTIN_NAMES, builtin
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, read_module
-from tessel.passes.coll.synthesis import Options, Result, synthesize, synthesize_buckets
-from tessel.targets.nccl import baselines, tuner
-from tessel.targets.nccl.interpreter import check, random_inputs
-from tessel.targets.nccl.interpreter import run as interpret
-from tessel.targets.nccl.msccl_xml import emit
-from tessel.targets.nccl.simulate import SimResult, simulate
-from tessel.targets.nccl.verify import AlgorithmError, check_algorithm
+from tessel.pipelines import coll as pipeline
+from tessel.pipelines.coll import Options, Result, synthesize, synthesize_buckets
 from tessel.tools.cli import check_output_path, write_atomically
 
-UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
-         "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30}
+UNITS = {
+    "": 1,
+    "B": 1,
+    "K": 1 << 10,
+    "KB": 1 << 10,
+    "KIB": 1 << 10,
+    "M": 1 << 20,
+    "MB": 1 << 20,
+    "MIB": 1 << 20,
+    "G": 1 << 30,
+    "GB": 1 << 30,
+    "GIB": 1 << 30,
+}
 
 
 def parse_size(text: str, flag: str = "--size") -> int:
@@ -57,7 +65,9 @@ def human(size: float) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("topology", metavar="TOPOLOGY", help=f"built-in ({BUILTIN_NAMES}), TACCL topology JSON, or .mlir")
-    p.add_argument("--collective", choices=[k.value for k in CollKind], help="what to synthesize (not needed for .mlir)")
+    p.add_argument(
+        "--collective", choices=[k.value for k in CollKind], help="what to synthesize (not needed for .mlir)"
+    )
     p.add_argument("--size", help="buffer size, e.g. 1MB (default 1MB)")
     p.add_argument("--sizes", help="comma-separated sizes: one algorithm per size bucket")
     p.add_argument("--sketch", metavar="JSON", help="TACCL communication sketch (default: search sketches)")
@@ -68,8 +78,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="XML", help="write MSCCL XML (one file per size bucket: NAME.SIZE.xml)")
     p.add_argument("--emit-ir", metavar="MLIR", help="write the topology and algorithm(s) as coll IR")
     p.add_argument("--timeline", metavar="PNG", help="plot link usage of the simulated schedule")
-    p.add_argument("--execute", choices=["gloo"], help="run on torch.distributed, one process per rank, and check the outputs")
-    p.add_argument("--ranks", type=int, help="ranks for --execute (default: the topology's GPUs; fewer re-synthesizes on fewer nodes)")
+    p.add_argument(
+        "--execute", choices=["gloo"], help="run on torch.distributed, one process per rank, and check the outputs"
+    )
+    p.add_argument(
+        "--ranks",
+        type=int,
+        help="ranks for --execute (default: the topology's GPUs; fewer re-synthesizes on fewer nodes)",
+    )
     p.add_argument("--elems", type=int, default=256, help="float32 elements per chunk for --execute (default 256)")
 
 
@@ -87,11 +103,12 @@ def _topology(args: argparse.Namespace, nodes: int | None) -> tuple[Topology, li
     if path.endswith(".json"):
         topo = load_topology_json(path, nodes)
     else:
-        topo = builtin(path)
-        if topo is None:
+        found = builtin(path)
+        if found is None:
             if os.path.exists(path):
                 raise TesselError(f"{path}: give a TACCL topology .json or a coll .mlir module")
             raise TesselError(f"unknown topology '{path}': not a file and not a built-in ({BUILTIN_NAMES})")
+        topo = found
         if nodes is not None:
             raise TesselError("--nodes applies to TACCL topology JSON; built-ins name their nodes (ndv2x4)")
     topo.validate()
@@ -104,7 +121,9 @@ def _with_nodes(args: argparse.Namespace, topo: Topology, ranks: int) -> Topolog
         return topo
     per = topo.gpus_per_node
     if ranks % per or args.topology.endswith(".mlir"):
-        raise TesselError(f"--ranks {ranks} does not fit {topo.name} ({topo.gpus} GPUs in nodes of {per}); give --ranks {topo.gpus} or a multiple of {per} with a built-in or JSON topology")
+        raise TesselError(
+            f"--ranks {ranks} does not fit {topo.name} ({topo.gpus} GPUs in nodes of {per}); give --ranks {topo.gpus} or a multiple of {per} with a built-in or JSON topology"
+        )
     nodes = ranks // per
     if args.topology.endswith(".json"):
         return load_topology_json(args.topology, nodes)
@@ -114,39 +133,40 @@ def _with_nodes(args: argparse.Namespace, topo: Topology, ranks: int) -> Topolog
     return small
 
 
-def _report(alg: Algorithm, topo: Topology, chunk_bytes: float, size: int, wall: float | None, result: Result | None) -> SimResult:
+def _report(
+    alg: Algorithm, topo: Topology, chunk_bytes: float, size: int, wall: float | None, result: Result | None
+) -> SimResult:
     kind = alg.collective.kind
-    try:
-        check_algorithm(alg)
-    except AlgorithmError as err:
-        raise TesselError(f"algorithm {alg.name} does not implement its {kind}: {err}") from None
-    inputs = random_inputs(alg, 4)
-    problem = check(alg, inputs, interpret(alg, inputs))
-    if problem:
-        raise TesselError(f"algorithm {alg.name}: the reference interpreter disagrees with {kind}: {problem}")
-    sim = simulate(alg, topo, chunk_bytes)
+    ev = pipeline.evaluate(alg, topo, chunk_bytes, size)
+    sim = ev.sim
     tbs = sum(len(g.tbs) for g in alg.gpus)
     messages = alg.transfers()
     bottleneck, busy = sim.bottleneck()
     if result is not None:
         how = "exact CP-SAT" if result.plan.note == "exact" else "decomposition (relaxation -> greedy order -> polish)"
         searched = f", best of {len(result.candidates)} sketches" if len(result.candidates) > 1 else ""
-        print(f"synthesized {kind} of {human(size)} in {wall:.1f} s: {how}, sketch {result.sketch.describe()}{searched}")
+        print(
+            f"synthesized {kind} of {human(size)} in {wall:.1f} s: {how}, sketch {result.sketch.describe()}{searched}"
+        )
         st = result.stages
         if "exact_model" in st:
-            print(f"  schedules before merging, in the model's integer units: greedy {st['greedy_model']:.2f} us, "
-                  f"exact {st['exact_model']:.2f} us (bound {st['exact_bound']:.2f}); "
-                  f"simulated: greedy {st['greedy_sim']:.2f} us, exact {st['exact_sim']:.2f} us")
+            print(
+                f"  schedules before merging, in the model's integer units: greedy {st['greedy_model']:.2f} us, "
+                f"exact {st['exact_model']:.2f} us (bound {st['exact_bound']:.2f}); "
+                f"simulated: greedy {st['greedy_sim']:.2f} us, exact {st['exact_sim']:.2f} us"
+            )
     print(f"verified: implements {kind} (chunk propagation, no races); reference interpreter agrees")
-    print(f"schedule: {alg.collective.ranks} GPUs, {tbs} threadblocks, {messages} messages ({alg.collective.ranks * alg.collective.input_chunks} input chunks of {human(chunk_bytes)})")
+    print(
+        f"schedule: {alg.collective.ranks} GPUs, {tbs} threadblocks, {messages} messages ({alg.collective.ranks * alg.collective.input_chunks} input chunks of {human(chunk_bytes)})"
+    )
     print(f"simulated time {sim.time:.2f} us; busiest resource {bottleneck} ({busy:.2f} us busy)")
-    nccl = baselines.best(topo, kind, size)
-    best = min(t for t, _ in nccl.values())
-    parts = ", ".join(f"{fam} {t:.2f} us ({label}) -> {t / sim.time:.2f}x" for fam, (t, label) in sorted(nccl.items()))
+    best = ev.nccl_best
+    parts = ", ".join(
+        f"{fam} {t:.2f} us ({label}) -> {t / sim.time:.2f}x" for fam, (t, label) in sorted(ev.nccl.items())
+    )
     print(f"NCCL under the same model: {parts}; speedup over NCCL's best {best / sim.time:.2f}x")
-    pick = tuner.choice(topo, kind, size)
-    if pick:
-        print(f"NCCL's tuner would pick {pick[0]} (its estimate {pick[1]:.2f} us)")
+    if ev.tuner:
+        print(f"NCCL's tuner would pick {ev.tuner[0]} (its estimate {ev.tuner[1]:.2f} us)")
     return sim
 
 
@@ -162,10 +182,14 @@ def run_command(args: argparse.Namespace) -> int:
     topo, colls, algs = _topology(args, nodes)
     if sketch is not None:
         check_sketch(sketch, topo, args.sketch)
-    sizes = [parse_size(x, "--sizes") for x in args.sizes.split(",")] if args.sizes else [parse_size(args.size or "1MB")]
+    sizes = (
+        [parse_size(x, "--sizes") for x in args.sizes.split(",")] if args.sizes else [parse_size(args.size or "1MB")]
+    )
     if args.execute and args.ranks is not None and args.ranks != topo.gpus:
         _with_nodes(args, topo, args.ranks)  # fail before any work if the ranks do not fit
-    print(f"topology {topo.name}: {topo.gpus} GPUs ({topo.nodes} node{'s' if topo.nodes > 1 else ''} x {topo.gpus_per_node}), {len(topo.links)} links, {len(topo.ports)} shared ports")
+    print(
+        f"topology {topo.name}: {topo.gpus} GPUs ({topo.nodes} node{'s' if topo.nodes > 1 else ''} x {topo.gpus_per_node}), {len(topo.links)} links, {len(topo.ports)} shared ports"
+    )
     opts = Options(time_limit=args.time_limit, exact=False if args.no_exact else None)
     runs: list[tuple[Algorithm, float, int, float | None, Result | None]] = []
     if algs:
@@ -181,7 +205,9 @@ def run_command(args: argparse.Namespace) -> int:
             requests = [(c.collective().kind, [c.size.value.data], c.collective().root) for c in colls]
         else:
             if not args.collective:
-                raise TesselError("--collective is required (allgather, reduce_scatter, allreduce, alltoall, broadcast, reduce)")
+                raise TesselError(
+                    "--collective is required (allgather, reduce_scatter, allreduce, alltoall, broadcast, reduce)"
+                )
             requests = [(CollKind(args.collective), sizes, args.root)]
         for kind, sizes, root in requests:
             if not 0 <= root < topo.gpus:
@@ -195,16 +221,16 @@ def run_command(args: argparse.Namespace) -> int:
             for r in results:
                 runs.append((r.algorithm, r.chunk_bytes, r.size, r.wall if len(results) > 1 else wall, r))
     sims = []
-    for alg, chunk_bytes, size, wall, result in runs:
+    for alg, chunk_bytes, size, took, result in runs:
         if len(runs) > 1:
             window = f"[{human(alg.min_bytes)}, {human(alg.max_bytes) if alg.max_bytes else 'inf'})"
             print(f"--- {alg.name}: size {human(size)}, bucket {window}")
-        sims.append(_report(alg, topo, chunk_bytes, size, wall, result))
+        sims.append(_report(alg, topo, chunk_bytes, size, took, result))
     if args.output:
         stem = args.output[:-4] if args.output.endswith(".xml") else args.output
         for alg, *_ in runs:
             path = args.output if len(runs) == 1 else f"{stem}.{human(alg.min_bytes)}.xml"
-            write_atomically(path, emit(alg))
+            write_atomically(path, pipeline.msccl_xml(alg))
             print(f"wrote {path} (MSCCL XML)")
     if args.emit_ir:
         from xdsl.dialects.builtin import ModuleOp
@@ -212,13 +238,13 @@ def run_command(args: argparse.Namespace) -> int:
         from tessel.dialects.coll import algorithm_op, topology_op
         from tessel.ir.source import print_module
 
-        write_atomically(args.emit_ir, print_module(ModuleOp([topology_op(topo)] + [algorithm_op(a) for a, *_ in runs])), "--emit-ir")
+        write_atomically(
+            args.emit_ir, print_module(ModuleOp([topology_op(topo)] + [algorithm_op(a) for a, *_ in runs])), "--emit-ir"
+        )
         print(f"wrote {args.emit_ir} (coll IR)")
     if args.timeline:
-        from tessel.targets.nccl.timeline import plot
-
         alg, *_ = runs[0]
-        plot(sims[0], topo, args.timeline, f"{alg.name} on {topo.name}: {sims[0].time:.2f} us simulated")
+        pipeline.timeline(sims[0], topo, args.timeline, f"{alg.name} on {topo.name}: {sims[0].time:.2f} us simulated")
         print(f"wrote {args.timeline} (link timeline)")
     if args.execute:
         return _execute(args, topo, runs, sketch, opts)
@@ -226,8 +252,6 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _execute(args: argparse.Namespace, topo: Topology, runs: list, sketch: Sketch | None, opts: Options) -> int:
-    from tessel.targets.nccl.gloo import execute
-
     ranks = args.ranks or topo.gpus
     if ranks < 2:
         raise TesselError(f"--ranks must be at least 2, got {ranks}")
@@ -239,14 +263,16 @@ def _execute(args: argparse.Namespace, topo: Topology, runs: list, sketch: Sketc
         if sketch is not None:
             sketch = None  # the sketch was written for the larger machine
         algs = []
-        for alg, chunk_bytes, size, *_ in runs:
+        for alg, _chunk_bytes, size, *_ in runs:
             r = synthesize(small, alg.collective.kind, size, None, opts, root=alg.collective.root)
-            check_algorithm(r.algorithm)
+            wrong = pipeline.problem(r.algorithm)
+            if wrong:
+                raise TesselError(wrong)
             algs.append(r.algorithm)
         print(f"re-synthesized for {small.name} ({ranks} ranks) to execute")
     print(f"executing on torch.distributed gloo: {ranks} processes, {args.elems} float32 per chunk ...", flush=True)
     ok = True
-    for rep in execute(algs, args.elems):
+    for rep in pipeline.execute(algs, args.elems):
         status = "outputs correct" if rep.ok else f"WRONG: {rep.error}"
         print(f"gloo: {rep.name}: {status} ({rep.seconds * 1e3:.1f} ms on {rep.ranks} ranks)")
         ok &= rep.ok

@@ -7,10 +7,14 @@ A module states a problem and, after `coll-synthesize`, its answer:
     coll.sketch @sk conn [(0, 1)] symmetry [(8, 16)]        // optional hints
     coll.algorithm @ag_ndv2x2 allgather ranks 16 ... { coll.gpu 0 ... { coll.threadblock ... } }
 
-`model.py` is the same content as plain Python for solvers, simulators and executors.
+The ops: topology.py, problem.py, algorithm.py (attributes: attrs.py). The same content as
+plain Python for solvers, simulators and executors: model.py (and plan.py, a schedule before
+it becomes threadblocks). Its meaning: reference.py (numpy), verify.py (the symbolic proof),
+steps.py (who waits for whom), simulate.py and bounds.py (time under the alpha-beta model).
+Machines: topologies.py (built-ins), taccl.py (TACCL's JSON).
 """
 
-from xdsl.ir import Dialect
+from xdsl.ir import Attribute, Dialect, Operation
 
 from .algorithm import (
     STEP_OPS,
@@ -26,22 +30,86 @@ from .algorithm import (
     ThreadblockOp,
     algorithm_op,
 )
-from .attrs import ConnAttr, KindAttr, PairsAttr, RanksAttr, SlotAttr
+from .attrs import (
+    BufferAttr,
+    ConnAttr,
+    ConnModeAttr,
+    KindAttr,
+    LinkKindAttr,
+    PairsAttr,
+    ProtoAttr,
+    RanksAttr,
+    SlotAttr,
+    SwitchPolicyAttr,
+)
 from .problem import CollectiveOp, SketchOp, collective_op, sketch_op
 from .topology import LinkOp, NicOp, SwitchOp, TopologyOp, topology_op
 
-OPS = [
-    TopologyOp, LinkOp, NicOp, SwitchOp, CollectiveOp, SketchOp,
-    AlgorithmOp, GpuOp, ThreadblockOp, SendOp, RecvOp, RecvReduceCopyOp, CopyOp, ReduceOp, NopOp,
+OPS: list[type[Operation]] = [
+    TopologyOp,
+    LinkOp,
+    NicOp,
+    SwitchOp,
+    CollectiveOp,
+    SketchOp,
+    AlgorithmOp,
+    GpuOp,
+    ThreadblockOp,
+    SendOp,
+    RecvOp,
+    RecvReduceCopyOp,
+    CopyOp,
+    ReduceOp,
+    NopOp,
 ]
-ATTRS = [SlotAttr, RanksAttr, PairsAttr, KindAttr, ConnAttr]
+ATTRS: list[type[Attribute]] = [
+    SlotAttr,
+    RanksAttr,
+    PairsAttr,
+    KindAttr,
+    ConnAttr,
+    BufferAttr,
+    ConnModeAttr,
+    LinkKindAttr,
+    ProtoAttr,
+    SwitchPolicyAttr,
+]
 
 COLL = Dialect("coll", OPS, ATTRS)
 
 __all__ = [
-    "COLL", "OPS", "ATTRS", "STEP_OPS",
-    "TopologyOp", "LinkOp", "NicOp", "SwitchOp", "CollectiveOp", "SketchOp",
-    "AlgorithmOp", "GpuOp", "ThreadblockOp", "StepOp", "SendOp", "RecvOp", "RecvReduceCopyOp", "CopyOp", "ReduceOp", "NopOp",
-    "SlotAttr", "RanksAttr", "PairsAttr", "KindAttr", "ConnAttr",
-    "topology_op", "collective_op", "sketch_op", "algorithm_op",
+    "COLL",
+    "OPS",
+    "ATTRS",
+    "STEP_OPS",
+    "TopologyOp",
+    "LinkOp",
+    "NicOp",
+    "SwitchOp",
+    "CollectiveOp",
+    "SketchOp",
+    "AlgorithmOp",
+    "GpuOp",
+    "ThreadblockOp",
+    "StepOp",
+    "SendOp",
+    "RecvOp",
+    "RecvReduceCopyOp",
+    "CopyOp",
+    "ReduceOp",
+    "NopOp",
+    "SlotAttr",
+    "RanksAttr",
+    "PairsAttr",
+    "KindAttr",
+    "ConnAttr",
+    "BufferAttr",
+    "ConnModeAttr",
+    "LinkKindAttr",
+    "ProtoAttr",
+    "SwitchPolicyAttr",
+    "topology_op",
+    "collective_op",
+    "sketch_op",
+    "algorithm_op",
 ]

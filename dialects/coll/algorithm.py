@@ -2,7 +2,7 @@
 
 This is MSCCL's program model (research/taccl.md section 3), one op per step kind:
 
-    coll.algorithm @ag allgather ranks 2 chunkup 1 on @ring2 {proto = "Simple"} {
+    coll.algorithm @ag allgather ranks 2 chunkup 1 on @ring2 proto Simple {
       coll.gpu 0 in 1 out 2 scratch 0 {
         coll.threadblock send 1 recv -1 channel 0 {
           coll.send i[0] x 1
@@ -20,7 +20,8 @@ This is MSCCL's program model (research/taccl.md section 3), one op per step kin
 Threadblocks are numbered by position in their GPU, steps by position in their threadblock;
 `deps [(tb, step)]` names steps of the same GPU that must finish first. The k-th send of a
 threadblock on (peer p, channel c) pairs with the k-th recv of p's threadblock that receives
-from this GPU on channel c. Reference semantics: targets/nccl/interpreter.py.
+from this GPU on channel c. Reference semantics: reference.py; the proof that an algorithm
+implements its collective: verify.py.
 """
 
 from __future__ import annotations
@@ -28,21 +29,22 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint, SymbolRefAttr
-from xdsl.ir import Block, Region
+from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
+    lazy_traits_def,
     opt_prop_def,
     prop_def,
     region_def,
     traits_def,
 )
-from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface
+from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from .attrs import region_ops, KindAttr, PairsAttr, SlotAttr
-from .model import Algorithm, Collective, GpuProgram, Step, Threadblock
+from .attrs import KindAttr, PairsAttr, ProtoAttr, SlotAttr, region_ops
+from .model import Algorithm, Collective, GpuProgram, Proto, Step, Threadblock
 from .problem import check_collective
 
 # --------------------------------------------------------------------------- steps
@@ -51,25 +53,25 @@ from .problem import check_collective
 class StepOp(IRDLOperation):
     """Base of the step ops: which slots it reads/writes, checked against its GPU's buffers."""
 
-    count = prop_def(IntegerAttr[I64])
     deps = opt_prop_def(PairsAttr)
+    traits = lazy_traits_def(lambda: (HasParent(ThreadblockOp),))
     irdl_options = (ParsePropInAttrDict(),)
     OP_KIND: ClassVar[str] = ""
     NEEDS_SEND: ClassVar[bool] = False
     NEEDS_RECV: ClassVar[bool] = False
 
     def slots(self) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
-        src = getattr(self, "src", None)
-        dst = getattr(self, "dst", None)
-        return (src.value if src is not None else None, dst.value if dst is not None else None)
+        """(source, destination) slots; a step kind without one has None there."""
+        return (None, None)
+
+    def chunk_count(self) -> int:
+        """Contiguous chunks the step moves (a nop moves none; it counts as one, as in MSCCL)."""
+        return 1
 
     def step(self) -> Step:
         src, dst = self.slots()
         deps = self.deps.value if self.deps is not None else []
         return Step(self.OP_KIND, src, dst, self.chunk_count(), list(deps))
-
-    def chunk_count(self) -> int:
-        return self.count.value.data if self.count is not None else 1
 
     def verify_(self) -> None:
         count = self.chunk_count()
@@ -78,19 +80,20 @@ class StepOp(IRDLOperation):
         tb = self.parent_op()
         gpu = tb.parent_op() if tb is not None else None
         if not isinstance(tb, ThreadblockOp) or not isinstance(gpu, GpuOp):
-            raise VerifyException("must be inside a coll.threadblock of a coll.gpu")
+            return  # detached, or reported by the HasParent traits
         if self.NEEDS_SEND and tb.send.value.data < 0:
             raise VerifyException("sends from a threadblock with no send peer (send -1)")
         if self.NEEDS_RECV and tb.recv.value.data < 0:
             raise VerifyException("receives in a threadblock with no recv peer (recv -1)")
         sizes = gpu.buffer_sizes()
+        names = {"i": "input", "o": "output", "s": "scratch"}
         for slot in self.slots():
             if slot is None:
                 continue
             buf, off = slot
             if off + count > sizes[buf]:
                 raise VerifyException(
-                    f"{buf}[{off}] x {count} is outside the {'input' if buf == 'i' else 'output' if buf == 'o' else 'scratch'} buffer of GPU {gpu.rank.value.data} ({sizes[buf]} chunks)"
+                    f"{buf}[{off}] x {count} is outside the {names[buf]} buffer of GPU {gpu.rank.value.data} ({sizes[buf]} chunks)"
                 )
         tbs = list(region_ops(gpu.body))
         my_tb = tbs.index(tb)
@@ -98,62 +101,84 @@ class StepOp(IRDLOperation):
             if not 0 <= t < len(tbs):
                 raise VerifyException(f"depends on threadblock {t}, but GPU {gpu.rank.value.data} has {len(tbs)}")
             target = tbs[t]
-            assert isinstance(target, ThreadblockOp)
-            n_steps = len(region_ops(target.body))
+            n_steps = len(region_ops(target.regions[0])) if target.regions else 0
             if not 0 <= s < n_steps:
                 raise VerifyException(f"depends on step {s} of threadblock {t}, which has {n_steps} steps")
             if t == my_tb:
                 raise VerifyException(f"depends on step {s} of its own threadblock; program order already covers that")
 
 
+class _MoveOp(StepOp):
+    """A step that moves `count` contiguous chunks."""
+
+    count = prop_def(IntegerAttr[I64])
+
+    def chunk_count(self) -> int:
+        return self.count.value.data
+
+
 @irdl_op_definition
-class SendOp(StepOp):
+class SendOp(_MoveOp):
+    """Send src to the threadblock's send peer."""
+
     name = "coll.send"
     src = prop_def(SlotAttr)
     OP_KIND: ClassVar[str] = "send"
     NEEDS_SEND: ClassVar[bool] = True
     assembly_format = "$src `x` $count (`deps` $deps^)? attr-dict"
 
+    def slots(self) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+        return (self.src.value, None)
+
 
 @irdl_op_definition
-class RecvOp(StepOp):
+class RecvOp(_MoveOp):
+    """Receive from the threadblock's recv peer into dst."""
+
     name = "coll.recv"
     dst = prop_def(SlotAttr)
     OP_KIND: ClassVar[str] = "recv"
     NEEDS_RECV: ClassVar[bool] = True
     assembly_format = "$dst `x` $count (`deps` $deps^)? attr-dict"
 
+    def slots(self) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+        return (None, self.dst.value)
+
+
+class _LocalOp(_MoveOp):
+    """A step that reads src and writes dst."""
+
+    src = prop_def(SlotAttr)
+    dst = prop_def(SlotAttr)
+    assembly_format = "$src `->` $dst `x` $count (`deps` $deps^)? attr-dict"
+
+    def slots(self) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+        return (self.src.value, self.dst.value)
+
 
 @irdl_op_definition
-class RecvReduceCopyOp(StepOp):
+class RecvReduceCopyOp(_LocalOp):
     """Receive x from the recv peer and write src + x to dst."""
 
     name = "coll.recv_reduce_copy"
-    src = prop_def(SlotAttr)
-    dst = prop_def(SlotAttr)
     OP_KIND: ClassVar[str] = "recv_reduce_copy"
     NEEDS_RECV: ClassVar[bool] = True
-    assembly_format = "$src `->` $dst `x` $count (`deps` $deps^)? attr-dict"
 
 
 @irdl_op_definition
-class CopyOp(StepOp):
+class CopyOp(_LocalOp):
+    """dst = src, locally."""
+
     name = "coll.copy"
-    src = prop_def(SlotAttr)
-    dst = prop_def(SlotAttr)
     OP_KIND: ClassVar[str] = "copy"
-    assembly_format = "$src `->` $dst `x` $count (`deps` $deps^)? attr-dict"
 
 
 @irdl_op_definition
-class ReduceOp(StepOp):
+class ReduceOp(_LocalOp):
     """dst = dst + src, locally."""
 
     name = "coll.reduce"
-    src = prop_def(SlotAttr)
-    dst = prop_def(SlotAttr)
     OP_KIND: ClassVar[str] = "reduce"
-    assembly_format = "$src `->` $dst `x` $count (`deps` $deps^)? attr-dict"
 
 
 @irdl_op_definition
@@ -161,7 +186,6 @@ class NopOp(StepOp):
     """Waits for its dependencies; MSCCL allows one per step, so extra ones become nops."""
 
     name = "coll.nop"
-    count = opt_prop_def(IntegerAttr[I64])
     OP_KIND: ClassVar[str] = "nop"
     assembly_format = "(`deps` $deps^)? attr-dict"
 
@@ -182,17 +206,16 @@ class ThreadblockOp(IRDLOperation):
     recv = prop_def(IntegerAttr[I64])
     channel = prop_def(IntegerAttr[I64])
     body = region_def()
-    traits = traits_def(NoTerminator())
+    traits = lazy_traits_def(lambda: (NoTerminator(), HasParent(GpuOp)))
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "`send` $send `recv` $recv `channel` $channel attr-dict-with-keyword $body"
 
     def verify_(self) -> None:
         gpu = self.parent_op()
         if not isinstance(gpu, GpuOp):
-            raise VerifyException("must be inside a coll.gpu")
+            return  # detached, or reported by the HasParent trait
         rank, ranks = gpu.rank.value.data, gpu.ranks()
-        for what in ("send", "recv"):
-            peer = getattr(self, what).value.data
+        for what, peer in (("send", self.send.value.data), ("recv", self.recv.value.data)):
             if peer == rank:
                 raise VerifyException(f"{what} peer is the GPU itself ({rank})")
             if peer < -1 or (ranks is not None and peer >= ranks):
@@ -214,28 +237,31 @@ class GpuOp(IRDLOperation):
     output_chunks = prop_def(IntegerAttr[I64])
     scratch_chunks = prop_def(IntegerAttr[I64])
     body = region_def()
-    traits = traits_def(NoTerminator())
+    traits = lazy_traits_def(lambda: (NoTerminator(), HasParent(AlgorithmOp)))
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$rank `in` $input_chunks `out` $output_chunks `scratch` $scratch_chunks attr-dict-with-keyword $body"
+    assembly_format = (
+        "$rank `in` $input_chunks `out` $output_chunks `scratch` $scratch_chunks attr-dict-with-keyword $body"
+    )
 
     def buffer_sizes(self) -> dict[str, int]:
-        return {"i": self.input_chunks.value.data, "o": self.output_chunks.value.data, "s": self.scratch_chunks.value.data}
+        return {
+            "i": self.input_chunks.value.data,
+            "o": self.output_chunks.value.data,
+            "s": self.scratch_chunks.value.data,
+        }
 
     def ranks(self) -> int | None:
         alg = self.parent_op()
         return alg.ranks.value.data if isinstance(alg, AlgorithmOp) else None
 
     def verify_(self) -> None:
-        if not isinstance(self.parent_op(), AlgorithmOp):
-            raise VerifyException("must be inside a coll.algorithm")
         if self.scratch_chunks.value.data < 0:
             raise VerifyException(f"scratch must be >= 0 chunks, got {self.scratch_chunks.value.data}")
         peers: dict[tuple[str, int, int], int] = {}
         for i, tb in enumerate(region_ops(self.body)):
             if not isinstance(tb, ThreadblockOp):
                 raise VerifyException(f"may hold only coll.threadblock, found {tb.name}")
-            for what in ("send", "recv"):
-                peer = getattr(tb, what).value.data
+            for what, peer in (("send", tb.send.value.data), ("recv", tb.recv.value.data)):
                 if peer < 0:
                     continue
                 key = (what, peer, tb.channel.value.data)
@@ -248,6 +274,8 @@ class GpuOp(IRDLOperation):
 
 @irdl_op_definition
 class AlgorithmOp(IRDLOperation):
+    """An algorithm for a collective on a topology: one coll.gpu per rank."""
+
     name = "coll.algorithm"
     sym_name = prop_def(SymbolNameConstraint())
     kind = prop_def(KindAttr)
@@ -255,22 +283,22 @@ class AlgorithmOp(IRDLOperation):
     chunkup = prop_def(IntegerAttr[I64])
     topology = prop_def(SymbolRefAttr)
     root = opt_prop_def(IntegerAttr[I64])
-    proto = opt_prop_def(StringAttr)
+    proto = opt_prop_def(ProtoAttr)
     min_bytes = opt_prop_def(IntegerAttr[I64])
     max_bytes = opt_prop_def(IntegerAttr[I64])
     body = region_def()
     traits = traits_def(NoTerminator(), SymbolOpInterface(), IsolatedFromAbove())
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$sym_name $kind `ranks` $ranks `chunkup` $chunkup `on` $topology attr-dict-with-keyword $body"
+    assembly_format = "$sym_name $kind `ranks` $ranks `chunkup` $chunkup `on` $topology (`proto` $proto^)? attr-dict-with-keyword $body"
 
     def collective(self) -> Collective:
-        return Collective(self.kind.value, self.ranks.value.data, self.chunkup.value.data, self.root.value.data if self.root else 0)
+        return Collective(
+            self.kind.data, self.ranks.value.data, self.chunkup.value.data, self.root.value.data if self.root else 0
+        )
 
     def verify_(self) -> None:
         coll = self.collective()
         check_collective(coll.kind, coll.ranks, coll.chunkup, coll.root)
-        if self.proto is not None and self.proto.data not in ("Simple", "LL", "LL128"):
-            raise VerifyException(f"proto must be Simple, LL or LL128, got {self.proto.data}")
         gpus = list(region_ops(self.body))
         ranks = []
         for op in gpus:
@@ -285,9 +313,9 @@ class AlgorithmOp(IRDLOperation):
         if sorted(ranks) != list(range(coll.ranks)):
             raise VerifyException(f"needs one coll.gpu per rank 0..{coll.ranks - 1}, got ranks {ranks}")
         for op in self.walk():
-            if op is not self and hasattr(op, "verify_"):
+            if op is not self:
                 try:
-                    op.verify_()
+                    op.verify(verify_nested_ops=False)
                 except VerifyException:
                     return  # reported at that op, with its location, when the walk reaches it
         _check_connections(self.algorithm())
@@ -305,8 +333,11 @@ class AlgorithmOp(IRDLOperation):
             gpus.append(GpuProgram(op.rank.value.data, sizes["i"], sizes["o"], sizes["s"], tbs))
         gpus.sort(key=lambda g: g.rank)
         return Algorithm(
-            self.sym_name.data, self.collective(), self.topology.root_reference.data, gpus,
-            self.proto.data if self.proto is not None else "Simple",
+            self.sym_name.data,
+            self.collective(),
+            self.topology.root_reference.data,
+            gpus,
+            self.proto.data if self.proto is not None else Proto.SIMPLE,
             self.min_bytes.value.data if self.min_bytes is not None else 0,
             self.max_bytes.value.data if self.max_bytes is not None else None,
         )
@@ -326,10 +357,14 @@ def _check_connections(alg: Algorithm) -> None:
     for key in sorted(set(sends) | set(recvs)):
         a, b = sends.get(key, []), recvs.get(key, [])
         if len(a) != len(b):
-            raise VerifyException(f"GPU {key[0]} sends {len(a)} messages to GPU {key[1]} on channel {key[2]}, which receives {len(b)}")
+            raise VerifyException(
+                f"GPU {key[0]} sends {len(a)} messages to GPU {key[1]} on channel {key[2]}, which receives {len(b)}"
+            )
         for k, (x, y) in enumerate(zip(a, b)):
             if x != y:
-                raise VerifyException(f"message {k} from GPU {key[0]} to GPU {key[1]} on channel {key[2]} sends {x} chunks, the recv expects {y}")
+                raise VerifyException(
+                    f"message {k} from GPU {key[0]} to GPU {key[1]} on channel {key[2]} sends {x} chunks, the recv expects {y}"
+                )
 
 
 def algorithm_op(alg: Algorithm) -> AlgorithmOp:
@@ -340,26 +375,42 @@ def algorithm_op(alg: Algorithm) -> AlgorithmOp:
         for tb in g.tbs:
             steps = []
             for s in tb.steps:
-                props: dict = {} if s.op == "nop" else {"count": IntegerAttr(s.count, 64)}
+                step_props: dict[str, Attribute] = {} if s.op == "nop" else {"count": IntegerAttr(s.count, 64)}
                 if s.src is not None:
-                    props["src"] = SlotAttr.get(*s.src)
+                    step_props["src"] = SlotAttr.get(*s.src)
                 if s.dst is not None:
-                    props["dst"] = SlotAttr.get(*s.dst)
+                    step_props["dst"] = SlotAttr.get(*s.dst)
                 if s.deps:
-                    props["deps"] = PairsAttr.get(s.deps)
-                steps.append(STEP_OPS[s.op].create(properties=props))
-            tb_ops.append(ThreadblockOp.create(
-                properties={"send": IntegerAttr(tb.send, 64), "recv": IntegerAttr(tb.recv, 64), "channel": IntegerAttr(tb.channel, 64)},
-                regions=[Region(Block(steps))],
-            ))
-        gpu_ops.append(GpuOp.create(
-            properties={"rank": IntegerAttr(g.rank, 64), "input_chunks": IntegerAttr(g.input_chunks, 64),
-                        "output_chunks": IntegerAttr(g.output_chunks, 64), "scratch_chunks": IntegerAttr(g.scratch_chunks, 64)},
-            regions=[Region(Block(tb_ops))],
-        ))
-    props: dict = {
-        "sym_name": StringAttr(alg.name), "kind": KindAttr.get(alg.collective.kind), "ranks": IntegerAttr(alg.collective.ranks, 64),
-        "chunkup": IntegerAttr(alg.collective.chunkup, 64), "topology": SymbolRefAttr(alg.topology), "proto": StringAttr(alg.proto),
+                    step_props["deps"] = PairsAttr.get(s.deps)
+                steps.append(STEP_OPS[s.op].create(properties=step_props))
+            tb_ops.append(
+                ThreadblockOp.create(
+                    properties={
+                        "send": IntegerAttr(tb.send, 64),
+                        "recv": IntegerAttr(tb.recv, 64),
+                        "channel": IntegerAttr(tb.channel, 64),
+                    },
+                    regions=[Region(Block(steps))],
+                )
+            )
+        gpu_ops.append(
+            GpuOp.create(
+                properties={
+                    "rank": IntegerAttr(g.rank, 64),
+                    "input_chunks": IntegerAttr(g.input_chunks, 64),
+                    "output_chunks": IntegerAttr(g.output_chunks, 64),
+                    "scratch_chunks": IntegerAttr(g.scratch_chunks, 64),
+                },
+                regions=[Region(Block(tb_ops))],
+            )
+        )
+    props: dict[str, Attribute] = {
+        "sym_name": StringAttr(alg.name),
+        "kind": KindAttr(alg.collective.kind),
+        "ranks": IntegerAttr(alg.collective.ranks, 64),
+        "chunkup": IntegerAttr(alg.collective.chunkup, 64),
+        "topology": SymbolRefAttr(alg.topology),
+        "proto": ProtoAttr(alg.proto),
     }
     if alg.collective.root:
         props["root"] = IntegerAttr(alg.collective.root, 64)

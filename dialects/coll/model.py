@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cached_property
 
+from xdsl.utils.str_enum import StrEnum
+
 MIB = 1 << 20
-LINK_KINDS = ("nvlink", "pcie", "ib", "switch")
 # Sizes past these are refused up front (a topology of 10^8 GPUs would otherwise hang the
 # synthesis while it builds per-GPU tables): far above the 80-GPU machines TACCL handles.
 MAX_GPUS = 1024
@@ -35,6 +35,41 @@ class CollKind(StrEnum):
     REDUCE = "reduce"
 
 
+class LinkKind(StrEnum):
+    """What carries a link: NVLink, PCIe, InfiniBand through NICs, or an NVSwitch-like crossbar."""
+
+    NVLINK = "nvlink"
+    PCIE = "pcie"
+    IB = "ib"
+    SWITCH = "switch"
+
+
+class Proto(StrEnum):
+    """MSCCL's protocols (the runtime's names)."""
+
+    SIMPLE = "Simple"
+    LL = "LL"
+    LL128 = "LL128"
+
+
+class SwitchPolicy(StrEnum):
+    """TACCL's switch-hyperedge policies: few switch peers with big buffers, or many with small."""
+
+    UC_MIN = "uc-min"
+    UC_MAX = "uc-max"
+
+
+class Buffer(StrEnum):
+    """A GPU's buffers in MSCCL: input, output, scratch."""
+
+    INPUT = "i"
+    OUTPUT = "o"
+    SCRATCH = "s"
+
+
+LINK_KINDS = tuple(k.value for k in LinkKind)
+
+
 # --------------------------------------------------------------------------- topology
 
 
@@ -44,7 +79,7 @@ class Link:
 
     src: int
     dst: int
-    kind: str
+    kind: LinkKind
     alpha: float
     beta: float
     lanes: int = 1
@@ -250,7 +285,9 @@ class Collective:
                     flows.append(Flow(len(flows), "reduce", root, everyone, j))
             if kind == CollKind.ALLREDUCE:
                 for f in list(flows):
-                    flows.append(Flow(len(flows), "bcast", f.root, tuple(x for x in everyone if x != f.root), f.chunk, f.id))
+                    flows.append(
+                        Flow(len(flows), "bcast", f.root, tuple(x for x in everyone if x != f.root), f.chunk, f.id)
+                    )
         elif kind == CollKind.ALLTOALL:
             for s in range(n):
                 for d in range(n):
@@ -264,28 +301,6 @@ class Collective:
             for k in range(c):
                 flows.append(Flow(k, "reduce", self.root, everyone, k))
         return flows
-
-    def expected(self, inputs: list) -> list:
-        """Reference semantics: per-rank output arrays (chunks x elems) from per-rank inputs."""
-        import numpy as np
-
-        n, c = self.ranks, self.chunkup
-        kind = self.kind
-        if kind == CollKind.ALLGATHER:
-            whole = np.concatenate(inputs, axis=0)
-            return [whole.copy() for _ in range(n)]
-        if kind == CollKind.REDUCE_SCATTER:
-            total = np.sum(inputs, axis=0)
-            return [total[r * c : (r + 1) * c].copy() for r in range(n)]
-        if kind == CollKind.ALLREDUCE:
-            total = np.sum(inputs, axis=0)
-            return [total.copy() for _ in range(n)]
-        if kind == CollKind.ALLTOALL:
-            return [np.concatenate([inputs[s][d * c : (d + 1) * c] for s in range(n)], axis=0) for d in range(n)]
-        if kind == CollKind.BROADCAST:
-            return [inputs[self.root].copy() for _ in range(n)]
-        total = np.sum(inputs, axis=0)
-        return [total.copy() if r == self.root else None for r in range(n)]
 
 
 # --------------------------------------------------------------------------- sketches
@@ -307,7 +322,7 @@ class Sketch:
     conn: str | list[tuple[int, int]] = "fully-connected"
     senders: dict[int, tuple[int, ...]] | None = None
     symmetry: list[tuple[int, int]] = field(default_factory=list)
-    switch_policy: str | None = None
+    switch_policy: SwitchPolicy | None = None
     chunkup: int = 1
     enforce_ordering: bool = False
     reduce_roots: str = "owner"  # allreduce: "owner" (RS + AG) or "leaders" (reduce at node leaders)
@@ -328,7 +343,7 @@ class Sketch:
 
     def describe(self) -> str:
         conn = self.conn if isinstance(self.conn, str) else ",".join(f"{a}->{b}" for a, b in self.conn)
-        policy = f" {self.switch_policy}" if self.switch_policy else ""
+        policy = f" {self.switch_policy.value}" if self.switch_policy else ""
         roots = ", reduce at node leaders" if self.reduce_roots == "leaders" else ""
         return f"ib {conn}, chunkup {self.chunkup}{policy}{roots}"
 
@@ -341,7 +356,7 @@ def rotate(rank: int, offset: int, group: int) -> int:
 # --------------------------------------------------------------------------- algorithms
 
 
-BUFFERS = ("i", "o", "s")
+BUFFERS = tuple(b.value for b in Buffer)
 STEP_OPS = ("send", "recv", "recv_reduce_copy", "copy", "reduce", "nop")
 
 
@@ -385,7 +400,7 @@ class Algorithm:
     collective: Collective
     topology: str
     gpus: list[GpuProgram]
-    proto: str = "Simple"
+    proto: Proto = Proto.SIMPLE
     min_bytes: int = 0
     max_bytes: int | None = None
 

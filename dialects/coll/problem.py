@@ -13,17 +13,20 @@ pairs (sender, gpu)), rotations that map the algorithm onto itself (`symmetry`,
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, BoolAttr, IntegerAttr, StringAttr, SymbolNameConstraint, SymbolRefAttr
+from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint, SymbolRefAttr, UnitAttr
+from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, irdl_op_definition, opt_prop_def, prop_def, traits_def
 from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from .attrs import ConnAttr, KindAttr, PairsAttr
-from .model import MAX_CHUNKUP, MAX_GPUS, CollKind, Collective, Sketch
+from .attrs import ConnAttr, KindAttr, PairsAttr, SwitchPolicyAttr
+from .model import MAX_CHUNKUP, MAX_GPUS, Collective, CollKind, Sketch
 
 
 @irdl_op_definition
 class CollectiveOp(IRDLOperation):
+    """A request: this collective, on `ranks` ranks of a topology, with `size`-byte buffers."""
+
     name = "coll.collective"
     sym_name = prop_def(SymbolNameConstraint())
     kind = prop_def(KindAttr)
@@ -38,15 +41,18 @@ class CollectiveOp(IRDLOperation):
 
     def collective(self) -> Collective:
         root = self.root.value.data if self.root is not None else 0
-        return Collective(self.kind.value, self.ranks.value.data, self.chunkup.value.data, root)
+        return Collective(self.kind.data, self.ranks.value.data, self.chunkup.value.data, root)
 
     def verify_(self) -> None:
-        check_collective(self.kind.value, self.ranks.value.data, self.chunkup.value.data, self.root.value.data if self.root else 0)
+        check_collective(
+            self.kind.data, self.ranks.value.data, self.chunkup.value.data, self.root.value.data if self.root else 0
+        )
         if self.size.value.data < 1:
             raise VerifyException(f"size must be >= 1 byte, got {self.size.value.data}")
 
 
 def check_collective(kind: CollKind, ranks: int, chunkup: int, root: int) -> None:
+    """The checks a request and an algorithm share (both name a collective, ranks and chunkup)."""
     if ranks < 1:
         raise VerifyException(f"ranks must be >= 1, got {ranks}")
     if chunkup < 1:
@@ -63,29 +69,31 @@ def check_collective(kind: CollKind, ranks: int, chunkup: int, root: int) -> Non
 
 @irdl_op_definition
 class SketchOp(IRDLOperation):
+    """TACCL's communication sketch: hints that shrink the synthesis problem (model.Sketch)."""
+
     name = "coll.sketch"
     sym_name = prop_def(SymbolNameConstraint())
     conn = opt_prop_def(ConnAttr)
     senders = opt_prop_def(PairsAttr)
     symmetry = opt_prop_def(PairsAttr)
     chunkup = opt_prop_def(IntegerAttr[I64])
-    switch_policy = opt_prop_def(StringAttr)
+    switch_policy = opt_prop_def(SwitchPolicyAttr)
     nodes = opt_prop_def(IntegerAttr[I64])
-    enforce_ordering = opt_prop_def(BoolAttr)
+    enforce_ordering = opt_prop_def(UnitAttr)
     traits = traits_def(SymbolOpInterface())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
         "$sym_name (`nodes` $nodes^)? (`conn` $conn^)? (`senders` $senders^)? (`symmetry` $symmetry^)?"
-        " (`chunkup` $chunkup^)? (`switch_policy` $switch_policy^)? attr-dict"
+        " (`chunkup` $chunkup^)? (`switch_policy` $switch_policy^)? (`enforce_ordering` $enforce_ordering^)? attr-dict"
     )
 
     def sketch(self) -> Sketch:
-        senders = None
+        senders: dict[int, tuple[int, ...]] | None = None
         if self.senders is not None:
-            senders = {}
+            carried: dict[int, list[int]] = {}
             for sender, gpu in self.senders.value:
-                senders.setdefault(sender, []).append(gpu)
-            senders = {k: tuple(v) for k, v in senders.items()}
+                carried.setdefault(sender, []).append(gpu)
+            senders = {k: tuple(v) for k, v in carried.items()}
         return Sketch(
             name=self.sym_name.data,
             nnodes=self.nodes.value.data if self.nodes is not None else None,
@@ -94,7 +102,7 @@ class SketchOp(IRDLOperation):
             symmetry=self.symmetry.value if self.symmetry is not None else [],
             switch_policy=self.switch_policy.data if self.switch_policy is not None else None,
             chunkup=self.chunkup.value.data if self.chunkup is not None else 1,
-            enforce_ordering=bool(self.enforce_ordering.value.data) if self.enforce_ordering is not None else False,
+            enforce_ordering=self.enforce_ordering is not None,
         )
 
     def verify_(self) -> None:
@@ -103,8 +111,6 @@ class SketchOp(IRDLOperation):
             raise VerifyException(f"chunkup must be >= 1, got {sk.chunkup}")
         if sk.nnodes is not None and sk.nnodes < 1:
             raise VerifyException(f"nodes must be >= 1, got {sk.nnodes}")
-        if sk.switch_policy not in (None, "uc-min", "uc-max"):
-            raise VerifyException(f"switch_policy must be \"uc-min\" or \"uc-max\", got \"{sk.switch_policy}\"")
         if isinstance(sk.conn, list):
             if not sk.conn:
                 raise VerifyException("conn lists no (sender, receiver) pair")
@@ -117,7 +123,8 @@ class SketchOp(IRDLOperation):
 
 
 def sketch_op(sk: Sketch) -> SketchOp:
-    props: dict = {"sym_name": StringAttr(sk.name), "chunkup": IntegerAttr(sk.chunkup, 64)}
+    """The IR of a sketch model."""
+    props: dict[str, Attribute] = {"sym_name": StringAttr(sk.name), "chunkup": IntegerAttr(sk.chunkup, 64)}
     if sk.nnodes is not None:
         props["nodes"] = IntegerAttr(sk.nnodes, 64)
     props["conn"] = ConnAttr.get(sk.conn)
@@ -126,16 +133,21 @@ def sketch_op(sk: Sketch) -> SketchOp:
     if sk.symmetry:
         props["symmetry"] = PairsAttr.get(sk.symmetry)
     if sk.switch_policy:
-        props["switch_policy"] = StringAttr(sk.switch_policy)
+        props["switch_policy"] = SwitchPolicyAttr(sk.switch_policy)
     if sk.enforce_ordering:
-        props["enforce_ordering"] = BoolAttr.from_bool(True)
+        props["enforce_ordering"] = UnitAttr()
     return SketchOp.create(properties=props)
 
 
 def collective_op(name: str, coll: Collective, size: int, topology: str) -> CollectiveOp:
-    props = {
-        "sym_name": StringAttr(name), "kind": KindAttr.get(coll.kind), "ranks": IntegerAttr(coll.ranks, 64),
-        "chunkup": IntegerAttr(coll.chunkup, 64), "size": IntegerAttr(size, 64), "topology": SymbolRefAttr(topology),
+    """The IR of a request."""
+    props: dict[str, Attribute] = {
+        "sym_name": StringAttr(name),
+        "kind": KindAttr(coll.kind),
+        "ranks": IntegerAttr(coll.ranks, 64),
+        "chunkup": IntegerAttr(coll.chunkup, 64),
+        "size": IntegerAttr(size, 64),
+        "topology": SymbolRefAttr(topology),
     }
     if coll.root:
         props["root"] = IntegerAttr(coll.root, 64)

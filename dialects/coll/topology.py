@@ -1,8 +1,8 @@
 """Topology ops: the machine a collective runs on, with its alpha-beta profile.
 
     coll.topology @ndv2x2 gpus 16 per_node 8 {
-      coll.link 0 -> 1 "nvlink" alpha 0.3 beta 23.0 {lanes = 2 : i64}
-      coll.link 0 -> 8 "ib" alpha 2.6 beta 105.0
+      coll.link 0 -> 1 nvlink alpha 0.3 beta 23.0 {lanes = 2 : i64}
+      coll.link 0 -> 8 ib alpha 2.6 beta 105.0
       coll.nic @node0.nic0 gpus [0, 1, 2, 3, 4, 5, 6, 7]
       coll.switch @node0.nvswitch gpus [0, 1, ...]
     }
@@ -14,21 +14,23 @@ side; every `switch` link shares its GPUs' out and in ports.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float64Type, FloatAttr, I64, IntegerAttr, StringAttr, SymbolNameConstraint
+from xdsl.dialects.builtin import I64, Float64Type, FloatAttr, IntegerAttr, StringAttr, SymbolNameConstraint
+from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
+    lazy_traits_def,
     opt_prop_def,
     prop_def,
     region_def,
     traits_def,
 )
-from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface
+from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from .attrs import region_ops, RanksAttr
-from .model import LINK_KINDS, Group, Link, Topology
+from .attrs import LinkKindAttr, RanksAttr, region_ops
+from .model import Group, Link, LinkKind, Topology
 
 
 @irdl_op_definition
@@ -38,26 +40,23 @@ class LinkOp(IRDLOperation):
     name = "coll.link"
     src = prop_def(IntegerAttr[I64])
     dst = prop_def(IntegerAttr[I64])
-    kind = prop_def(StringAttr)
+    kind = prop_def(LinkKindAttr)
     alpha = prop_def(FloatAttr[Float64Type])
     beta = prop_def(FloatAttr[Float64Type])
     lanes = opt_prop_def(IntegerAttr[I64])
+    traits = lazy_traits_def(lambda: (HasParent(TopologyOp),))
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$src `->` $dst $kind `alpha` $alpha `beta` $beta attr-dict"
 
-    def verify_parent(self) -> None:
-        if not isinstance(self.parent_op(), TopologyOp):
-            raise VerifyException("must be inside a coll.topology")
-
     def link(self) -> Link:
         lanes = self.lanes.value.data if self.lanes is not None else 1
-        return Link(self.src.value.data, self.dst.value.data, self.kind.data, self.alpha.value.data, self.beta.value.data, lanes)
+        return Link(
+            self.src.value.data, self.dst.value.data, self.kind.data, self.alpha.value.data, self.beta.value.data, lanes
+        )
 
     def problem(self) -> str | None:
         """What is wrong with this link on its own, or None."""
         link = self.link()
-        if link.kind not in LINK_KINDS:
-            return f"link kind must be one of {', '.join(LINK_KINDS)}, got '{link.kind}'"
         if not link.alpha >= 0:
             return f"alpha must be >= 0, got {link.alpha}"
         if not link.beta > 0:
@@ -69,16 +68,17 @@ class LinkOp(IRDLOperation):
         return None
 
     def verify_(self) -> None:
-        self.verify_parent()
         problem = self.problem()
         if problem:
             raise VerifyException(problem)
 
 
 class _GroupOp(IRDLOperation):
+    """A named set of a topology's GPUs (the base of coll.nic and coll.switch)."""
+
     sym_name = prop_def(SymbolNameConstraint())
     gpus = prop_def(RanksAttr)
-    traits = traits_def(SymbolOpInterface())
+    traits = lazy_traits_def(lambda: (SymbolOpInterface(), HasParent(TopologyOp)))
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$sym_name `gpus` $gpus attr-dict"
 
@@ -86,8 +86,6 @@ class _GroupOp(IRDLOperation):
         return Group(self.sym_name.data, self.gpus.value)
 
     def verify_(self) -> None:
-        if not isinstance(self.parent_op(), TopologyOp):
-            raise VerifyException("must be inside a coll.topology")
         gpus = self.gpus.value
         if not gpus:
             raise VerifyException("needs at least one GPU")
@@ -111,6 +109,8 @@ class SwitchOp(_GroupOp):
 
 @irdl_op_definition
 class TopologyOp(IRDLOperation):
+    """A machine: `gpus` GPUs in nodes of `per_node`, its links, NICs and switches."""
+
     name = "coll.topology"
     sym_name = prop_def(SymbolNameConstraint())
     gpus = prop_def(IntegerAttr[I64])
@@ -122,7 +122,8 @@ class TopologyOp(IRDLOperation):
 
     def topology(self) -> Topology:
         links: dict[tuple[int, int], Link] = {}
-        nics, switches = [], []
+        nics: list[Group] = []
+        switches: list[Group] = []
         for op in region_ops(self.body):
             if isinstance(op, LinkOp):
                 link = op.link()
@@ -153,21 +154,27 @@ class TopologyOp(IRDLOperation):
 
 def topology_op(topo: Topology) -> TopologyOp:
     """The IR of a topology model."""
-    from xdsl.ir import Block, Region
-
     ops: list[IRDLOperation] = []
     for link in topo.links.values():
-        props = {
-            "src": IntegerAttr(link.src, 64), "dst": IntegerAttr(link.dst, 64), "kind": StringAttr(link.kind),
-            "alpha": FloatAttr(link.alpha, 64), "beta": FloatAttr(link.beta, 64),
+        props: dict[str, Attribute] = {
+            "src": IntegerAttr(link.src, 64),
+            "dst": IntegerAttr(link.dst, 64),
+            "kind": LinkKindAttr(LinkKind(link.kind)),
+            "alpha": FloatAttr(link.alpha, 64),
+            "beta": FloatAttr(link.beta, 64),
         }
         if link.lanes != 1:
             props["lanes"] = IntegerAttr(link.lanes, 64)
         ops.append(LinkOp.create(properties=props))
-    for groups, cls in ((topo.nics, NicOp), (topo.switches, SwitchOp)):
+    groups_of: list[tuple[list[Group], type[_GroupOp]]] = [(topo.nics, NicOp), (topo.switches, SwitchOp)]
+    for groups, cls in groups_of:
         for g in groups:
             ops.append(cls.create(properties={"sym_name": StringAttr(g.name), "gpus": RanksAttr.get(g.gpus)}))
     return TopologyOp.create(
-        properties={"sym_name": StringAttr(topo.name), "gpus": IntegerAttr(topo.gpus, 64), "per_node": IntegerAttr(topo.gpus_per_node, 64)},
+        properties={
+            "sym_name": StringAttr(topo.name),
+            "gpus": IntegerAttr(topo.gpus, 64),
+            "per_node": IntegerAttr(topo.gpus_per_node, 64),
+        },
         regions=[Region(Block(ops))],
     )

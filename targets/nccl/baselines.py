@@ -15,11 +15,23 @@ from __future__ import annotations
 
 import itertools
 
-from tessel.dialects.coll.model import CollKind, Collective, Flow, Topology
+from tessel.dialects.coll.model import Collective, CollKind, Flow, Topology
+from tessel.dialects.coll.plan import Plan, Send, lower
+from tessel.dialects.coll.simulate import simulate
 from tessel.ir.diagnostics import TesselError
 
-from .plan import Plan, Send, lower
-from .simulate import simulate
+
+def _hamiltonian(adj: dict[int, list[int]], path: list[int], size: int) -> bool:
+    """Extend `path` (in place) to a cycle through all `size` GPUs over `adj`, depth first."""
+    if len(path) == size:
+        return path[0] in adj[path[-1]]
+    for d in adj[path[-1]]:
+        if d not in path:
+            path.append(d)
+            if _hamiltonian(adj, path, size):
+                return True
+            path.pop()
+    return False
 
 
 def node_ring(topo: Topology) -> list[int]:
@@ -31,19 +43,7 @@ def node_ring(topo: Topology) -> list[int]:
     for limit in sorted(set(cost.values())):
         adj = {g: [d for d in range(per) if cost.get((g, d), 1e300) <= limit] for g in range(per)}
         path = [0]
-
-        def dfs() -> bool:
-            if len(path) == per:
-                return path[0] in adj[path[-1]]
-            for d in adj[path[-1]]:
-                if d not in path:
-                    path.append(d)
-                    if dfs():
-                        return True
-                    path.pop()
-            return False
-
-        if dfs():
+        if _hamiltonian(adj, path, per):
             return path
     raise TesselError(f"topology {topo.name}: no ring through the GPUs of a node (NCCL's ring needs one)")
 
@@ -112,8 +112,8 @@ def tree_plan(topo: Topology, size: int, messages: int, interleave: bool = False
     for mirror in (False, True)[:ntrees]:
         parent: dict[int, int] = {}
         for k in range(nodes):
-            g = [k * per + x for x in chain]
-            for a, b in zip(g[1:], g[:-1]):
+            members = [k * per + x for x in chain]
+            for a, b in zip(members[1:], members[:-1]):
                 parent[a] = b  # up the chain toward the node's first GPU
         for child, par in _heap_tree(nodes, mirror).items():
             parent[child * per + chain[0]] = par * per + chain[0]

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from tessel.dialects.coll.model import Algorithm
+from tessel.dialects.coll.reference import check, random_inputs
 from tessel.ir.diagnostics import TesselError
-
-from .interpreter import check, random_inputs
 
 
 @dataclass
@@ -66,9 +65,15 @@ def run_rank(alg: Algorithm, rank: int, x: np.ndarray, timeout: float = 300.0): 
     done = [[threading.Event() for _ in tb.steps] for tb in g.tbs]
     errors: list[str] = []
 
-    def rows(slot: tuple[str, int], count: int):  # noqa: ANN202
+    def rows(slot: tuple[str, int] | None, count: int) -> torch.Tensor:
+        if slot is None:  # the IR verifier and the plan lowering give every step its slots
+            raise ValueError("a step without the buffer slot it needs")
         buf, off = slot
         return bufs[buf][off : off + count]
+
+    def wait(work: dist.Work | None) -> None:
+        if work is not None:  # gloo returns a handle for every isend/irecv
+            work.wait()
 
     def threadblock(t: int) -> None:
         tb = g.tbs[t]
@@ -81,12 +86,12 @@ def run_rank(alg: Algorithm, rank: int, x: np.ndarray, timeout: float = 300.0): 
                 if step.op == "send":
                     tag = tb.channel * 1_000_000 + sent
                     sent += 1
-                    dist.isend(rows(step.src, step.count).contiguous(), tb.send, tag=tag).wait()
+                    wait(dist.isend(rows(step.src, step.count).contiguous(), tb.send, tag=tag))
                 elif step.op in ("recv", "recv_reduce_copy"):
                     tag = tb.channel * 1_000_000 + received
                     received += 1
                     tmp = torch.empty((step.count, elems), dtype=torch.float32)
-                    dist.irecv(tmp, tb.recv, tag=tag).wait()
+                    wait(dist.irecv(tmp, tb.recv, tag=tag))
                     if step.op == "recv":
                         rows(step.dst, step.count).copy_(tmp)
                     else:
@@ -160,13 +165,17 @@ def execute(algs: list[Algorithm], elems: int = 256, seed: int = 0, timeout: flo
         while len(outputs) < world:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TesselError(f"gloo execution timed out after {timeout:.0f} s ({len(outputs)} of {world} ranks finished)")
+                raise TesselError(
+                    f"gloo execution timed out after {timeout:.0f} s ({len(outputs)} of {world} ranks finished)"
+                )
             try:
                 rank, results, error = out.get(timeout=min(left, 5.0))
             except Exception:
                 dead = [r for r, p in enumerate(procs) if not p.is_alive() and r not in outputs]
                 if dead:
-                    raise TesselError(f"gloo rank {dead[0]} exited with code {procs[dead[0]].exitcode} before reporting") from None
+                    raise TesselError(
+                        f"gloo rank {dead[0]} exited with code {procs[dead[0]].exitcode} before reporting"
+                    ) from None
                 continue
             if error is not None:
                 last = error.strip().splitlines()[-1]

@@ -17,12 +17,12 @@ A violation that cannot be fixed by rewriting raises a one-line TesselError nami
 from __future__ import annotations
 
 from collections import defaultdict
+from xml.etree import ElementTree
 from xml.sax.saxutils import quoteattr
 
 from tessel.dialects.coll.model import Algorithm, CollKind, GpuProgram, Step, Threadblock
+from tessel.dialects.coll.steps import build
 from tessel.ir.diagnostics import TesselError
-
-from .steps import build
 
 MAX_TBS = 216
 MAX_STEPS = 256
@@ -42,7 +42,7 @@ def one_dep_per_step(alg: Algorithm) -> Algorithm:
                 remap[(t, s)] = (t, i)
                 i += 1
         tbs = []
-        for t, tb in enumerate(g.tbs):
+        for tb in g.tbs:
             steps = []
             for step in tb.steps:
                 deps = [remap[d] for d in step.deps]
@@ -69,13 +69,19 @@ def emit(alg: Algorithm) -> str:
     graph = build(alg)
     for g in alg.gpus:
         if len(g.tbs) > MAX_TBS:
-            raise TesselError(f"MSCCL allows at most {MAX_TBS} threadblocks per GPU; GPU {g.rank} of {alg.name} needs {len(g.tbs)}")
+            raise TesselError(
+                f"MSCCL allows at most {MAX_TBS} threadblocks per GPU; GPU {g.rank} of {alg.name} needs {len(g.tbs)}"
+            )
         for t, tb in enumerate(g.tbs):
             if len(tb.steps) > MAX_STEPS:
-                raise TesselError(f"MSCCL allows at most {MAX_STEPS} steps per threadblock; GPU {g.rank} tb {t} of {alg.name} has {len(tb.steps)}")
+                raise TesselError(
+                    f"MSCCL allows at most {MAX_STEPS} steps per threadblock; GPU {g.rank} tb {t} of {alg.name} has {len(tb.steps)}"
+                )
             for peer in (tb.send, tb.recv):
                 if peer == g.rank or peer < -1 or peer >= alg.collective.ranks:
-                    raise TesselError(f"MSCCL threadblock peers are -1 or another GPU; GPU {g.rank} tb {t} has peer {peer}")
+                    raise TesselError(
+                        f"MSCCL threadblock peers are -1 or another GPU; GPU {g.rank} tb {t} has peer {peer}"
+                    )
     waited: set[tuple[int, int, int]] = set()
     for g in alg.gpus:
         for tb in g.tbs:
@@ -100,7 +106,9 @@ def emit(alg: Algorithm) -> str:
             attrs["maxBytes"] = str(alg.max_bytes)
     lines = ["<algo " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + ">"]
     for g in alg.gpus:
-        lines.append(f'  <gpu id="{g.rank}" i_chunks="{g.input_chunks}" o_chunks="{g.output_chunks}" s_chunks="{g.scratch_chunks}">')
+        lines.append(
+            f'  <gpu id="{g.rank}" i_chunks="{g.input_chunks}" o_chunks="{g.output_chunks}" s_chunks="{g.scratch_chunks}">'
+        )
         for t, tb in enumerate(g.tbs):
             lines.append(f'    <tb id="{t}" send="{tb.send}" recv="{tb.recv}" chan="{tb.channel}">')
             for s, step in enumerate(tb.steps):
@@ -130,9 +138,7 @@ def emit(alg: Algorithm) -> str:
 
 def parse_check(text: str) -> dict[str, int]:
     """Re-read emitted XML and check the parser's rules (used by tests): counts per element."""
-    import xml.etree.ElementTree as ET
-
-    root = ET.fromstring(text)
+    root = ElementTree.fromstring(text)
     if root.tag != "algo":
         raise ValueError("root element must be <algo>")
     ngpus = int(root.get("ngpus", "0"))
@@ -141,28 +147,35 @@ def parse_check(text: str) -> dict[str, int]:
     if len(gpus) != ngpus:
         raise ValueError(f"ngpus={ngpus} but {len(gpus)} <gpu> elements")
     for gpu in gpus:
-        rank = int(gpu.get("id"))
+        rank = _int(gpu, "id")
         tbs = gpu.findall("tb")
         if len(tbs) > MAX_TBS:
             raise ValueError(f"gpu {rank}: {len(tbs)} threadblocks")
-        ids = [int(tb.get("id")) for tb in tbs]
+        ids = [_int(tb, "id") for tb in tbs]
         if sorted(ids) != list(range(len(ids))):
             raise ValueError(f"gpu {rank}: tb ids {ids} are not 0..{len(ids) - 1}")
         for tb in tbs:
             for key in ("send", "recv"):
-                if int(tb.get(key)) == rank:
+                if _int(tb, key) == rank:
                     raise ValueError(f"gpu {rank}: tb {tb.get('id')} has itself as {key} peer")
             steps = tb.findall("step")
             if len(steps) > MAX_STEPS:
                 raise ValueError(f"gpu {rank} tb {tb.get('id')}: {len(steps)} steps")
             for i, st in enumerate(steps):
-                if int(st.get("s")) != i:
+                if _int(st, "s") != i:
                     raise ValueError(f"gpu {rank} tb {tb.get('id')}: step numbered {st.get('s')} at position {i}")
                 if st.get("type") not in TYPES.values():
                     raise ValueError(f"unknown step type {st.get('type')}")
-                if int(st.get("depid")) >= 0 and int(st.get("depid")) not in ids:
+                if _int(st, "depid") >= 0 and _int(st, "depid") not in ids:
                     raise ValueError(f"gpu {rank}: step depends on missing tb {st.get('depid')}")
                 counts["steps"] += 1
             counts["tbs"] += 1
         counts["gpus"] += 1
     return dict(counts)
+
+
+def _int(element: ElementTree.Element, key: str) -> int:
+    value = element.get(key)
+    if value is None:
+        raise ValueError(f"<{element.tag}> has no {key} attribute")
+    return int(value)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from tessel.dialects.coll.model import Topology
+from tessel.dialects.coll.simulate import SimResult
 from tessel.ir.diagnostics import TesselError
-
-from .simulate import SimResult
 
 COLOURS = {"nvlink": "#4c72b0", "switch": "#55a868", "pcie": "#8172b2", "ib": "#c44e52"}
 
@@ -24,14 +23,23 @@ def plot(sim: SimResult, topo: Topology, path: str, title: str) -> None:
     fig, ax = plt.subplots(figsize=(11, height))
     for t in sim.transfers:
         kind = topo.links[(t.src, t.dst)].kind
-        ax.barh(row[(t.src, t.dst)], t.end - t.start, left=t.start, height=0.8, color=COLOURS.get(kind, "grey"),
-                edgecolor="black", linewidth=0.2)
+        ax.barh(
+            row[(t.src, t.dst)],
+            t.end - t.start,
+            left=t.start,
+            height=0.8,
+            color=COLOURS.get(kind, "grey"),
+            edgecolor="black",
+            linewidth=0.2,
+        )
     ax.set_yticks(range(len(links)))
     ax.set_yticklabels([f"{s}->{d} {topo.links[(s, d)].kind}" for s, d in links], fontsize=6)
     ax.invert_yaxis()
     ax.set_xlabel("time (us)")
     ax.set_title(title, fontsize=9)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for k, c in COLOURS.items() if any(topo.links[l].kind == k for l in links)]
+    handles = [
+        plt.Rectangle((0, 0), 1, 1, color=c) for k, c in COLOURS.items() if any(topo.links[l].kind == k for l in links)
+    ]
     labels = [k for k in COLOURS if any(topo.links[l].kind == k for l in links)]
     ax.legend(handles, labels, loc="lower right", fontsize=7)
     fig.tight_layout()

@@ -1,16 +1,16 @@
 """tessel-translate --target msccl-xml: a verified `coll.algorithm` as MSCCL XML.
 
-    tessel-translate algo.mlir --target msccl-xml -o algo.xml [--opt algorithm=NAME]
+tessel-translate algo.mlir --target msccl-xml -o algo.xml [--opt algorithm=NAME]
 """
 
 from __future__ import annotations
 
 from tessel.dialects.coll import AlgorithmOp
+from tessel.dialects.coll.verify import AlgorithmError, check_algorithm
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.source import make_context, read_module
 
 from .msccl_xml import emit
-from .verify import AlgorithmError, check_algorithm
 
 
 def msccl_xml(path: str, options: dict[str, str]) -> str:
@@ -24,7 +24,9 @@ def msccl_xml(path: str, options: dict[str, str]) -> str:
         if not algs:
             raise TesselError(f"{path}: no coll.algorithm @{options['algorithm']}")
     if not algs:
-        raise TesselError(f"{path}: no coll.algorithm to translate; synthesize one first (tessel-opt -p coll-synthesize)")
+        raise TesselError(
+            f"{path}: no coll.algorithm to translate; synthesize one first (tessel-opt -p coll-synthesize)"
+        )
     if len(algs) > 1:
         names = ", ".join(a.sym_name.data for a in algs)
         raise TesselError(f"{path} holds {len(algs)} algorithms ({names}); choose one with --opt algorithm=NAME")
@@ -32,5 +34,7 @@ def msccl_xml(path: str, options: dict[str, str]) -> str:
     try:
         check_algorithm(alg)
     except AlgorithmError as err:
-        raise TesselError(f"'coll.algorithm' op @{alg.name} does not implement its {alg.collective.kind}: {err}", op_location(algs[0])) from None
+        raise TesselError(
+            f"'coll.algorithm' op @{alg.name} does not implement its {alg.collective.kind}: {err}", op_location(algs[0])
+        ) from None
     return emit(alg)

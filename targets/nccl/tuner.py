@@ -17,10 +17,16 @@ from tessel.dialects.coll.model import MIB, CollKind, Topology
 
 BASE_LAT = {"ring": {"LL": 6.6, "LL128": 14.0, "Simple": 8.4}, "tree": {"LL": 6.8, "LL128": 14.0, "Simple": 8.4}}
 HW_LAT = {
-    "ring": {"nvlink": {"LL": 0.6, "LL128": 1.9, "Simple": 3.4}, "pcie": {"LL": 1.0, "LL128": 2.5, "Simple": 5.7},
-             "net": {"LL": 2.7, "LL128": 4.0, "Simple": 14.0}},
-    "tree": {"nvlink": {"LL": 0.6, "LL128": 1.25, "Simple": 4.0}, "pcie": {"LL": 1.0, "LL128": 2.5, "Simple": 5.7},
-             "net": {"LL": 5.0, "LL128": 8.5, "Simple": 14.0}},
+    "ring": {
+        "nvlink": {"LL": 0.6, "LL128": 1.9, "Simple": 3.4},
+        "pcie": {"LL": 1.0, "LL128": 2.5, "Simple": 5.7},
+        "net": {"LL": 2.7, "LL128": 4.0, "Simple": 14.0},
+    },
+    "tree": {
+        "nvlink": {"LL": 0.6, "LL128": 1.25, "Simple": 4.0},
+        "pcie": {"LL": 1.0, "LL128": 2.5, "Simple": 5.7},
+        "net": {"LL": 5.0, "LL128": 8.5, "Simple": 14.0},
+    },
 }
 PROTO_BW = {"LL": 0.5, "LL128": 0.92, "Simple": 1.0}
 
@@ -45,7 +51,9 @@ def estimates(topo: Topology, kind: CollKind, size: int) -> dict[tuple[str, str]
                 lat = BASE_LAT[algo][proto] + (nsteps - ninter) * hw[intra_kind][proto] + ninter * hw["net"][proto]
                 alg_bw = bw * PROTO_BW[proto] * n / max(nsteps, 1)
             else:
-                lat = BASE_LAT[algo][proto] + 2 * ((ppn - 1) * hw[intra_kind][proto] + math.log2(max(nodes, 1)) * hw["net"][proto])
+                lat = BASE_LAT[algo][proto] + 2 * (
+                    (ppn - 1) * hw[intra_kind][proto] + math.log2(max(nodes, 1)) * hw["net"][proto]
+                )
                 alg_bw = bw * PROTO_BW[proto] * 0.5
             out[(algo, proto)] = lat + size / alg_bw
     return out

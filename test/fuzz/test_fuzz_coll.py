@@ -4,17 +4,25 @@ that the symbolic verifier accepts and the buffer interpreter confirms on random
 
 from __future__ import annotations
 
+from profile import fuzz
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from profile import fuzz
 from tessel.dialects.coll import topologies as T
 from tessel.dialects.coll.model import CollKind, Topology
-from tessel.passes.coll.synthesis import Options, synthesize
-from tessel.targets.nccl.interpreter import check, random_inputs, run
-from tessel.targets.nccl.verify import check_algorithm
+from tessel.dialects.coll.reference import check, random_inputs, run
+from tessel.dialects.coll.verify import check_algorithm
+from tessel.passes.coll.synth.driver import Options, synthesize
 
-KINDS = [CollKind.ALLGATHER, CollKind.REDUCE_SCATTER, CollKind.ALLREDUCE, CollKind.ALLTOALL, CollKind.BROADCAST, CollKind.REDUCE]
+KINDS = [
+    CollKind.ALLGATHER,
+    CollKind.REDUCE_SCATTER,
+    CollKind.ALLREDUCE,
+    CollKind.ALLTOALL,
+    CollKind.BROADCAST,
+    CollKind.REDUCE,
+]
 
 
 @st.composite
@@ -30,7 +38,10 @@ def topologies(draw) -> Topology:
         s, d = draw(st.integers(0, per - 1)), draw(st.integers(0, per - 1))
         if s != d:
             counts[s][d] = max(counts[s][d], 1)
-    betas = [[draw(st.sampled_from([5.0, 10.0, 23.0, 46.0])) if counts[s][d] else 0.0 for d in range(per)] for s in range(per)]
+    betas = [
+        [draw(st.sampled_from([5.0, 10.0, 23.0, 46.0])) if counts[s][d] else 0.0 for d in range(per)]
+        for s in range(per)
+    ]
     alphas = [[draw(st.sampled_from([0.1, 0.3, 0.7])) if counts[s][d] else 0.0 for d in range(per)] for s in range(per)]
     nodes = draw(st.integers(1, 2))
     topo = T.custom("fuzz", counts, betas, alphas, nodes=nodes)
@@ -40,7 +51,9 @@ def topologies(draw) -> Topology:
 
 @fuzz(ci=15, long=3000)
 @given(topologies(), st.sampled_from(KINDS), st.sampled_from([1 << 10, 1 << 16, 1 << 20]), st.data())
-def test_random_topologies_and_collectives_synthesize_correct_algorithms(topo: Topology, kind: CollKind, size: int, data) -> None:
+def test_random_topologies_and_collectives_synthesize_correct_algorithms(
+    topo: Topology, kind: CollKind, size: int, data
+) -> None:
     root = data.draw(st.integers(0, topo.gpus - 1)) if kind in (CollKind.BROADCAST, CollKind.REDUCE) else 0
     result = synthesize(topo, kind, size, opts=Options(time_limit=3), root=root)
     alg = result.algorithm

@@ -13,14 +13,14 @@ from __future__ import annotations
 import pytest
 
 from tessel.dialects.coll import topologies as T
-from tessel.dialects.coll.model import CollKind, Collective, Group, Link, Sketch, Topology
-from tessel.passes.coll import cpsat
-from tessel.passes.coll.order import check_units, in_units, list_schedule, units_makespan
-from tessel.passes.coll.problem import build_problem
-from tessel.passes.coll.synthesis import Options, synthesize
-from tessel.targets.nccl.interpreter import check, random_inputs, run
-from tessel.targets.nccl.plan import lower
-from tessel.targets.nccl.verify import check_algorithm
+from tessel.dialects.coll.model import Collective, CollKind, Group, Link, Sketch, Topology
+from tessel.dialects.coll.plan import lower
+from tessel.dialects.coll.reference import check, random_inputs, run
+from tessel.dialects.coll.verify import check_algorithm
+from tessel.passes.coll.synth import cpsat
+from tessel.passes.coll.synth.driver import Options, synthesize
+from tessel.passes.coll.synth.order import check_units, in_units, list_schedule, units_makespan
+from tessel.passes.coll.synth.problem import build_problem
 
 
 def dgx2_like(nodes: int = 2, per: int = 4) -> Topology:
@@ -30,7 +30,7 @@ def dgx2_like(nodes: int = 2, per: int = 4) -> Topology:
     for node in range(nodes):
         members = tuple(range(node * per, (node + 1) * per))
         switches.append(Group(f"node{node}.nvswitch", members))
-        nics += [Group(f"node{node}.nic{k}", members[2 * k: 2 * k + 2]) for k in range(per // 2)]
+        nics += [Group(f"node{node}.nic{k}", members[2 * k : 2 * k + 2]) for k in range(per // 2)]
         for s in members:
             for d in members:
                 if s != d:

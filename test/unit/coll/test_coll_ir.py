@@ -9,14 +9,14 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tessel.dialects.coll import algorithm_op, collective_op, sketch_op, topology_op
 from tessel.dialects.coll import topologies as T
-from tessel.dialects.coll.model import CollKind, Collective, Sketch, Step
+from tessel.dialects.coll.model import CollKind, Collective, Sketch, Step, SwitchPolicy
+from tessel.dialects.coll.plan import lower
+from tessel.dialects.coll.verify import AlgorithmError, check_algorithm
 from tessel.ir.source import make_context, parse_module, print_module, verify
-from tessel.passes.coll.order import shortest_routes, list_schedule
-from tessel.passes.coll.problem import build_problem
-from tessel.passes.coll.synthesis import Options, synthesize
+from tessel.passes.coll.synth.driver import Options, synthesize
+from tessel.passes.coll.synth.order import list_schedule, shortest_routes
+from tessel.passes.coll.synth.problem import build_problem
 from tessel.targets.nccl.msccl_xml import emit, one_dep_per_step, parse_check
-from tessel.targets.nccl.plan import lower
-from tessel.targets.nccl.verify import AlgorithmError, check_algorithm
 
 
 def _roundtrip(module: ModuleOp) -> ModuleOp:
@@ -33,9 +33,15 @@ def _roundtrip(module: ModuleOp) -> ModuleOp:
 def test_models_roundtrip(kind):
     topo = T.ndv2(2)
     alg = synthesize(T.ndv2(), kind, 1 << 12, opts=Options(time_limit=2)).algorithm
-    sk = Sketch(conn=[(0, 1)], symmetry=[(8, 16)], chunkup=2, senders={0: (0, 1, 2)}, switch_policy="uc-max")
-    module = ModuleOp([topology_op(topo), collective_op("c", Collective(kind, 16, 2), 1 << 20, topo.name), sketch_op(sk),
-                       algorithm_op(alg)])
+    sk = Sketch(conn=[(0, 1)], symmetry=[(8, 16)], chunkup=2, senders={0: (0, 1, 2)}, switch_policy=SwitchPolicy.UC_MAX)
+    module = ModuleOp(
+        [
+            topology_op(topo),
+            collective_op("c", Collective(kind, 16, 2), 1 << 20, topo.name),
+            sketch_op(sk),
+            algorithm_op(alg),
+        ]
+    )
     back = _roundtrip(module)
     ops = list(back.body.block.ops)
     assert ops[0].topology().links == topo.links

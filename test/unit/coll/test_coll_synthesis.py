@@ -8,19 +8,26 @@ from __future__ import annotations
 import pytest
 
 from tessel.dialects.coll import topologies as T
-from tessel.dialects.coll.model import CollKind, Collective, Sketch
+from tessel.dialects.coll.model import Collective, CollKind, Sketch
+from tessel.dialects.coll.plan import lower
+from tessel.dialects.coll.reference import check, random_inputs, run
+from tessel.dialects.coll.simulate import simulate
+from tessel.dialects.coll.verify import check_algorithm
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.coll import cpsat
-from tessel.passes.coll.order import in_units, list_schedule, units_makespan
-from tessel.passes.coll.problem import build_problem
-from tessel.passes.coll.synthesis import Options, buckets, synthesize, synthesize_buckets
+from tessel.passes.coll.synth import cpsat
+from tessel.passes.coll.synth.driver import Options, buckets, synthesize, synthesize_buckets
+from tessel.passes.coll.synth.order import in_units, list_schedule, units_makespan
+from tessel.passes.coll.synth.problem import build_problem
 from tessel.targets.nccl import baselines
-from tessel.targets.nccl.interpreter import check, random_inputs, run
-from tessel.targets.nccl.plan import lower
-from tessel.targets.nccl.simulate import simulate
-from tessel.targets.nccl.verify import check_algorithm
 
-KINDS = [CollKind.ALLGATHER, CollKind.REDUCE_SCATTER, CollKind.ALLREDUCE, CollKind.ALLTOALL, CollKind.BROADCAST, CollKind.REDUCE]
+KINDS = [
+    CollKind.ALLGATHER,
+    CollKind.REDUCE_SCATTER,
+    CollKind.ALLREDUCE,
+    CollKind.ALLTOALL,
+    CollKind.BROADCAST,
+    CollKind.REDUCE,
+]
 
 
 def _correct(alg):
@@ -50,7 +57,13 @@ def test_ndv2x2_beats_or_matches_nccl(kind, size):
 def test_small_allgather_on_ndv2x2_uses_merged_ib_messages():
     topo = T.ndv2(2)
     r = synthesize(topo, CollKind.ALLGATHER, 1 << 10, Sketch(conn=[(0, 1)]), Options(time_limit=4))
-    ib = [s for g in r.algorithm.gpus for tb in g.tbs if tb.send >= 0 and topo.links[(g.rank, tb.send)].kind == "ib" for s in tb.steps]
+    ib = [
+        s
+        for g in r.algorithm.gpus
+        for tb in g.tbs
+        if tb.send >= 0 and topo.links[(g.rank, tb.send)].kind == "ib"
+        for s in tb.steps
+    ]
     assert ib and max(s.count for s in ib) > 1
     ring = baselines.best(topo, CollKind.ALLGATHER, 1 << 10)["ring"][0]
     assert ring / r.time > 5
@@ -110,7 +123,10 @@ def test_nic_port_serialises_transfers():
 
 def test_infeasible_sketch_is_one_line():
     topo = T.ndv2(2)
-    with pytest.raises(TesselError, match=r"^error: infeasible: rank \d+ cannot receive chunk 0 of rank 0: no path over the links the sketch allows$"):
+    with pytest.raises(
+        TesselError,
+        match=r"^error: infeasible: rank \d+ cannot receive chunk 0 of rank 0: no path over the links the sketch allows$",
+    ):
         synthesize(topo, CollKind.ALLGATHER, 1 << 20, Sketch(conn=[]), Options(time_limit=2))
 
 

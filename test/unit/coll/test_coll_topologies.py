@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tessel.dialects.coll import taccl
 from tessel.dialects.coll import topologies as T
 from tessel.dialects.coll.model import automorphism_problem
 from tessel.ir.diagnostics import TesselError
@@ -15,7 +16,9 @@ from tessel.ir.diagnostics import TesselError
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "coll"
 
 
-@pytest.mark.parametrize("name,gpus,ports", [("ndv2", 8, 0), ("ndv2x2", 16, 4), ("dgx2x2", 32, 96), ("ring8", 8, 0), ("ndv2x10", 80, 20)])
+@pytest.mark.parametrize(
+    "name,gpus,ports", [("ndv2", 8, 0), ("ndv2x2", 16, 4), ("dgx2x2", 32, 96), ("ring8", 8, 0), ("ndv2x10", 80, 20)]
+)
 def test_builtins_validate(name, gpus, ports):
     topo = T.builtin(name)
     topo.validate()
@@ -31,15 +34,15 @@ def test_ndv2_is_the_hybrid_cube_mesh():
 
 
 def test_taccl_json_matches_builtin():
-    a = T.load_topology_json(str(EXAMPLES / "ndv2-1MB.json"), nodes=2)
+    a = taccl.load_topology_json(str(EXAMPLES / "ndv2-1MB.json"), nodes=2)
     b = T.ndv2(2)
     assert a.links == b.links and [n.gpus for n in a.nics] == [n.gpus for n in b.nics]
-    c = T.load_topology_json(str(EXAMPLES / "dgx2-1MB.json"), nodes=2)
+    c = taccl.load_topology_json(str(EXAMPLES / "dgx2-1MB.json"), nodes=2)
     assert c.links == T.dgx2(2).links and len(c.nics) == 16
 
 
 def test_custom_matrix_is_indexed_dst_src():
-    topo = T.load_topology_json(str(EXAMPLES / "custom-ring4.json"))
+    topo = taccl.load_topology_json(str(EXAMPLES / "custom-ring4.json"))
     assert set(topo.links) == {(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2), (3, 0), (0, 3)}
     assert topo.links[(0, 1)].alpha == pytest.approx(0.3)
 
@@ -59,51 +62,60 @@ def _write(tmp_path, data, name="f.json"):
 GOOD = json.loads((EXAMPLES / "ndv2-1MB.json").read_text())
 
 
-@pytest.mark.parametrize("change,message", [
-    ({"name": 3}, "field 'name': expected a non-empty string, got 3"),
-    ({"name": "Mystery"}, "field 'name': cannot tell the intra-node structure of 'Mystery'"),
-    ({"alpha": "fast"}, "field 'alpha': expected a number, got \"fast\""),
-    ({"alpha": -1}, "field 'alpha': must be >= 0, got -1"),
-    ({"node_betas_list": [23]}, "field 'node_betas_list': NDv2_1MB has 2 intra-node link classes, got 1 betas"),
-    ({"gpus_per_node": 4}, "field 'gpus_per_node': NDv2_1MB nodes have 8 GPUs, got 4"),
-    ({"nics_per_node": 2}, "field 'nics_per_node': NDv2 nodes have one NIC, got 2"),
-    ({"remote_beta": 0}, "field 'remote_beta': must be > 0, got 0"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"name": 3}, "field 'name': expected a non-empty string, got 3"),
+        ({"name": "Mystery"}, "field 'name': cannot tell the intra-node structure of 'Mystery'"),
+        ({"alpha": "fast"}, "field 'alpha': expected a number, got \"fast\""),
+        ({"alpha": -1}, "field 'alpha': must be >= 0, got -1"),
+        ({"node_betas_list": [23]}, "field 'node_betas_list': NDv2_1MB has 2 intra-node link classes, got 1 betas"),
+        ({"gpus_per_node": 4}, "field 'gpus_per_node': NDv2_1MB nodes have 8 GPUs, got 4"),
+        ({"nics_per_node": 2}, "field 'nics_per_node': NDv2 nodes have one NIC, got 2"),
+        ({"remote_beta": 0}, "field 'remote_beta': must be > 0, got 0"),
+    ],
+)
 def test_malformed_topology_json(tmp_path, change, message):
     data = dict(GOOD, **change)
     with pytest.raises(TesselError) as err:
-        T.load_topology_json(_write(tmp_path, data))
+        taccl.load_topology_json(_write(tmp_path, data))
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
 def test_topology_json_syntax_error_has_position(tmp_path):
     with pytest.raises(TesselError, match=r"f\.json:2:\d+: error: topology is not valid JSON"):
-        T.load_topology_json(_write(tmp_path, '{"name": "x",\n "alpha": }'))
+        taccl.load_topology_json(_write(tmp_path, '{"name": "x",\n "alpha": }'))
 
 
-@pytest.mark.parametrize("sketch,message", [
-    ({"internode_sketch": {"strategy": "ring"}}, "field 'internode_sketch.strategy': only relay is supported"),
-    ({"internode_sketch": {"internode_conn": 5}}, "field 'internode_sketch.internode_conn': expected an object"),
-    ({"internode_sketch": {"internode_conn": {"a": [1]}}}, "expected local GPU indices, got \"a\""),
-    ({"symmetry_offsets": [[8]]}, "field 'symmetry_offsets': expected a list of [offset, group] integer pairs"),
-    ({"symmetry_offsets": [[16, 16]]}, "[16, 16]: need 0 < offset < group"),
-    ({"hyperparameters": {"input_chunkup": 0}}, "field 'hyperparameters.input_chunkup': must be >= 1, got 0"),
-    ({"intranode_sketch": {"strategy": "switch", "switch_hyperedge_strategy": ["uc-mid"]}}, "expected uc-min or uc-max"),
-])
+@pytest.mark.parametrize(
+    "sketch,message",
+    [
+        ({"internode_sketch": {"strategy": "ring"}}, "field 'internode_sketch.strategy': only relay is supported"),
+        ({"internode_sketch": {"internode_conn": 5}}, "field 'internode_sketch.internode_conn': expected an object"),
+        ({"internode_sketch": {"internode_conn": {"a": [1]}}}, 'expected local GPU indices, got "a"'),
+        ({"symmetry_offsets": [[8]]}, "field 'symmetry_offsets': expected a list of [offset, group] integer pairs"),
+        ({"symmetry_offsets": [[16, 16]]}, "[16, 16]: need 0 < offset < group"),
+        ({"hyperparameters": {"input_chunkup": 0}}, "field 'hyperparameters.input_chunkup': must be >= 1, got 0"),
+        (
+            {"intranode_sketch": {"strategy": "switch", "switch_hyperedge_strategy": ["uc-mid"]}},
+            "expected uc-min or uc-max",
+        ),
+    ],
+)
 def test_malformed_sketch_json(tmp_path, sketch, message):
     with pytest.raises(TesselError) as err:
-        T.load_sketch_json(_write(tmp_path, sketch))
+        taccl.load_sketch_json(_write(tmp_path, sketch))
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
 def test_sketch_must_fit_topology(tmp_path):
     topo = T.ndv2(2)
-    sk = T.load_sketch_json(_write(tmp_path, {"internode_sketch": {"internode_conn": {"0": [9]}}}))
+    sk = taccl.load_sketch_json(_write(tmp_path, {"internode_sketch": {"internode_conn": {"0": [9]}}}))
     with pytest.raises(TesselError, match="local GPU 9 does not exist"):
-        T.check_sketch(sk, topo, "sk.json")
-    sk = T.load_sketch_json(_write(tmp_path, {"symmetry_offsets": [[1, 8]]}))
+        taccl.check_sketch(sk, topo, "sk.json")
+    sk = taccl.load_sketch_json(_write(tmp_path, {"symmetry_offsets": [[1, 8]]}))
     with pytest.raises(TesselError, match=r"\[1, 8\] is not a symmetry of ndv2x2"):
-        T.check_sketch(sk, topo, "sk.json")
-    sk = T.load_sketch_json(str(EXAMPLES / "sk-dgx2-pairs-n2.json"))
-    T.check_sketch(sk, T.dgx2(2), "sk")
+        taccl.check_sketch(sk, topo, "sk.json")
+    sk = taccl.load_sketch_json(str(EXAMPLES / "sk-dgx2-pairs-n2.json"))
+    taccl.check_sketch(sk, T.dgx2(2), "sk")
     assert sk.chunkup == 2 and sk.switch_policy == "uc-min" and (1, 0) in sk.conn

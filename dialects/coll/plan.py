@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tessel.dialects.coll.model import Algorithm, CollKind, Collective, Flow, GpuProgram, Step, Threadblock, Topology
+from .model import Algorithm, Collective, CollKind, Flow, GpuProgram, Step, Threadblock, Topology
 
 
 @dataclass
@@ -49,8 +49,16 @@ class Plan:
         return max((s.end for s in self.sends), default=0.0)
 
     def copy(self) -> Plan:
-        return Plan(self.coll, self.flows, [Send(s.flow, s.src, s.dst, s.start, s.end, s.group) for s in self.sends],
-                    self.chunk_bytes, self.topology, self.note, self.groups, dict(self.meta))
+        return Plan(
+            self.coll,
+            self.flows,
+            [Send(s.flow, s.src, s.dst, s.start, s.end, s.group) for s in self.sends],
+            self.chunk_bytes,
+            self.topology,
+            self.note,
+            self.groups,
+            dict(self.meta),
+        )
 
 
 Slot = tuple[str, int]
@@ -197,8 +205,8 @@ def lower(plan: Plan, name: str) -> Algorithm:
                 sp.needs.append((f.after, src, final_version[(f.after, src)]))
         tbs[src][("send", dst)].append(sp)
         if f0.kind == "reduce":
-            version = written[(first.flow, dst)]
-            prev = loc.dest(f0, dst) if version else ("i", f0.chunk)
+            writes = written[(first.flow, dst)]
+            prev = loc.dest(f0, dst) if writes else ("i", f0.chunk)
             rp = _Pending(Step("recv_reduce_copy", prev, loc.dest(f0, dst), len(u)), order)
             for s in u:
                 v = written[(s.flow, dst)]
@@ -214,17 +222,22 @@ def lower(plan: Plan, name: str) -> Algorithm:
     gpus = []
     for r in range(n):
         lanes = tbs[r]
-        order = sorted(lanes, key=lambda k: (k[0] != "send", k[1]))
+        lane_order = sorted(lanes, key=lambda k: (k[0] != "send", k[1]))
         threadblocks: list[Threadblock] = []
         where: dict[tuple[int, int, int], tuple[int, int]] = {}
         pendings: list[list[_Pending]] = []
-        for kind, peer in order:
+        for kind, peer in lane_order:
             steps = sorted(lanes[(kind, peer)], key=lambda p: p.key)
-            threadblocks.append(Threadblock(peer if kind == "send" else -1, peer if kind == "recv" else -1, 0, [p.step for p in steps]))
+            threadblocks.append(
+                Threadblock(peer if kind == "send" else -1, peer if kind == "recv" else -1, 0, [p.step for p in steps])
+            )
             pendings.append(steps)
         version: dict[tuple[int, int], int] = defaultdict(int)
         # versions are assigned in planned order across the GPU's recv threadblocks
-        produced = sorted(((p.key, t, k, p) for t, ps in enumerate(pendings) for k, p in enumerate(ps) if p.produces), key=lambda x: x[0])
+        produced = sorted(
+            ((p.key, t, k, p) for t, ps in enumerate(pendings) for k, p in enumerate(ps) if p.produces),
+            key=lambda x: x[0],
+        )
         for _, t, k, p in produced:
             for fr in p.produces:
                 version[fr] += 1
@@ -239,7 +252,9 @@ def lower(plan: Plan, name: str) -> Algorithm:
                     if at[0] != t and at not in deps:
                         deps.append(at)
                     elif at[0] == t and at[1] >= k:
-                        raise AssertionError(f"plan lowering: step {k} of tb {t} at rank {r} waits for a later step of its own threadblock")
+                        raise AssertionError(
+                            f"plan lowering: step {k} of tb {t} at rank {r} waits for a later step of its own threadblock"
+                        )
                 p.step.deps = deps
         local = _local_steps(coll, plan.flows, loc, r)
         if local:
@@ -271,8 +286,16 @@ def _merge_copies(steps: list[Step]) -> list[Step]:
     for s in steps:
         if out:
             p = out[-1]
-            if p.src and p.dst and s.src and s.dst and p.src[0] == s.src[0] and p.dst[0] == s.dst[0] \
-                    and s.src[1] == p.src[1] + p.count and s.dst[1] == p.dst[1] + p.count:
+            if (
+                p.src
+                and p.dst
+                and s.src
+                and s.dst
+                and p.src[0] == s.src[0]
+                and p.dst[0] == s.dst[0]
+                and s.src[1] == p.src[1] + p.count
+                and s.dst[1] == p.dst[1] + p.count
+            ):
                 p.count += s.count
                 continue
         out.append(s)

@@ -40,7 +40,11 @@ def route(p: Problem) -> tuple[dict[int, list[Key]], float]:
     upper = np.array([1.0] * len(cols) + [highspy.kHighsInf])
     h.addVars(ncol, lower, upper)
     h.changeColsCost(ncol, np.arange(ncol, dtype=np.int32), costs)
-    rows_lo, rows_hi, starts, index, value = [], [], [], [], []
+    rows_lo: list[float] = []
+    rows_hi: list[float] = []
+    starts: list[int] = []
+    index: list[int] = []
+    value: list[float] = []
 
     def row(entries: list[tuple[int, float]], lo: float, hi: float) -> None:
         starts.append(len(index))
@@ -62,13 +66,20 @@ def route(p: Problem) -> tuple[dict[int, list[Key]], float]:
         if (k, s) not in by_pair_node or (k, d) not in by_pair_node:
             raise AssertionError(f"alltoall LP: pair {s}->{d} has no candidate links")
     by_res: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    for c, (k, e) in enumerate(cols):
+    for c, (_k, e) in enumerate(cols):
         for r in p.resources[e]:
             by_res[r].append((c, per_pair * p.cost[e]))
-    for r, entries in by_res.items():
+    for entries in by_res.values():
         row(entries + [(t_col, -1.0)], -highspy.kHighsInf, 0.0)
-    h.addRows(len(rows_lo), np.array(rows_lo), np.array(rows_hi), len(index),
-              np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32), np.array(value))
+    h.addRows(
+        len(rows_lo),
+        np.array(rows_lo),
+        np.array(rows_hi),
+        len(index),
+        np.array(starts, dtype=np.int32),
+        np.array(index, dtype=np.int32),
+        np.array(value),
+    )
     h.run()
     x = np.array(h.getSolution().col_value)
     bound = float(x[t_col])
@@ -84,7 +95,9 @@ def route(p: Problem) -> tuple[dict[int, list[Key]], float]:
         s, d = pairs[k]
         paths = _paths(flow_on[k], s, d)
         for fid in by_pair[pairs[k]]:
-            best = min(paths, key=lambda path: (max(load[r] + p.cost[e] for e in path[0] for r in p.resources[e]), -path[1]))
+            best = min(
+                paths, key=lambda path: (max(load[r] + p.cost[e] for e in path[0] for r in p.resources[e]), -path[1])
+            )
             routes[fid] = best[0]
             for e in best[0]:
                 for r in p.resources[e]:
@@ -115,7 +128,11 @@ def _paths(flow: dict[Key, float], s: int, d: int) -> list[tuple[list[Key], floa
     while True:
         path, node, seen = [], s, {s}
         while node != d:
-            nxt = max(((e, v) for e, v in flow.items() if e[0] == node and v > 1e-7 and e[1] not in seen), default=None, key=lambda t: t[1])
+            nxt = max(
+                ((e, v) for e, v in flow.items() if e[0] == node and v > 1e-7 and e[1] not in seen),
+                default=None,
+                key=lambda t: t[1],
+            )
             if nxt is None:
                 break
             path.append(nxt[0])

@@ -84,7 +84,9 @@ def _flow_keys(flows: list[Flow]) -> dict[tuple, int]:
     return out
 
 
-def build_problem(topo: Topology, coll: Collective, size: int, sketch: Sketch | None = None, slack: float = 0.0) -> Problem:
+def build_problem(
+    topo: Topology, coll: Collective, size: int, sketch: Sketch | None = None, slack: float = 0.0
+) -> Problem:
     if coll.ranks != topo.gpus:
         raise TesselError(f"the collective has {coll.ranks} ranks, topology {topo.name} has {topo.gpus} GPUs")
     flows = coll.flows(sketch.roots(topo, coll) if sketch else None)
@@ -108,7 +110,11 @@ def build_problem(topo: Topology, coll: Collective, size: int, sketch: Sketch | 
             if senders is not None:
                 # chunks leave their node only through a sender that carries them
                 g = f.root % per
-                usable = {(u, v) for (u, v) in cost if not (topo.node(u) == topo.node(f.root) != topo.node(v)) or g in senders.get(u % per, ())}
+                usable = {
+                    (u, v)
+                    for (u, v) in cost
+                    if not (topo.node(u) == topo.node(f.root) != topo.node(v)) or g in senders.get(u % per, ())
+                }
                 dist = _dijkstra({u: [(v, c) for v, c in vs if (u, v) in usable] for u, vs in fwd.items()}, f.root)
             else:
                 if f.root not in dist_from:
@@ -127,11 +133,27 @@ def build_problem(topo: Topology, coll: Collective, size: int, sketch: Sketch | 
                     dist_to[dst] = _dijkstra(rev, dst)
                 back = dist_to[dst]
                 bound = dist[dst] + eps
-                es = [(u, v) for (u, v), c in cost.items() if u in dist and v in back and (u, v) in usable
-                      and dist[u] + c + back[v] <= bound and v != f.root and u != dst]
+                es = [
+                    (u, v)
+                    for (u, v), c in cost.items()
+                    if u in dist
+                    and v in back
+                    and (u, v) in usable
+                    and dist[u] + c + back[v] <= bound
+                    and v != f.root
+                    and u != dst
+                ]
             else:
-                es = [(u, v) for (u, v), c in cost.items() if u in dist and v in dist and (u, v) in usable
-                      and dist[u] < dist[v] and dist[u] + c <= dist[v] + eps and v != f.root]
+                es = [
+                    (u, v)
+                    for (u, v), c in cost.items()
+                    if u in dist
+                    and v in dist
+                    and (u, v) in usable
+                    and dist[u] < dist[v]
+                    and dist[u] + c <= dist[v] + eps
+                    and v != f.root
+                ]
         else:
             if f.root not in dist_to:
                 dist_to[f.root] = _dijkstra(rev, f.root)
@@ -142,8 +164,11 @@ def build_problem(topo: Topology, coll: Collective, size: int, sketch: Sketch | 
                         f"infeasible: rank {t} cannot contribute to chunk {f.chunk} reduced at rank {f.root}: no path over the links "
                         f"{'the sketch allows' if sketch else 'of topology ' + topo.name}"
                     )
-            es = [(u, v) for (u, v), c in cost.items() if u in dist and v in dist
-                  and dist[v] < dist[u] and dist[v] + c <= dist[u] + eps and u != f.root]
+            es = [
+                (u, v)
+                for (u, v), c in cost.items()
+                if u in dist and v in dist and dist[v] < dist[u] and dist[v] + c <= dist[u] + eps and u != f.root
+            ]
         edges[f.id] = sorted(es)
     top = max(cost.values())
     unit = top / 1000.0

@@ -5,7 +5,7 @@
 // both ways round the ring and forwards what arrives; coll-verify proves it.
 
 // CHECK:      coll.collective @ag allgather ranks 4 chunkup 1 size 4096 on @ring4
-// CHECK-NEXT: coll.algorithm @ag_alg allgather ranks 4 chunkup 1 on @ring4 attributes {simulated_us = {{.*}}, sketch = "ib fully-connected, chunkup 1", proto = "Simple"} {
+// CHECK-NEXT: coll.algorithm @ag_alg allgather ranks 4 chunkup 1 on @ring4 proto Simple attributes {simulated_us = {{.*}}, sketch = "ib fully-connected, chunkup 1"} {
 // CHECK-NEXT:   coll.gpu 0 in 1 out 4 scratch 0 {
 // CHECK:          coll.send i[0] x 1
 // CHECK:          coll.recv o[{{[123]}}] x 1
@@ -22,13 +22,13 @@
 // XML:      </algo>
 
 coll.topology @ring4 gpus 4 per_node 4 {
-  coll.link 0 -> 1 "nvlink" alpha 0.3 beta 23.0
-  coll.link 0 -> 3 "nvlink" alpha 0.3 beta 23.0
-  coll.link 1 -> 2 "nvlink" alpha 0.3 beta 23.0
-  coll.link 1 -> 0 "nvlink" alpha 0.3 beta 23.0
-  coll.link 2 -> 3 "nvlink" alpha 0.3 beta 23.0
-  coll.link 2 -> 1 "nvlink" alpha 0.3 beta 23.0
-  coll.link 3 -> 0 "nvlink" alpha 0.3 beta 23.0
-  coll.link 3 -> 2 "nvlink" alpha 0.3 beta 23.0
+  coll.link 0 -> 1 nvlink alpha 0.3 beta 23.0
+  coll.link 0 -> 3 nvlink alpha 0.3 beta 23.0
+  coll.link 1 -> 2 nvlink alpha 0.3 beta 23.0
+  coll.link 1 -> 0 nvlink alpha 0.3 beta 23.0
+  coll.link 2 -> 3 nvlink alpha 0.3 beta 23.0
+  coll.link 2 -> 1 nvlink alpha 0.3 beta 23.0
+  coll.link 3 -> 0 nvlink alpha 0.3 beta 23.0
+  coll.link 3 -> 2 nvlink alpha 0.3 beta 23.0
 }
 coll.collective @ag allgather ranks 4 chunkup 1 size 4096 on @ring4

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tessel.dialects.coll.model import Algorithm, Step
 from tessel.ir.diagnostics import TesselError
+
+from .model import Algorithm, Step
 
 RECEIVES = ("recv", "recv_reduce_copy")
 
@@ -53,7 +54,9 @@ def build(alg: Algorithm) -> StepGraph:
                 p = [(g.rank, t, s - 1)] if s else []
                 for dt, ds in step.deps:
                     if not (0 <= dt < len(g.tbs) and 0 <= ds < len(g.tbs[dt].steps)):
-                        raise TesselError(f"algorithm {alg.name}: GPU {g.rank} tb {t} step {s} depends on missing step ({dt}, {ds})")
+                        raise TesselError(
+                            f"algorithm {alg.name}: GPU {g.rank} tb {t} step {s} depends on missing step ({dt}, {ds})"
+                        )
                     p.append((g.rank, dt, ds))
                 preds[node] = p
                 if step.op == "send":
@@ -64,7 +67,9 @@ def build(alg: Algorithm) -> StepGraph:
     for key in set(sends) | set(recvs):
         a, b = sends.get(key, []), recvs.get(key, [])
         if len(a) != len(b):
-            raise TesselError(f"algorithm {alg.name}: GPU {key[0]} sends {len(a)} messages to GPU {key[1]} on channel {key[2]}, which receives {len(b)}")
+            raise TesselError(
+                f"algorithm {alg.name}: GPU {key[0]} sends {len(a)} messages to GPU {key[1]} on channel {key[2]}, which receives {len(b)}"
+            )
         for x, y in zip(a, b):
             match[x], match[y] = y, x
             preds[y].append(x)
@@ -85,5 +90,7 @@ def build(alg: Algorithm) -> StepGraph:
                 ready.append(m)
     if len(order) != len(nodes):
         stuck = min(n for n in nodes if indeg[n] > 0)
-        raise TesselError(f"algorithm {alg.name} deadlocks: GPU {stuck[0]} tb {stuck[1]} step {stuck[2]} waits in a cycle of dependencies")
+        raise TesselError(
+            f"algorithm {alg.name} deadlocks: GPU {stuck[0]} tb {stuck[1]} step {stuck[2]} waits in a cycle of dependencies"
+        )
     return StepGraph(alg, nodes, preds, match, order)

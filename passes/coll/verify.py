@@ -15,8 +15,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from tessel.dialects.coll import AlgorithmOp
+from tessel.dialects.coll.verify import AlgorithmError, check_algorithm
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.nccl.verify import AlgorithmError, check_algorithm
 
 
 @dataclass(frozen=True)
@@ -31,4 +31,7 @@ class CollVerify(ModulePass):
                 try:
                     check_algorithm(alg_op.algorithm())
                 except AlgorithmError as err:
-                    raise TesselError(f"'coll.algorithm' op @{alg_op.sym_name.data} does not implement its {alg_op.kind.value}: {err}", op_location(alg_op)) from None
+                    raise TesselError(
+                        f"'coll.algorithm' op @{alg_op.sym_name.data} does not implement its {alg_op.kind.data}: {err}",
+                        op_location(alg_op),
+                    ) from None

@@ -19,9 +19,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from tessel.dialects.coll.model import Algorithm, CollKind, Collective, Sketch, Topology
+from tessel.dialects.coll.model import Algorithm, Collective, CollKind, Sketch, Topology
+from tessel.dialects.coll.plan import Plan
 from tessel.ir.diagnostics import TesselError
-from tessel.targets.nccl.plan import Plan
 
 from . import alltoall, cpsat
 from .merge import best_merge
@@ -69,7 +69,7 @@ class Result:
 
 def candidate_sketches(topo: Topology, kind: CollKind, size: int) -> list[Sketch]:
     """Sketches worth trying when the user gives none (TACCL's examples, generalised)."""
-    chunkups = (1, 2)
+    chunkups: tuple[int, ...] = (1, 2)
     if kind == CollKind.ALLTOALL or topo.gpus > 32:
         chunkups = (1,)  # large machines: chunkup 1 already gives tens of thousands of sends
     if topo.nodes == 1:
@@ -110,7 +110,9 @@ def decompose(p: Problem, opts: Options, limit: float) -> tuple[list[Plan], dict
         routes, bound = alltoall.route(p)
         stages["lp_bound"] = bound
     else:
-        relax = cpsat.solve(p, "relax", time_limit=max(0.5, limit / 2), workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
+        relax = cpsat.solve(
+            p, "relax", time_limit=max(0.5, limit / 2), workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry
+        )
         if relax.status == "INFEASIBLE":
             raise TesselError(f"infeasible: no routing of {p.coll.kind} on {p.topo.name} satisfies the sketch")
         if relax.ok:
@@ -125,8 +127,16 @@ def decompose(p: Problem, opts: Options, limit: float) -> tuple[list[Plan], dict
     greedy_units = units_makespan(p, in_units(p, greedy))
     stages["greedy_model"] = greedy_units * p.unit
     stages["unit"] = p.unit
-    polish = cpsat.solve(p, "polish", routes=routes, hint=greedy, time_limit=limit / 2, workers=opts.workers,
-                         seed=opts.seed, symmetry=opts.symmetry)
+    polish = cpsat.solve(
+        p,
+        "polish",
+        routes=routes,
+        hint=greedy,
+        time_limit=limit / 2,
+        workers=opts.workers,
+        seed=opts.seed,
+        symmetry=opts.symmetry,
+    )
     plans = [greedy]
     if polish.ok and polish.plan is not None and round(polish.objective / p.unit) < greedy_units:
         plans.insert(0, polish.plan)
@@ -136,8 +146,15 @@ def decompose(p: Problem, opts: Options, limit: float) -> tuple[list[Plan], dict
     return plans, stages
 
 
-def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None = None,
-               opts: Options | None = None, name: str | None = None, root: int = 0) -> Result:
+def synthesize(
+    topo: Topology,
+    kind: CollKind,
+    size: int,
+    sketch: Sketch | None = None,
+    opts: Options | None = None,
+    name: str | None = None,
+    root: int = 0,
+) -> Result:
     opts = opts or Options()
     start = time.perf_counter()
     deadline = start + opts.time_limit
@@ -145,7 +162,9 @@ def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None 
     name = name or f"{kind}_{topo.name}"
     log: list[str] = []
     candidates: list[Candidate] = []
-    exact_on = opts.exact if opts.exact is not None else (topo.gpus <= opts.exact_max_gpus and kind != CollKind.ALLTOALL)
+    exact_on = (
+        opts.exact if opts.exact is not None else (topo.gpus <= opts.exact_max_gpus and kind != CollKind.ALLTOALL)
+    )
     share = 0.5 if exact_on else 1.0
     for i, sk in enumerate(sketches):
         left = deadline - time.perf_counter()
@@ -181,7 +200,15 @@ def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None 
         coll = Collective(kind, topo.gpus, best.sketch.chunkup, root)
         p = build_problem(topo, coll, size, best.sketch)
         left = max(1.0, deadline - time.perf_counter())
-        exact = cpsat.solve(p, "exact", hint=best.hint or best.plan, time_limit=left, workers=opts.workers, seed=opts.seed, symmetry=opts.symmetry)
+        exact = cpsat.solve(
+            p,
+            "exact",
+            hint=best.hint or best.plan,
+            time_limit=left,
+            workers=opts.workers,
+            seed=opts.seed,
+            symmetry=opts.symmetry,
+        )
         if exact.ok and exact.plan is not None:
             ealg, eplan, et, emerges = best_merge(exact.plan, name)
             stages["exact"] = et
@@ -191,15 +218,19 @@ def synthesize(topo: Topology, kind: CollKind, size: int, sketch: Sketch | None 
                 stages["exact_hint"] = exact.hint
             stages["exact_bound"] = exact.bound
             stages["exact_optimal"] = float(exact.status == "OPTIMAL")
-            log.append(f"exact ({exact.status}, {exact.wall:.1f} s): {et:.2f} us, model {exact.objective:.2f}, "
-                       f"warm start {exact.hint if exact.hint is not None else float('nan'):.2f}, bound {exact.bound:.2f}"
-                       + "".join(f"; {n}" for n in exact.notes))
+            log.append(
+                f"exact ({exact.status}, {exact.wall:.1f} s): {et:.2f} us, model {exact.objective:.2f}, "
+                f"warm start {exact.hint if exact.hint is not None else float('nan'):.2f}, bound {exact.bound:.2f}"
+                + "".join(f"; {n}" for n in exact.notes)
+            )
             if et < t - 1e-9:
                 plan, alg, t = exact.plan, ealg, et
                 plan.note = "exact"
         else:
-            log.append(f"exact: {exact.status} after {exact.wall:.1f} s; keeping the decomposition"
-                       + "".join(f"; {n}" for n in exact.notes))
+            log.append(
+                f"exact: {exact.status} after {exact.wall:.1f} s; keeping the decomposition"
+                + "".join(f"; {n}" for n in exact.notes)
+            )
     alg.name = name
     return Result(alg, plan, t, best.sketch, size, time.perf_counter() - start, stages, candidates, log)
 
@@ -213,8 +244,9 @@ def buckets(sizes: list[int]) -> list[tuple[int, int | None]]:
     return list(zip(lows, highs))
 
 
-def synthesize_buckets(topo: Topology, kind: CollKind, sizes: list[int], sketch: Sketch | None = None,
-                       opts: Options | None = None) -> list[Result]:
+def synthesize_buckets(
+    topo: Topology, kind: CollKind, sizes: list[int], sketch: Sketch | None = None, opts: Options | None = None
+) -> list[Result]:
     """One algorithm per size bucket, each valid for its [min_bytes, max_bytes) window."""
     results = []
     for size, (lo, hi) in zip(sorted(sizes), buckets(sizes)):

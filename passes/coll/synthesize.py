@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import FloatAttr, ModuleOp, StringAttr, f64
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter, InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from tessel.dialects.coll import AlgorithmOp, CollectiveOp, SketchOp, TopologyOp, algorithm_op
-from tessel.dialects.coll.topologies import check_sketch
+from tessel.dialects.coll.taccl import check_sketch
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.results_cache import ResultsCache, cache_folder
 from tessel.ir.source import parse_module, print_module, verify
 
-from .synthesis import Options, synthesize
+from .synth.driver import Options, synthesize
 
 
 @dataclass(frozen=True)
@@ -43,23 +43,38 @@ class CollSynthesize(ModulePass):
         sketches = {s.sym_name.data: s for s in op.walk() if isinstance(s, SketchOp)}
         existing = {a.sym_name.data for a in op.walk() if isinstance(a, AlgorithmOp)}
         if self.time_limit <= 0 or self.workers < 1:
-            raise TesselError(f"coll-synthesize: time-limit must be > 0 and workers >= 1, got time-limit={self.time_limit} workers={self.workers}")
+            raise TesselError(
+                f"coll-synthesize: time-limit must be > 0 and workers >= 1, got time-limit={self.time_limit} workers={self.workers}"
+            )
         if self.sketch and self.sketch not in sketches:
-            raise TesselError(f"coll-synthesize: no coll.sketch @{self.sketch} in the module (sketches: {', '.join(sorted(sketches)) or 'none'})")
+            raise TesselError(
+                f"coll-synthesize: no coll.sketch @{self.sketch} in the module (sketches: {', '.join(sorted(sketches)) or 'none'})"
+            )
         folder = cache_folder(self.cache)
         cache = ResultsCache(folder, "coll-synthesize") if folder is not None else None
         for coll_op in [c for c in op.walk() if isinstance(c, CollectiveOp)]:
             where = op_location(coll_op)
             topo_name = coll_op.topology.root_reference.data
             if topo_name not in topologies:
-                raise TesselError(f"'coll.collective' op refers to @{topo_name}, which is not a coll.topology in the module", where)
+                raise TesselError(
+                    f"'coll.collective' op refers to @{topo_name}, which is not a coll.topology in the module", where
+                )
             name = f"{coll_op.sym_name.data}_alg"
             if name in existing:
                 continue
             topo = topologies[topo_name].topology()
-            sk_op = sketches.get(self.sketch) if self.sketch else (next(iter(sketches.values())) if len(sketches) == 1 else None)
+            sk_op = (
+                sketches.get(self.sketch)
+                if self.sketch
+                else (next(iter(sketches.values())) if len(sketches) == 1 else None)
+            )
             options = repr((self.time_limit, self.exact, self.workers, self.seed))
-            key = ResultsCache.key(print_module(topologies[topo_name]), print_module(coll_op), print_module(sk_op) if sk_op else "", options)
+            key = ResultsCache.key(
+                print_module(topologies[topo_name]),
+                print_module(coll_op),
+                print_module(sk_op) if sk_op else "",
+                options,
+            )
             cached = _from_cache(ctx, cache, key, name)
             if cached is not None:
                 Rewriter.insert_op(cached, InsertPoint.after(coll_op))
@@ -67,16 +82,28 @@ class CollSynthesize(ModulePass):
             sketch = sk_op.sketch() if sk_op is not None else None
             coll = coll_op.collective()
             if coll.ranks != topo.gpus:
-                raise TesselError(f"'coll.collective' op has {coll.ranks} ranks, topology @{topo_name} has {topo.gpus} GPUs", where)
+                raise TesselError(
+                    f"'coll.collective' op has {coll.ranks} ranks, topology @{topo_name} has {topo.gpus} GPUs", where
+                )
             if sketch is not None:
                 check_sketch(sketch, topo, f"coll.sketch @{sketch.name}")
                 if coll_op.chunkup.value.data != 1:
                     sketch.chunkup = coll_op.chunkup.value.data
             try:
-                result = synthesize(topo, coll.kind, coll_op.size.value.data, sketch,
-                                    Options(time_limit=self.time_limit, exact=None if self.exact else False,
-                                            workers=self.workers, seed=self.seed),
-                                    name=name, root=coll.root)
+                result = synthesize(
+                    topo,
+                    coll.kind,
+                    coll_op.size.value.data,
+                    sketch,
+                    Options(
+                        time_limit=self.time_limit,
+                        exact=None if self.exact else False,
+                        workers=self.workers,
+                        seed=self.seed,
+                    ),
+                    name=name,
+                    root=coll.root,
+                )
             except TesselError as err:
                 raise TesselError(err.message, err.location or where) from None
             alg = algorithm_op(result.algorithm)
@@ -95,7 +122,8 @@ def _from_cache(ctx: Context, cache: ResultsCache | None, key: str, name: str) -
         return None
     try:
         alg = parse_module(ctx, text, str(cache.path(key))).body.block.first_op
-        verify(alg)
+        if alg is not None:
+            verify(alg)
     except TesselError:
         alg = None
     if not isinstance(alg, AlgorithmOp) or alg.sym_name.data != name:

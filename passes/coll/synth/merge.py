@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tessel.dialects.coll.model import Algorithm
+from tessel.dialects.coll.plan import Plan, lower
+from tessel.dialects.coll.simulate import simulate
 from tessel.ir.diagnostics import TesselError
-from tessel.targets.nccl.plan import Plan, lower
-from tessel.targets.nccl.simulate import simulate
 
 WINDOWS = (1, 2, 4, 8, 16, 1 << 30)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 
-from tessel.targets.nccl.plan import Plan, Send
+from tessel.dialects.coll.plan import Plan, Send
 
 from .problem import Key, Problem
 
@@ -24,9 +24,9 @@ def dependencies(p: Problem, routes: dict[int, list[Key]]) -> tuple[list[tuple[i
     tasks: list[tuple[int, Key]] = [(fid, e) for fid, es in routes.items() for e in es]
     preds: list[list[int]] = [[] for _ in tasks]
     by_flow_into: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for i, (fid, (u, v)) in enumerate(tasks):
+    for i, (fid, (_u, v)) in enumerate(tasks):
         by_flow_into[(fid, v)].append(i)
-    for i, (fid, (u, v)) in enumerate(tasks):
+    for i, (fid, (u, _v)) in enumerate(tasks):
         f = flows[fid]
         preds[i].extend(by_flow_into.get((fid, u), []))
         if f.kind == "bcast" and f.after is not None and u == f.root:
@@ -179,7 +179,9 @@ def check_units(p: Problem, starts: dict[Task, int], symmetry: bool = False) -> 
         for q in preds[i]:
             g, d = tasks[q]
             if starts[(fid, e)] < starts[(g, d)] + p.dur[d]:
-                errors.append(f"flow {fid} {e} starts at {starts[(fid, e)]} before flow {g} {d} ends at {starts[(g, d)] + p.dur[d]}")
+                errors.append(
+                    f"flow {fid} {e} starts at {starts[(fid, e)]} before flow {g} {d} ends at {starts[(g, d)] + p.dur[d]}"
+                )
     by_res: dict[str, list[tuple[int, int, Task]]] = defaultdict(list)
     for (fid, e), t in starts.items():
         for r in p.resources[e]:
@@ -194,7 +196,9 @@ def check_units(p: Problem, starts: dict[Task, int], symmetry: bool = False) -> 
             for (fid, (u, v)), t in starts.items():
                 img = (fmap[fid], (sigma[u], sigma[v]))
                 if img != (fid, (u, v)) and starts.get(img) != t:
-                    errors.append(f"not symmetric: flow {fid} {(u, v)} at {t}, its image flow {img[0]} {img[1]} at {starts.get(img)}")
+                    errors.append(
+                        f"not symmetric: flow {fid} {(u, v)} at {t}, its image flow {img[0]} {img[1]} at {starts.get(img)}"
+                    )
     return errors
 
 

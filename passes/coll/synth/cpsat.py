@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from tessel.targets.nccl.plan import Plan, Send
+from tessel.dialects.coll.model import SwitchPolicy
+from tessel.dialects.coll.plan import Plan, Send
 
 from .order import check_units, in_units, units_makespan, units_plan
 from .problem import Key, Problem
@@ -52,9 +53,18 @@ class Solution:
         return self.status in ("OPTIMAL", "FEASIBLE", "HINT")
 
 
-def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, hint: Plan | None = None,
-          time_limit: float = 10.0, workers: int = 2, seed: int = 0, symmetry: bool = True,
-          fix_to_hint: bool = False) -> Solution:
+def solve(
+    p: Problem,
+    mode: str,
+    *,
+    routes: dict[int, list[Key]] | None = None,
+    hint: Plan | None = None,
+    time_limit: float = 10.0,
+    workers: int = 2,
+    seed: int = 0,
+    symmetry: bool = True,
+    fix_to_hint: bool = False,
+) -> Solution:
     """`fix_to_hint` (a check for tests): fix every variable to its hinted value, so that
     CP-SAT itself says whether the warm start is a feasible solution of the model."""
     assert mode in ("relax", "exact", "polish")
@@ -66,15 +76,18 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
     starts: dict[tuple[int, Key], int] | None = None
     if hint is not None and mode != "relax":
         allowed = {(fid, e) for fid, es in edges.items() for e in es}
-        problems = [f"flow {s.flow} {(s.src, s.dst)} is not a candidate" for s in hint.sends
-                    if (s.flow, (s.src, s.dst)) not in allowed][:1]
+        problems = [
+            f"flow {s.flow} {(s.src, s.dst)} is not a candidate"
+            for s in hint.sends
+            if (s.flow, (s.src, s.dst)) not in allowed
+        ][:1]
         if not problems:
             starts = in_units(p, hint)
             problems = check_units(p, starts)[:1]
         if problems:
             notes.append(f"warm start unusable: {problems[0]}")
             starts = None
-        elif symmetry and p.perms and check_units(p, starts, symmetry=True):
+        elif symmetry and p.perms and starts is not None and check_units(p, starts, symmetry=True):
             notes.append("warm start is not symmetric: symmetry ties off")
             symmetry = False
     if starts is not None:
@@ -86,25 +99,25 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
     intervals: dict[Key, list] = {}
     done: dict[int, cp_model.IntVar] = {}
     arrive: dict[tuple[int, int], cp_model.IntVar] = {}
-    makespan = m.NewIntVar(0, horizon, "makespan")
+    makespan = m.new_int_var(0, horizon, "makespan")
     fixed = routes is not None
 
     for f in p.flows:
         for e in edges[f.id]:
             k = (f.id, e)
-            x[k] = m.NewConstant(1) if fixed else m.NewBoolVar(f"x{f.id}_{e[0]}_{e[1]}")
-            s[k] = m.NewIntVar(0, horizon, f"s{f.id}_{e[0]}_{e[1]}")
+            x[k] = m.new_constant(1) if fixed else m.new_bool_var(f"x{f.id}_{e[0]}_{e[1]}")
+            s[k] = m.new_int_var(0, horizon, f"s{f.id}_{e[0]}_{e[1]}")
             if mode != "relax":
                 if fixed:
-                    iv = m.NewFixedSizeIntervalVar(s[k], dur[e], f"i{f.id}_{e[0]}_{e[1]}")
+                    iv = m.new_fixed_size_interval_var(s[k], dur[e], f"i{f.id}_{e[0]}_{e[1]}")
                 else:
-                    iv = m.NewOptionalFixedSizeIntervalVar(s[k], dur[e], x[k], f"i{f.id}_{e[0]}_{e[1]}")
+                    iv = m.new_optional_fixed_size_interval_var(s[k], dur[e], x[k], f"i{f.id}_{e[0]}_{e[1]}")
                 intervals.setdefault(e, []).append(iv)
-        done[f.id] = m.NewIntVar(0, horizon, f"done{f.id}")
+        done[f.id] = m.new_int_var(0, horizon, f"done{f.id}")
 
     def at(fid: int, v: int) -> cp_model.IntVar:
         if (fid, v) not in arrive:
-            arrive[(fid, v)] = m.NewIntVar(0, horizon, f"a{fid}_{v}")
+            arrive[(fid, v)] = m.new_int_var(0, horizon, f"a{fid}_{v}")
         return arrive[(fid, v)]
 
     for f in sorted(p.flows, key=lambda f: f.after is not None):
@@ -116,40 +129,40 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
             ins.setdefault(e[1], []).append(e)
         if f.kind in ("bcast", "unicast"):
             release = done[f.after] if f.after is not None else 0
-            m.Add(at(f.id, f.root) == release)
+            m.add(at(f.id, f.root) == release)
             for e in es:
                 k = (f.id, e)
-                m.Add(s[k] >= at(f.id, e[0])).OnlyEnforceIf(x[k])
-                m.Add(at(f.id, e[1]) == s[k] + dur[e]).OnlyEnforceIf(x[k])
+                m.add(s[k] >= at(f.id, e[0])).only_enforce_if(x[k])
+                m.add(at(f.id, e[1]) == s[k] + dur[e]).only_enforce_if(x[k])
             targets = f.members
             for v in targets:
                 if not fixed:
-                    m.AddExactlyOne(x[(f.id, e)] for e in ins.get(v, []))
-                m.Add(makespan >= at(f.id, v))
-                m.Add(done[f.id] >= at(f.id, v))
+                    m.add_exactly_one(x[(f.id, e)] for e in ins.get(v, []))
+                m.add(makespan >= at(f.id, v))
+                m.add(done[f.id] >= at(f.id, v))
             if f.kind == "unicast" and not fixed:
                 for v in set(ins) | set(outs):
                     if v in (f.root, f.members[0]):
                         continue
                     into = [x[(f.id, e)] for e in ins.get(v, [])]
-                    m.Add(sum(into) <= 1)
+                    m.add(sum(into) <= 1)
                     for e in outs.get(v, []):
-                        m.Add(x[(f.id, e)] <= sum(into))
+                        m.add(x[(f.id, e)] <= sum(into))
         else:
             for v in f.members:
                 if v == f.root:
                     continue
                 if not fixed:
-                    m.AddExactlyOne(x[(f.id, e)] for e in outs.get(v, []))
+                    m.add_exactly_one(x[(f.id, e)] for e in outs.get(v, []))
             for e in es:
                 k = (f.id, e)
                 u, v = e
-                m.Add(s[k] >= at(f.id, u)).OnlyEnforceIf(x[k])  # u's partial is ready
+                m.add(s[k] >= at(f.id, u)).only_enforce_if(x[k])  # u's partial is ready
                 if v == f.root:
-                    m.Add(done[f.id] >= s[k] + dur[e]).OnlyEnforceIf(x[k])
+                    m.add(done[f.id] >= s[k] + dur[e]).only_enforce_if(x[k])
                 else:
-                    m.Add(at(f.id, v) >= s[k] + dur[e]).OnlyEnforceIf(x[k])
-            m.Add(makespan >= done[f.id])
+                    m.add(at(f.id, v) >= s[k] + dur[e]).only_enforce_if(x[k])
+            m.add(makespan >= done[f.id])
 
     # resources: total load bounds the makespan (all modes); no overlap (exact, polish)
     by_resource: dict[str, list[Key]] = {}
@@ -163,11 +176,11 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
     for r, es in by_resource.items():
         if r.startswith("link") and es[0] in covered:
             continue
-        m.Add(sum(dur[e] * x[k] for e in es for k in users.get(e, [])) <= makespan)
+        m.add(sum(dur[e] * x[k] for e in es for k in users.get(e, [])) <= makespan)
         if mode != "relax":
             ivs = [iv for e in es for iv in intervals.get(e, [])]
             if len(ivs) > 1:
-                m.AddNoOverlap(ivs)
+                m.add_no_overlap(ivs)
 
     if symmetry:
         for sigma, fmap in p.perms:
@@ -175,8 +188,8 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
                 img = (fmap[fid], (sigma[u], sigma[v]))
                 if img in x and img != (fid, (u, v)):
                     if not fixed:
-                        m.Add(x[img] == var)
-                    m.Add(s[img] == s[(fid, (u, v))])
+                        m.add(x[img] == var)
+                    m.add(s[img] == s[(fid, (u, v))])
 
     objective = makespan
     policy = p.sketch.switch_policy if p.sketch else None
@@ -184,20 +197,20 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
         switch_links = sorted({e for e in users if p.topo.links[e].kind == "switch"})
         used = {}
         for e in switch_links:
-            used[e] = m.NewBoolVar(f"used{e}")
+            used[e] = m.new_bool_var(f"used{e}")
             for k in users[e]:
-                m.AddImplication(x[k], used[e])
+                m.add_implication(x[k], used[e])
         weight = len(switch_links) + 1
-        sign = 1 if policy == "uc-min" else -1
-        m.Minimize(weight * makespan + sign * sum(used.values()))
+        sign = 1 if policy == SwitchPolicy.UC_MIN else -1
+        m.minimize(weight * makespan + sign * sum(used.values()))
     else:
-        m.Minimize(objective)
+        m.minimize(objective)
 
     if starts is not None:
         _hint(m, p, starts, horizon, x, s, arrive, done, makespan, fixed)
         if policy and not fixed:
             for e, var in used.items():
-                m.AddHint(var, int(any((k in starts) for k in users[e])))
+                m.add_hint(var, int(any((k in starts) for k in users[e])))
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.05, time_limit)
@@ -205,9 +218,9 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
     solver.parameters.random_seed = seed
     if fix_to_hint:
         solver.parameters.fix_variables_to_their_hinted_value = True
-    status = solver.Solve(m)
-    name = solver.StatusName(status)
-    sol = Solution(name, float("inf"), solver.BestObjectiveBound() * p.unit, time.perf_counter() - start, notes=notes)
+    status = solver.solve(m)
+    name = solver.status_name(status)
+    sol = Solution(name, float("inf"), solver.best_objective_bound * p.unit, time.perf_counter() - start, notes=notes)
     if starts is not None:
         sol.hint = horizon * p.unit
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -218,28 +231,40 @@ def solve(p: Problem, mode: str, *, routes: dict[int, list[Key]] | None = None, 
                 sol.routes.setdefault(fid, []).append(e)
             sol.plan = units_plan(p, starts, mode)
         return sol
-    sol.objective = solver.Value(makespan) * p.unit
+    sol.objective = solver.value(makespan) * p.unit
     if policy and not fixed:
-        sol.bound = solver.BestObjectiveBound() / (len([e for e in users if p.topo.links[e].kind == "switch"]) + 1) * p.unit
+        sol.bound = (
+            solver.best_objective_bound / (len([e for e in users if p.topo.links[e].kind == "switch"]) + 1) * p.unit
+        )
     for (fid, e), var in x.items():
-        if solver.Value(var):
+        if solver.value(var):
             sol.routes.setdefault(fid, []).append(e)
     if mode != "relax":
         sends = []
         for (fid, e), var in x.items():
-            if solver.Value(var):
-                t0 = solver.Value(s[(fid, e)])
+            if solver.value(var):
+                t0 = solver.value(s[(fid, e)])
                 sends.append(Send(fid, e[0], e[1], t0 * p.unit, (t0 + dur[e]) * p.unit))
         sol.plan = Plan(p.coll, p.flows, sends, p.chunk_bytes, p.topo, mode)
     return sol
 
 
-def _hint(m: cp_model.CpModel, p: Problem, starts: dict[tuple[int, Key], int], horizon: int, x: dict, s: dict,
-          arrive: dict, done: dict, makespan: cp_model.IntVar, fixed: bool) -> None:
+def _hint(
+    m: cp_model.CpModel,
+    p: Problem,
+    starts: dict[tuple[int, Key], int],
+    horizon: int,
+    x: dict,
+    s: dict,
+    arrive: dict,
+    done: dict,
+    makespan: cp_model.IntVar,
+    fixed: bool,
+) -> None:
     """Hint every variable of the model from integer `starts` (a complete solution)."""
     end = {k: t + p.dur[k[1]] for k, t in starts.items()}
     into: dict[tuple[int, int], list[int]] = {}
-    for (fid, (u, v)), t in end.items():
+    for (fid, (_u, v)), t in end.items():
         into.setdefault((fid, v), []).append(t)
     at: dict[tuple[int, int], int] = {}
     fin: dict[int, int] = {}
@@ -257,10 +282,10 @@ def _hint(m: cp_model.CpModel, p: Problem, starts: dict[tuple[int, Key], int], h
             fin[f.id] = max(into.get((f.id, f.root), [0]))
     for k, var in x.items():
         if not fixed:
-            m.AddHint(var, int(k in starts))
-        m.AddHint(s[k], starts.get(k, 0))
+            m.add_hint(var, int(k in starts))
+        m.add_hint(s[k], starts.get(k, 0))
     for k, var in arrive.items():
-        m.AddHint(var, at.get(k, 0))
+        m.add_hint(var, at.get(k, 0))
     for fid, var in done.items():
-        m.AddHint(var, fin[fid])
-    m.AddHint(makespan, horizon)
+        m.add_hint(var, fin[fid])
+    m.add_hint(makespan, horizon)

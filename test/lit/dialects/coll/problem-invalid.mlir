@@ -20,7 +20,7 @@ coll.sketch @s symmetry [(16, 16)]
 
 // -----
 
-// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.sketch' op switch_policy must be "uc-min" or "uc-max", got "uc-mid"
+// CHECK: problem-invalid.mlir:[[# @LINE + 1]]:30: error: expected a switch policy: "uc-min", "uc-max"
 coll.sketch @s switch_policy "uc-mid"
 
 // -----

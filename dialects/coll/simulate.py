@@ -15,9 +15,9 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tessel.dialects.coll.model import Algorithm, Topology
 from tessel.ir.diagnostics import TesselError
 
+from .model import Algorithm, Topology
 from .steps import Node, build
 
 
@@ -47,7 +47,9 @@ class SimResult:
 def simulate(alg: Algorithm, topo: Topology, chunk_bytes: float) -> SimResult:
     graph = build(alg)
     if topo.gpus != alg.collective.ranks:
-        raise TesselError(f"algorithm {alg.name} is for {alg.collective.ranks} ranks, topology {topo.name} has {topo.gpus} GPUs")
+        raise TesselError(
+            f"algorithm {alg.name} is for {alg.collective.ranks} ranks, topology {topo.name} has {topo.gpus} GPUs"
+        )
     succs: dict[Node, list[Node]] = defaultdict(list)
     for n, ps in graph.preds.items():
         for p in ps:
@@ -55,12 +57,14 @@ def simulate(alg: Algorithm, topo: Topology, chunk_bytes: float) -> SimResult:
     waiting = {n: len(ps) for n, ps in graph.preds.items()}
     ready_at: dict[Node, float] = defaultdict(float)
     finish: dict[Node, float] = {}
-    events: list[tuple[float, int, str, object]] = []
+    # (time, sequence, kind, step, request id): "request" a send asks for its link and ports,
+    # "end" request id's transfer is done, "finish" a step that takes no time is done
+    events: list[tuple[float, int, str, Node, int]] = []
     seq = 0
 
-    def push(t: float, kind: str, payload: object) -> None:
+    def push(t: float, kind: str, node: Node, rid: int = -1) -> None:
         nonlocal seq
-        heapq.heappush(events, (t, seq, kind, payload))
+        heapq.heappush(events, (t, seq, kind, node, rid))
         seq += 1
 
     def become_ready(n: Node) -> None:
@@ -88,19 +92,20 @@ def simulate(alg: Algorithm, topo: Topology, chunk_bytes: float) -> SimResult:
         g = node[0]
         peer = graph.peer(node)
         transfers.append(Transfer(g, peer, graph.step(node).count, asked, t, t + dur))
-        push(t + dur, "end", rid)
+        push(t + dur, "end", node, rid)
         return True
 
     rid_next = 0
     while events:
-        t, _, kind, payload = heapq.heappop(events)
+        t, _, kind, node, done = heapq.heappop(events)
         if kind == "request":
-            node = payload  # type: ignore[assignment]
             g = node[0]
             peer = graph.peer(node)
             link = topo.links.get((g, peer))
             if link is None:
-                raise TesselError(f"algorithm {alg.name}: GPU {g} sends to GPU {peer}, but topology {topo.name} has no link {g} -> {peer}")
+                raise TesselError(
+                    f"algorithm {alg.name}: GPU {g} sends to GPU {peer}, but topology {topo.name} has no link {g} -> {peer}"
+                )
             res = topo.resources[(g, peer)]
             dur = link.cost(graph.step(node).count * chunk_bytes)
             rid = rid_next
@@ -111,15 +116,13 @@ def simulate(alg: Algorithm, topo: Topology, chunk_bytes: float) -> SimResult:
             try_start(rid, t)
             continue
         if kind == "end":
-            node, res, _, _ = requests[payload]  # type: ignore[index]
+            _, res, _, _ = requests[done]
             for r in res:
                 free[r] = True
             candidates = sorted({x for r in res for x in pending[r]})
             for other in candidates:
                 try_start(other, t)
-            n = node
-        else:
-            n = payload  # type: ignore[assignment]
+        n = node
         finish[n] = t
         for m in succs[n]:
             ready_at[m] = max(ready_at[m], t)

@@ -14,19 +14,17 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tessel.dialects.coll.model import Algorithm, CollKind
 from tessel.ir.diagnostics import TesselError
 
+from .model import Algorithm, CollKind, Step
 from .steps import Node, StepGraph, build
-
-Contribution = frozenset  # of (rank, input chunk)
 
 
 class AlgorithmError(Exception):
     """The algorithm does not implement its collective; the message says where and why."""
 
 
-def postcondition(alg: Algorithm, rank: int, slot: int) -> frozenset | None:
+def postcondition(alg: Algorithm, rank: int, slot: int) -> frozenset[tuple[int, int]] | None:
     """What output slot `slot` of `rank` must hold, or None if unconstrained."""
     coll = alg.collective
     n, c = coll.ranks, coll.chunkup
@@ -48,74 +46,95 @@ def _where(node: Node) -> str:
     return f"GPU {node[0]} tb {node[1]} step {node[2]}"
 
 
+Contents = frozenset[tuple[int, int]]  # the (rank, input chunk) contributions a slot holds
+Slot = tuple[str, int]
+
+
+class _Propagation:
+    """Symbolic buffers of every GPU, and who touched which slot (for the race check)."""
+
+    def __init__(self, alg: Algorithm):
+        self.state: list[dict[str, list[Contents | None]]] = []
+        for g in alg.gpus:
+            self.state.append(
+                {
+                    "i": [frozenset({(g.rank, k)}) for k in range(g.input_chunks)],
+                    "o": [None] * g.output_chunks,
+                    "s": [None] * g.scratch_chunks,
+                }
+            )
+        self.accesses: dict[tuple[int, str, int], list[tuple[Node, bool]]] = defaultdict(list)
+
+    def read(self, node: Node, step: Step, slot: Slot | None, what: str) -> list[Contents]:
+        buf, off = _slot(node, step, slot)
+        out = []
+        for k in range(off, off + step.count):
+            self.accesses[(node[0], buf, k)].append((node, False))
+            value = self.state[node[0]][buf][k]
+            if value is None:
+                raise AlgorithmError(f"{_where(node)} ({step.op}) {what} {buf}[{k}] before anything was written there")
+            out.append(value)
+        return out
+
+    def write(self, node: Node, step: Step, slot: Slot | None, values: list[Contents]) -> None:
+        buf, off = _slot(node, step, slot)
+        for k, v in zip(range(off, off + step.count), values):
+            self.accesses[(node[0], buf, k)].append((node, True))
+            self.state[node[0]][buf][k] = v
+
+    @staticmethod
+    def add(node: Node, step: Step, a: list[Contents], b: list[Contents]) -> list[Contents]:
+        out = []
+        for x, y in zip(a, b):
+            twice = x & y
+            if twice:
+                r, k = min(twice)
+                raise AlgorithmError(f"{_where(node)} ({step.op}) adds rank {r}'s chunk {k} a second time")
+            out.append(x | y)
+        return out
+
+
+def _slot(node: Node, step: Step, slot: Slot | None) -> Slot:
+    if slot is None:
+        raise AlgorithmError(f"{_where(node)} ({step.op}) names no buffer slot")
+    return slot
+
+
 def check_algorithm(alg: Algorithm) -> None:
     """Raise AlgorithmError unless `alg` implements its collective without races."""
     try:
         graph = build(alg)
     except TesselError as err:
         raise AlgorithmError(err.message) from None
-    state: list[dict[str, list[frozenset | None]]] = []
-    for g in alg.gpus:
-        state.append({
-            "i": [frozenset({(g.rank, k)}) for k in range(g.input_chunks)],
-            "o": [None] * g.output_chunks,
-            "s": [None] * g.scratch_chunks,
-        })
-    inflight: dict[Node, list[frozenset]] = {}
-    accesses: dict[tuple[int, str, int], list[tuple[Node, bool]]] = defaultdict(list)
-
+    p = _Propagation(alg)
+    inflight: dict[Node, list[Contents]] = {}
     for node in graph.order:
         step = graph.step(node)
-        st = state[node[0]]
-
-        def read(slot: tuple[str, int], what: str) -> list[frozenset]:
-            buf, off = slot
-            out = []
-            for k in range(off, off + step.count):
-                accesses[(node[0], buf, k)].append((node, False))
-                value = st[buf][k]
-                if value is None:
-                    raise AlgorithmError(f"{_where(node)} ({step.op}) {what} {buf}[{k}] before anything was written there")
-                out.append(value)
-            return out
-
-        def write(slot: tuple[str, int], values: list[frozenset]) -> None:
-            buf, off = slot
-            for k, v in zip(range(off, off + step.count), values):
-                accesses[(node[0], buf, k)].append((node, True))
-                st[buf][k] = v
-
-        def add(a: list[frozenset], b: list[frozenset]) -> list[frozenset]:
-            out = []
-            for x, y in zip(a, b):
-                twice = x & y
-                if twice:
-                    r, k = min(twice)
-                    raise AlgorithmError(f"{_where(node)} ({step.op}) adds rank {r}'s chunk {k} a second time")
-                out.append(x | y)
-            return out
-
         if step.op == "send":
-            inflight[node] = read(step.src, "sends")
+            inflight[node] = p.read(node, step, step.src, "sends")
         elif step.op == "recv":
-            write(step.dst, inflight.pop(graph.match[node]))
+            p.write(node, step, step.dst, inflight.pop(graph.match[node]))
         elif step.op == "recv_reduce_copy":
-            write(step.dst, add(read(step.src, "reduces"), inflight.pop(graph.match[node])))
+            mine = p.read(node, step, step.src, "reduces")
+            p.write(node, step, step.dst, p.add(node, step, mine, inflight.pop(graph.match[node])))
         elif step.op == "copy":
-            write(step.dst, read(step.src, "copies"))
+            p.write(node, step, step.dst, p.read(node, step, step.src, "copies"))
         elif step.op == "reduce":
-            write(step.dst, add(read(step.dst, "reduces into"), read(step.src, "reduces")))
+            into = p.read(node, step, step.dst, "reduces into")
+            p.write(node, step, step.dst, p.add(node, step, into, p.read(node, step, step.src, "reduces")))
 
-    _check_races(graph, accesses)  # first: a race is the cause of whatever else looks wrong
+    _check_races(graph, p.accesses)  # first: a race is the cause of whatever else looks wrong
     for g in alg.gpus:
         for k in range(g.output_chunks):
             want = postcondition(alg, g.rank, k)
-            got = state[g.rank]["o"][k]
+            got = p.state[g.rank]["o"][k]
             if want is not None and got != want:
-                raise AlgorithmError(f"GPU {g.rank} ends with o[{k}] = {_describe(got)}, {alg.collective.kind} needs {_describe(want)}")
+                raise AlgorithmError(
+                    f"GPU {g.rank} ends with o[{k}] = {_describe(got)}, {alg.collective.kind} needs {_describe(want)}"
+                )
 
 
-def _describe(v: frozenset | None) -> str:
+def _describe(v: frozenset[tuple[int, int]] | None) -> str:
     if v is None:
         return "nothing"
     items = sorted(v)
@@ -162,5 +181,3 @@ def _check_races(graph: StepGraph, accesses: dict[tuple[int, str, int], list[tup
                     raise AlgorithmError(
                         f"race on GPU {gpu} {buf}[{k}]: {_where(w)} writes it while {_where(other)} {what} it, and neither waits for the other"
                     )
-
-

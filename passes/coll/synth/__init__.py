@@ -1,0 +1,1 @@
+"""The collective synthesizer: TACCL's routing relaxation, greedy ordering, CP-SAT scheduling, chunk merging and sketch search."""

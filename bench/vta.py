@@ -10,7 +10,7 @@ traffic: every input, weight and output once) is at or above the roofline's ridg
 ops per cycle / bus bytes per cycle); the plot places the programs at the intensity they
 actually achieve (their own traffic, re-loads included);
 the goal (>= 88% GEMM utilization with virtual threads, the TVM paper's number) applies to
-those. The cycle model's assumptions are the `Timing` defaults (targets/vta/config.py).
+those. The cycle model's assumptions are the `Timing` defaults (dialects/vta/config.py).
 
 Ends with `RESULT vta util_1vt=<x> util_2vt=<x> bit_exact=<true|false> ...`: the mean GEMM
 utilization over the compute-bound layers with 1 and 2 virtual threads, then the mean
@@ -27,9 +27,10 @@ import time
 
 import numpy as np
 
-from tessel.passes.vta.codegen import compile_layer
-from tessel.targets.vta.config import VtaConfig, preset
-from tessel.targets.vta.layer import Conv2dLayer, matmul_layer, random_operands, reference, resnet_layer
+from tessel.dialects.vta.config import VtaConfig, preset
+from tessel.dialects.vta.layer import Conv2dLayer, matmul_layer, random_operands, resnet_layer
+from tessel.dialects.vta.reference import conv2d
+from tessel.passes.vta.emit.emitter import compile_layer
 from tessel.targets.vta.runtime import run_layer
 
 LAYERS = [f"C{i}" for i in range(2, 13)]
@@ -45,7 +46,7 @@ def measure(layer: Conv2dLayer, cfg: VtaConfig, vt: int) -> dict:
     counts = prog.counts()
     return {
         "layer": layer.name, "vt": vt, "cycles": c.cycles, "util": c.utilization, "gops": c.gops(cfg.clock_mhz),
-        "exact": bool(np.array_equal(result.output, reference(layer, x, w, b))),
+        "exact": bool(np.array_equal(result.output, conv2d(layer, x, w, b))),
         "hazards": 0 if result.hazards.ok else len(result.hazards.lines(prog, 1000)),
         "insns": len(prog.insns), "uops": len(prog.uops), "uop_execs": c.uops, "dram": c.dram_bytes,
         "ops_per_byte": c.ops_per_byte, "macs": layer.macs, "gemm_insns": counts.get("gemm", 0),

@@ -1,12 +1,15 @@
-"""Run a module after `tg-to-vta` and `vta-codegen`: VTA layers on the simulated accelerator,
-everything else compiled for the host CPU.
+"""The VTA compiler: int8 layers of a tg module onto the accelerator, the rest onto the CPU.
 
-The function is cut at its `vta.conv2d` ops. Each run of other ops between two VTA layers
-becomes a function of its own (its inputs are the values it uses from before, its results
-the values used after), compiled with the CPU target like any tg module — which is where
-layers VTA cannot run (ResNet's C1 with 3 input channels) and glue (transposes, residual
-adds) go, as on the PYNQ board where the ARM cores run them. Constants a VTA layer reads are
-evaluated directly.
+    tg -> tg-to-vta (int8 chains become vta.conv2d) -> vta-codegen (each a vta.program and its
+          sched.stage) -> the VTA target: the simulated accelerator runs the programs
+          (targets/vta/runtime.py) or they are written out (targets/vta/translate.py)
+
+`execute` runs a compiled module: the function is cut at its `vta.conv2d` ops. Each run of
+other ops between two VTA layers becomes a function of its own (its inputs are the values it
+uses from before, its results the values used after), compiled by the tensor pipeline for the
+CPU like any tg module — which is where layers VTA cannot run (ResNet's C1 with 3 input
+channels) and glue (transposes, residual adds) go, as on the PYNQ board where the ARM cores
+run them. Constants a VTA layer reads are evaluated directly.
 """
 
 from __future__ import annotations
@@ -19,23 +22,54 @@ import numpy as np
 from xdsl.dialects import builtin, func
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
+from xdsl.passes import PassPipeline
 
 from tessel.dialects import tg, vta
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.ir.source import make_context, read_module
 from tessel.ir.weights import WEIGHTS_ATTR
+from tessel.passes.tg.to_vta import TgToVta
+from tessel.passes.vta.codegen import VtaCodegen
+from tessel.pipelines.tensor import compile_for_cpu
+from tessel.targets.vta import translate as artefacts
+from tessel.targets.vta.runtime import LayerStats, run_conv2d
 
-from .cycles import CycleReport
-from .hazards import Report
-from .runtime import run_layer
+VTHREADS = ("1", "2", "4")
 
 
-@dataclass
-class LayerStats:
-    name: str
-    notes: str
-    cycles: CycleReport
-    hazards: Report
-    insns: int
+def compile_module(module: builtin.ModuleOp, vthreads: int = 2, config: str = "pynq") -> None:
+    """tg-to-vta then vta-codegen, in place: every int8 layer VTA can run gets its program."""
+    PassPipeline((TgToVta(), VtaCodegen(vthreads=vthreads, config=config))).apply(make_context(), module)
+
+
+def translate(path: str, options: Mapping[str, str]) -> str | bytes:
+    """`tessel-translate FILE --target vta`: the VTA artefact of a module.
+
+    The input is a tg module with int8 layers (compiled here first) or a module already
+    holding `vta.program`s. Options:
+      --opt form=listing   a readable listing: one numbered instruction per line, the micro-op
+                           table and the DRAM tensors (default)
+      --opt form=bin       the 128-bit little-endian instruction words of one program, as the
+                           hardware fetches them (pick it with program=NAME when there are several)
+      --opt form=uops      the 32-bit micro-op words of one program
+      --opt vthreads=N     virtual threads when compiling tg (1, 2 or 4; default 2)
+      --opt config=NAME    the VTA preset (pynq, pynq200, ultra96; default pynq)
+    """
+    unknown = sorted(set(options) - {"form", "program", "vthreads", "config"})
+    if unknown:
+        raise TesselError(f"vta takes --opt form=, program=, vthreads=, config=; got '{unknown[0]}'")
+    form = options.get("form", "listing")
+    if form not in artefacts.FORMS:
+        raise TesselError(f"vta: unknown form '{form}' (choose {', '.join(artefacts.FORMS)})")
+    vthreads = options.get("vthreads", "2")
+    if vthreads not in VTHREADS:
+        raise TesselError(f"vta: vthreads must be 1, 2 or 4, got '{vthreads}'")
+    module = read_module(make_context(), path)
+    if any(op.dialect_name() == "tg" for op in module.walk()):
+        compile_module(module, int(vthreads), options.get("config", "pynq"))
+    if not any(isinstance(o, vta.ProgramOp) for o in module.ops):
+        raise TesselError(f"{path}: no vta.program and no int8 layer that tg-to-vta places on VTA")
+    return artefacts.translate(module, form, options.get("program"), path)
 
 
 @dataclass
@@ -76,8 +110,7 @@ def _outline(ops: list[Operation], env: Mapping[SSAValue, np.ndarray], later: se
 
 
 def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarray], weights: Mapping[str, np.ndarray], threads: int = 2) -> VtaRun:
-    from tessel.pipelines.tensor import compile_for_cpu
-
+    """Run `fn` of a compiled module: its VTA layers on the simulator, the rest on the CPU."""
     programs = {o.sym_name.data: o for o in module.ops if isinstance(o, vta.ProgramOp)}
     env: dict[SSAValue, np.ndarray] = dict(zip(fn.body.block.args, inputs))
     ops = list(fn.body.block.ops)
@@ -119,26 +152,11 @@ def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarr
     for i, o in enumerate(ops):
         if isinstance(o, vta.Conv2dOp):
             flush(i)
-            run.layers.append(_run_layer(o, programs, env))
+            env[o.result], stats = run_conv2d(o, programs, [env[v] for v in o.operands])
+            run.layers.append(stats)
         elif isinstance(o, func.ReturnOp):
             flush(i)
             run.outputs = [env[v] for v in o.operands]
         elif isinstance(o, IRDLOperation):
             segment.append(o)
     return run
-
-
-def _run_layer(op: vta.Conv2dOp, programs: Mapping[str, vta.ProgramOp], env: dict[SSAValue, np.ndarray]) -> LayerStats:
-    if op.program is None:
-        raise TesselError("vta.conv2d has no program: run vta-codegen first", op_location(op))
-    name = op.program.root_reference.data
-    if name not in programs:
-        raise TesselError(f"vta.conv2d names @{name}, which is not a vta.program in the module", op_location(op))
-    prog_op = programs[name]
-    prog = prog_op.program()
-    layer = op.layer(name)
-    operands = [env[v] for v in op.operands]
-    result = run_layer(layer, prog, operands[0], operands[1], operands[2] if len(operands) > 2 else None)
-    env[op.result] = result.output
-    notes = prog_op.attributes.get("notes")
-    return LayerStats(name, notes.data if notes is not None else "", result.cycles, result.hazards, len(prog.insns))  # type: ignore[attr-defined]

@@ -17,8 +17,11 @@ import argparse
 import time
 
 import numpy as np
-from xdsl.passes import PassPipeline
+from xdsl.dialects.builtin import ModuleOp
 
+from tessel.dialects import vta
+from tessel.dialects.vta.config import ConfigError, preset
+from tessel.dialects.vta.program import Program
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import inputs, outputs, random_inputs
 from tessel.ir.source import make_context, print_module, read_module, verify
@@ -51,10 +54,7 @@ def _full_range(ports, seed: int) -> dict[str, np.ndarray]:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from tessel.passes.vta.tg_to_vta import TgToVta
-    from tessel.passes.vta.vta_codegen import VtaCodegen
-    from tessel.targets.vta.config import ConfigError, preset
-    from tessel.targets.vta.execute import execute
+    from tessel.pipelines.vta import compile_module, execute
 
     check_output_path(args.output)
     check_output_path(args.dump_ir, "--dump-ir")
@@ -74,7 +74,7 @@ def run_command(args: argparse.Namespace) -> int:
     feed = [np.asarray(given[p.name]) for p in in_ports]
 
     start = time.perf_counter()
-    PassPipeline((TgToVta(), VtaCodegen(vthreads=args.vthreads, config=args.config))).apply(make_context(), module)
+    compile_module(module, args.vthreads, args.config)
     verify(module)
     compile_s = time.perf_counter() - start
     if args.dump_ir:
@@ -124,7 +124,5 @@ def run_command(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _program(module, name: str):  # noqa: ANN001, ANN202
-    from tessel.dialects import vta
-
+def _program(module: ModuleOp, name: str) -> Program:
     return next(o for o in module.ops if isinstance(o, vta.ProgramOp) and o.sym_name.data == name).program()

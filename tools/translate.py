@@ -33,7 +33,7 @@ TRANSLATIONS: dict[str, str] = {
     "gpu": "tessel.targets.gpu.translate:translate",
     "msccl-xml": "tessel.targets.nccl.translate:msccl_xml",
     "seal-cpp": "tessel.targets.seal.cpp:translate",
-    "vta": "tessel.targets.vta.translate:translate",
+    "vta": "tessel.pipelines.vta:translate",
 }
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .isa import AluInsn, GemmInsn, Insn, MemInsn, Module
 from .program import Program
-from .simulator import Trace, access_bytes
+from .reference import Trace, access_bytes
 
 
 @dataclass

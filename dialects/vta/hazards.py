@@ -18,7 +18,7 @@ import numpy as np
 
 from .isa import AluInsn, GemmInsn, Insn, Mem, MemInsn, Module
 from .program import Program
-from .simulator import Trace, run
+from .reference import Trace, run
 
 Access = tuple[str, int, int, bool]  # buffer, first, last, write
 

@@ -1,5 +1,10 @@
 """VTA's instruction set: the five instructions, micro-ops, and their bit-exact encoding.
 
+These records are what the `vta` ops hold (one property per field), what the code generator
+builds, what the simulator runs and what `tessel-translate --target vta` writes out; the
+encoding lives here because it is also the verifier's rule: a field is valid when it fits its
+bit width in the program's configuration.
+
 The layouts follow `hw_spec.h`: each instruction is two little-endian 64-bit words of C
 bit-fields packed from the least significant bit in declaration order, where a field that would
 straddle a 64-bit boundary starts the next word (the SysV rule for `uint64_t` bit-fields).
@@ -275,116 +280,3 @@ def encode_uop(uop: Uop, cfg: VtaConfig) -> int:
 
 def decode_uop(word: int, cfg: VtaConfig) -> Uop:
     return Uop(**_unpack(word, _positions(uop_layout(cfg), 32, 32)))
-
-
-def to_bytes(insns: list[Insn], cfg: VtaConfig) -> bytes:
-    return b"".join(encode(i, cfg).to_bytes(16, "little") for i in insns)
-
-
-def from_bytes(data: bytes, cfg: VtaConfig) -> list[Insn]:
-    if len(data) % 16:
-        raise EncodeError(f"an instruction stream is a multiple of 16 bytes, got {len(data)}")
-    return [decode(int.from_bytes(data[i : i + 16], "little"), cfg) for i in range(0, len(data), 16)]
-
-
-# --------------------------------------------------------------------------- text
-
-Item = tuple[str, "int | list[int | str] | None"]
-
-
-def insn_items(insn: Insn) -> list[Item]:
-    """The instruction as `key[=value]` items: the `vta` dialect's syntax and the listing's.
-
-    An ALU immediate is printed only when the instruction uses it (`use_imm`); the hardware
-    ignores the field otherwise, so the text form drops it."""
-    items: list[Item] = []
-    if isinstance(insn, MemInsn):
-        items += [(insn.memory_type.name.lower(), None), ("sram", insn.sram_base), ("dram", insn.dram_base),
-                  ("y", insn.y_size), ("x", insn.x_size), ("stride", insn.x_stride)]  # fmt: skip
-        pads = [insn.y_pad_0, insn.y_pad_1, insn.x_pad_0, insn.x_pad_1]
-        if any(pads):
-            items.append(("pad", pads))  # type: ignore[arg-type]
-    elif isinstance(insn, GemmInsn | AluInsn):
-        if isinstance(insn, AluInsn):
-            items.append((insn.alu_opcode.name.lower(), None))
-            if insn.use_imm:
-                items.append(("imm", insn.imm))
-        if insn.reset:
-            items.append(("reset", None))
-        items += [("uop", [insn.uop_bgn, insn.uop_end]), ("iter", [insn.iter_out, insn.iter_in]),
-                  ("dst", [insn.dst_factor_out, insn.dst_factor_in]), ("src", [insn.src_factor_out, insn.src_factor_in])]  # fmt: skip
-        if isinstance(insn, GemmInsn):
-            items.append(("wgt", [insn.wgt_factor_out, insn.wgt_factor_in]))
-    if insn.deps():
-        items.append(("deps", insn.deps()))  # type: ignore[arg-type]
-    return items
-
-
-def items_text(items: list[Item]) -> str:
-    def value(v: object) -> str:
-        return "[" + ", ".join(map(str, v)) + "]" if isinstance(v, list) else str(v)
-
-    return ", ".join(k if v is None else f"{k}={value(v)}" for k, v in items)
-
-
-def insn_from_items(opcode: Opcode, items: list[Item]) -> Insn:
-    """The inverse of `insn_items`; ValueError names the offending item."""
-    flags = [k for k, v in items if v is None]
-    kv = {k: v for k, v in items if v is not None}
-    if len(kv) + len(flags) != len(items):
-        raise ValueError("an item is given twice")
-    deps = kv.pop("deps", [])
-    if not isinstance(deps, list) or any(d not in DEPS for d in deps):
-        raise ValueError(f"deps must list some of {', '.join(DEPS)}, got {deps}")
-    common: dict[str, object] = {d: d in deps for d in DEPS}
-
-    def ints(key: str, n: int, default: list[int] | None = None) -> list[int]:
-        v = kv.pop(key, default)
-        if v is None:
-            raise ValueError(f"missing '{key}'")
-        v = v if isinstance(v, list) else [v]
-        if len(v) != n or not all(isinstance(x, int) for x in v):
-            raise ValueError(f"'{key}' takes {n} integer{'s' if n > 1 else ''}, got {v}")
-        return v  # type: ignore[return-value]
-
-    def flag(names: dict[str, object], what: str) -> object:
-        found = [f for f in flags if f in names]
-        if len(found) != 1:
-            raise ValueError(f"expected one {what} ({', '.join(names)}), got {found or 'none'}")
-        flags.remove(found[0])
-        return names[found[0]]
-
-    insn: Insn
-    if opcode in (Opcode.LOAD, Opcode.STORE):
-        mem = flag({m.name.lower(): m for m in Mem}, "buffer")
-        (sram,), (dram,), (y,), (x,), (stride,) = (ints(k, 1) for k in ("sram", "dram", "y", "x", "stride"))
-        pads = ints("pad", 4, [0, 0, 0, 0])
-        insn = MemInsn(store=opcode is Opcode.STORE, memory_type=mem, sram_base=sram, dram_base=dram, y_size=y,  # type: ignore[arg-type]
-                       x_size=x, x_stride=stride, y_pad_0=pads[0], y_pad_1=pads[1], x_pad_0=pads[2], x_pad_1=pads[3], **common)  # type: ignore[arg-type]
-    elif opcode in (Opcode.GEMM, Opcode.ALU):
-        alu = flag({a.name.lower(): a for a in AluOp}, "ALU operation") if opcode is Opcode.ALU else None
-        reset = "reset" in flags
-        if reset:
-            flags.remove("reset")
-        uop, it, dst, src = (ints(k, 2) for k in ("uop", "iter", "dst", "src"))
-        loops = dict(reset=reset, uop_bgn=uop[0], uop_end=uop[1], iter_out=it[0], iter_in=it[1],
-                     dst_factor_out=dst[0], dst_factor_in=dst[1], src_factor_out=src[0], src_factor_in=src[1])  # fmt: skip
-        if opcode is Opcode.GEMM:
-            wgt = ints("wgt", 2, [0, 0])
-            insn = GemmInsn(wgt_factor_out=wgt[0], wgt_factor_in=wgt[1], **loops, **common)  # type: ignore[arg-type]
-        else:
-            imm = kv.pop("imm", None)
-            if imm is not None and not isinstance(imm, int):
-                raise ValueError(f"'imm' takes an integer, got {imm}")
-            insn = AluInsn(alu_opcode=alu, use_imm=imm is not None, imm=imm or 0, **loops, **common)  # type: ignore[arg-type]
-    else:
-        insn = FinishInsn(**common)  # type: ignore[arg-type]
-    if flags or kv:
-        raise ValueError(f"unexpected {', '.join(flags + list(kv))} for {opcode.name.lower()}")
-    return insn
-
-
-def listing_line(insn: Insn) -> str:
-    """One readable line: the `vta` op's syntax without the dialect prefix."""
-    items = insn_items(insn)
-    return insn.opcode.name.lower() + (f"({items_text(items)})" if items else "")

@@ -2,8 +2,9 @@
 an arithmetic requantizing shift, an optional ReLU and a clip, narrowed to int8.
 
 This is the unit `tg-to-vta` recognises in a `tg` graph (cast i8->i32, conv2d/matmul, relu,
-shift_right, clip, cast i32->i8), the unit the code generator tiles, and the unit whose numpy
-reference (`reference`) every VTA result is compared against bit for bit. The packed layouts
+shift_right, clip, cast i32->i8), what a `vta.conv2d` describes, the unit the code generator
+tiles, and the unit whose numpy reference (`reference.conv2d`) every VTA result is compared
+against bit for bit. The packed layouts
 are VTA's: activations (C/16, H, W, 16), weights (OC/16, IC/16, kh, kw, 16 out, 16 in),
 bias (OC/16, 16) int32.
 """
@@ -13,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from tessel.dialects.tg.reference import wrap_int32
 
 INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
@@ -76,26 +75,6 @@ class Conv2dLayer:
             if v not in (INT32_MIN, INT32_MAX) and not -(1 << 15) <= v < (1 << 15):
                 return f"clip bound {v} does not fit the ALU's 16-bit immediate"
         return None
-
-
-def reference(layer: Conv2dLayer, x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> np.ndarray:
-    """int8 NCHW x, int8 OIHW w, int32 b -> int8 NCHW, with int32 wrap-around like the hardware."""
-    kh, kw = layer.kernel
-    t, left, bottom, right = layer.pads
-    xp = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (t, bottom), (left, right)))
-    oh, ow, s = layer.out_height, layer.out_width, layer.stride
-    acc = np.zeros((x.shape[0], layer.out_channels, oh, ow), np.int64)
-    for ky in range(kh):
-        for kx in range(kw):
-            patch = xp[:, :, ky : ky + (oh - 1) * s + 1 : s, kx : kx + (ow - 1) * s + 1 : s]
-            acc += np.einsum("nchw,oc->nohw", patch, w[:, :, ky, kx].astype(np.int64))
-    acc = wrap_int32(acc)
-    if b is not None:
-        acc = wrap_int32(acc + b.astype(np.int64)[None, :, None, None])
-    acc = acc >> layer.shift
-    acc = np.maximum(acc, layer.lower_bound())
-    acc = np.minimum(acc, layer.clip[1])
-    return acc.astype(np.int32).astype(np.int8)
 
 
 def pack_input(x: np.ndarray, block: int = 16) -> np.ndarray:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .config import VtaConfig
-from .isa import Insn, Mem, Uop, decode_uop, encode_uop
+from .isa import Insn, Mem, MemInsn, Uop, decode_uop, encode_uop
 
 ALIGN = 256
 
@@ -45,7 +45,6 @@ class Program:
     dram_bytes: int = 0
     uop_tensor: str = "uops"
     notes: list[str] = field(default_factory=list)
-    tiling: object = None  # the compiler's choice (passes.vta.tiling.Tiling), for reports
 
     def alloc(self, name: str, shape: tuple[int, ...], dtype: str) -> Tensor:
         t = Tensor(name, self.dram_bytes, tuple(shape), dtype)
@@ -87,8 +86,8 @@ class Program:
         out: dict[str, int] = {}
         for i in self.insns:
             key = i.opcode.name.lower()
-            if i.opcode.name in ("LOAD", "STORE"):
-                key += "." + i.memory_type.name.lower()  # type: ignore[attr-defined]
+            if isinstance(i, MemInsn):
+                key += "." + i.memory_type.name.lower()
             out[key] = out.get(key, 0) + 1
         return out
 

@@ -1,13 +1,15 @@
-"""The functional simulator: VTA's SRAMs, its five instructions, and its three in-order
-modules synchronised by four token queues.
+"""The meaning of the `vta` dialect: what a `vta.program` does to DRAM (the functional
+simulator) and what a `vta.conv2d` computes (`conv2d`, numpy with the hardware's int32 wrap).
 
-Like VTA's own `sim_tlpp`, each module runs its queue in order and an instruction starts
-only when every token it pops is available; its pushes happen when it completes. Unlike that
-simulator (sequential inside a module, so a missing token passes silently) the execution is
-recorded — which module ran which instruction in which order — so `hazards.check` can prove
-that every cross-module access pair is ordered by tokens, and `cycles.estimate` can time the
-same schedule. A stream that cannot make progress is reported as a deadlock naming the
-blocked instructions, and tokens left in a queue at the end are reported too.
+The simulator models VTA's SRAMs, its five instructions, and its three in-order modules
+synchronised by four token queues. Like VTA's own `sim_tlpp`, each module runs its queue in
+order and an instruction starts only when every token it pops is available; its pushes happen
+when it completes. Unlike that simulator (sequential inside a module, so a missing token passes
+silently) the execution is recorded — which module ran which instruction in which order — so
+`hazards.check` can prove that every cross-module access pair is ordered by tokens, and
+`cycles.estimate` can time the same schedule. A stream that cannot make progress is reported
+as a deadlock naming the blocked instructions, and tokens left in a queue at the end are
+reported too. Every VTA result is compared bit for bit against `conv2d`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 from tessel.dialects.tg.reference import wrap_int32
 
 from .isa import AluInsn, AluOp, FinishInsn, GemmInsn, Insn, Mem, MemInsn, Module
+from .layer import Conv2dLayer
 from .program import Program, elem_bytes
 
 # queue name -> (pushing module, flag), (popping module, flag)
@@ -277,3 +280,26 @@ def _alu(prog: Program, sram: Sram, insn: AluInsn, k: int) -> int:
 def access_bytes(prog: Program, insn: MemInsn) -> int:
     """Bytes an instruction moves over the bus (padding is generated on chip)."""
     return insn.y_size * insn.x_size * elem_bytes(prog.cfg, insn.memory_type)
+
+
+# --------------------------------------------------------------------------- vta.conv2d
+
+
+def conv2d(layer: Conv2dLayer, x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> np.ndarray:
+    """int8 NCHW x, int8 OIHW w, int32 b -> int8 NCHW, with int32 wrap-around like the hardware."""
+    kh, kw = layer.kernel
+    t, left, bottom, right = layer.pads
+    xp = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (t, bottom), (left, right)))
+    oh, ow, s = layer.out_height, layer.out_width, layer.stride
+    acc = np.zeros((x.shape[0], layer.out_channels, oh, ow), np.int64)
+    for ky in range(kh):
+        for kx in range(kw):
+            patch = xp[:, :, ky : ky + (oh - 1) * s + 1 : s, kx : kx + (ow - 1) * s + 1 : s]
+            acc += np.einsum("nchw,oc->nohw", patch, w[:, :, ky, kx].astype(np.int64))
+    acc = wrap_int32(acc)
+    if b is not None:
+        acc = wrap_int32(acc + b.astype(np.int64)[None, :, None, None])
+    acc = acc >> layer.shift
+    acc = np.maximum(acc, layer.lower_bound())
+    acc = np.minimum(acc, layer.clip[1])
+    return acc.astype(np.int32).astype(np.int8)

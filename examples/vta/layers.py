@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from tessel.targets.vta.layer import RESNET18
+from tessel.dialects.vta.layer import RESNET18
 
 
 def _t(shape: tuple[int, ...], et: str) -> str:

@@ -1,0 +1,1 @@
+"""The VTA passes: `vta-codegen` (codegen.py) compiles each `vta.conv2d` into a `vta.program`."""

@@ -25,12 +25,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from tessel.targets.vta.config import VtaConfig
-from tessel.targets.vta.isa import AluInsn, AluOp, FinishInsn, GemmInsn, Insn, Mem, MemInsn, Uop
-from tessel.targets.vta.program import Program
-
-from tessel.targets.vta.layer import INT32_MAX, INT32_MIN, Conv2dLayer
-from .tiling import Tiling, TilingError, fits, in_cols, in_rows, ranked
+from tessel.dialects.vta.config import VtaConfig
+from tessel.dialects.vta.cycles import estimate
+from tessel.dialects.vta.isa import AluInsn, AluOp, FinishInsn, GemmInsn, Insn, Mem, MemInsn, Uop
+from tessel.dialects.vta.layer import INT32_MAX, INT32_MIN, Conv2dLayer
+from tessel.dialects.vta.program import Program
+from tessel.dialects.vta.reference import run
+from tessel.passes.vta.tiling.search import Tiling, TilingError, fits, in_cols, in_rows, ranked
 
 
 class CodegenError(ValueError):
@@ -80,7 +81,13 @@ class _Kernels:
 
 
 def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None, candidates: int = 12) -> Program:
-    """The VTA program for `layer`, reading tensors `input`, `weight`, `bias`, writing `output`.
+    """The VTA program for `layer`, reading tensors `input`, `weight`, `bias`, writing `output`."""
+    return compile_layer_with_tiling(layer, cfg, vt, tiling, candidates)[0]
+
+
+def compile_layer_with_tiling(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None,
+                              candidates: int = 12) -> tuple[Program, Tiling]:  # fmt: skip
+    """The VTA program for `layer` and the tiling it was generated with.
 
     Without a given tiling, the `candidates` best by the analytic cost are each generated and
     timed by the cycle model on their schedule (no data moves, milliseconds each), and the
@@ -96,27 +103,26 @@ def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tilin
             options = ranked(layer, cfg, vt)[:candidates]
         except TilingError as e:
             raise CodegenError(str(e)) from None
-        timed = []
+        timed: list[tuple[int, int, Program, Tiling]] = []
         for i, t in enumerate(options):
             try:
                 prog = _generate(layer, cfg, vt, t)
             except CodegenError:
                 continue  # the micro-op estimate of `fits` was optimistic for this one
-            timed.append((modeled_cycles(prog), i, prog))
+            timed.append((modeled_cycles(prog), i, prog, t))
         if not timed:
             raise CodegenError(f"layer {layer.name}: no tiling fits the micro-op buffer")
-        return min(timed)[2]
+        _, _, best, chosen = min(timed, key=lambda c: c[:2])
+        return best, chosen
     if tiling.vt != vt:
         raise CodegenError(f"layer {layer.name}: the tiling is for {tiling.vt} virtual threads, not {vt}")
     if (err := fits(layer, cfg, tiling)) is not None:
         raise CodegenError(f"layer {layer.name}: tiling {tiling.describe()} does not fit: {err}")
-    return _generate(layer, cfg, vt, tiling)
+    return _generate(layer, cfg, vt, tiling), tiling
 
 
 def modeled_cycles(prog: Program) -> int:
-    from tessel.targets.vta.cycles import estimate
-    from tessel.targets.vta.simulator import run
-
+    """The cycle model's time for the program's schedule (tokens only, no data moved)."""
     return estimate(prog, run(prog, prog.dram(), execute=False))[0].cycles
 
 
@@ -183,7 +189,6 @@ class _Emitter:
         n = len(prog.uops)
         prog.insns = [MemInsn(memory_type=Mem.UOP, sram_base=0, dram_base=table.base(4), y_size=1, x_size=n, x_stride=n), *body, FinishInsn()]
         prog.notes.append(f"{self.layer.name}: {self.t.describe()}, {len(plan)} steps, {tiles} tiles, {n} micro-ops")
-        prog.tiling = self.t
         return prog
 
     def load_block(self, st: Step, sl: _Slots, si: int) -> list[Insn]:

@@ -26,7 +26,7 @@ from xdsl.ir import SSAValue
 from tessel.dialects import sched
 from tessel.ir.diagnostics import TesselError, op_location
 
-from .tiling import Tiling
+from .search import Tiling
 
 AXES = ("oc", "oh", "ow", "ic", "kh", "kw")
 
@@ -71,7 +71,7 @@ def tiling_from(stage: sched.StageOp) -> Tiling:
     vt = 1
     for op in ops[1:]:
         if isinstance(op, sched.SplitOp):
-            axis, kind = role[op.loops[0]]
+            axis, kind = role[op.operands[0]]
             (factor,) = op.knobs
             if kind == "axis" and axis in factors:
                 factors[axis] = factor
@@ -82,11 +82,11 @@ def tiling_from(stage: sched.StageOp) -> Tiling:
             else:
                 raise fail(op, f"VTA splits oc, oh and ic once each (and a tile loop by the virtual threads), not {axis} ({kind})")
         elif isinstance(op, sched.VirtualThreadOp):
-            if op.loops[0] not in split_of:
+            if op.operands[0] not in split_of:
                 raise fail(op, "takes the inner loop of a split of the tile loop (%oh.o or %oc.o) by the thread count")
-            vt = split_of[op.loops[0]]
+            vt = split_of[op.operands[0]]
         elif isinstance(op, sched.TensorizeOp):
-            if role[op.loops[0]] not in (("ic", "inner"), ("ic", "axis")):
+            if role[op.operands[0]] not in (("ic", "inner"), ("ic", "axis")):
                 raise fail(op, "the GEMM intrinsic covers the input-channel blocks of a step: tensorize %ic.i")
         else:
             raise fail(op, "is not a VTA schedule primitive (VTA takes split, virtual_thread and tensorize)")

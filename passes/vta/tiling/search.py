@@ -15,9 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tessel.targets.vta.config import VtaConfig
-
-from tessel.targets.vta.layer import Conv2dLayer
+from tessel.dialects.vta.config import VtaConfig
+from tessel.dialects.vta.layer import Conv2dLayer
 
 MAX_ITER = (1 << 14) - 1
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tessel.targets.vta.config import ConfigError, load_config, preset
+from tessel.dialects.vta.config import ConfigError, load_config, preset
 
 
 def test_pynq_defaults_match_vta_config_json():

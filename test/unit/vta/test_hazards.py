@@ -7,11 +7,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tessel.passes.vta.codegen import compile_layer
-from tessel.targets.vta import isa
-from tessel.targets.vta.config import preset
-from tessel.targets.vta.hazards import check
-from tessel.targets.vta.layer import random_operands, reference, resnet_layer
+from tessel.dialects.vta import isa
+from tessel.dialects.vta.config import preset
+from tessel.dialects.vta.hazards import check
+from tessel.dialects.vta.layer import random_operands, resnet_layer
+from tessel.dialects.vta.reference import conv2d
+from tessel.passes.vta.emit.emitter import compile_layer
 from tessel.targets.vta.runtime import run_layer
 
 CFG = preset("pynq")
@@ -86,4 +87,4 @@ def test_the_war_race_is_real(c9):
     x, w, b = random_operands(layer, 3)
     result = run_layer(layer, bad, x, w, b)
     assert not result.hazards.ok
-    assert not np.array_equal(result.output, reference(layer, x, w, b))
+    assert not np.array_equal(result.output, conv2d(layer, x, w, b))

@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tessel.passes.vta.codegen import CodegenError, compile_layer
-from tessel.passes.vta.tiling import Tiling
-from tessel.targets.vta.config import preset
-from tessel.targets.vta.layer import Conv2dLayer, matmul_layer, random_operands, reference, resnet_layer
+from tessel.dialects.vta.config import preset
+from tessel.dialects.vta.layer import Conv2dLayer, matmul_layer, random_operands, resnet_layer
+from tessel.dialects.vta.reference import conv2d
+from tessel.passes.vta.emit.emitter import CodegenError, compile_layer
+from tessel.passes.vta.tiling.search import Tiling
 from tessel.targets.vta.runtime import run_layer
 
 CFG = preset("pynq")
@@ -21,7 +22,7 @@ def _run(layer: Conv2dLayer, vt: int, seed: int = 0):
     x, w, b = random_operands(layer, seed)
     result = run_layer(layer, compile_layer(layer, CFG, vt), x, w, b)
     assert result.hazards.ok, result.hazards.lines(result.program)
-    assert np.array_equal(result.output, reference(layer, x, w, b)), f"{layer.name} vt={vt} differs"
+    assert np.array_equal(result.output, conv2d(layer, x, w, b)), f"{layer.name} vt={vt} differs"
     return result
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tessel.targets.vta import isa
-from tessel.targets.vta.config import preset
-from tessel.targets.vta.program import Program
-from tessel.targets.vta.simulator import SimError, _alu_apply, run
+from tessel.dialects.vta import isa
+from tessel.dialects.vta.config import preset
+from tessel.dialects.vta.program import Program
+from tessel.dialects.vta.reference import SimError, _alu_apply, run
 
 CFG = preset("pynq")
 
@@ -117,7 +117,7 @@ def test_flags_a_module_does_not_have_and_bad_indices_fail():
 def test_back_to_back_updates_of_one_accumulator_are_a_pipeline_hazard():
     """Two micro-ops on the same accumulator in a row: the second reads before the first
     wrote (II=1 read-modify-write); the simulator's result is right, the hardware's would not be."""
-    from tessel.targets.vta.hazards import check
+    from tessel.dialects.vta.hazards import check
 
     prog = _program([])
     prog.uops = [isa.Uop(dst=0, src=0, wgt=0), isa.Uop(dst=0, src=1, wgt=0)]

@@ -11,10 +11,10 @@ from xdsl.passes import PassPipeline
 
 from tessel.dialects import vta
 from tessel.ir.source import make_context, parse_module, verify
-from tessel.passes.vta.tg_to_vta import TgToVta
-from tessel.passes.vta.vta_codegen import VtaCodegen
+from tessel.passes.tg.to_vta import TgToVta
+from tessel.passes.vta.codegen import VtaCodegen
+from tessel.pipelines.vta import execute
 from tessel.targets.reference.interpreter import entry_function, run
-from tessel.targets.vta.execute import execute
 
 
 def _t(shape, et: str) -> str:

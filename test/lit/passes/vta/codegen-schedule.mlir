@@ -11,7 +11,7 @@
 // CHECK-NEXT:    sched.virtual_thread %oh.v
 // CHECK-NEXT:    sched.tensorize %ic.i
 func.func @chosen(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) -> tensor<1x16x8x8xi8> {
-  %y = vta.conv2d %x, %w {stride = 1 : i64, pads = array<i64: 1, 1, 1, 1>, shift = 5 : i64, clip = array<i64: -128, 127>} : (tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8>) -> tensor<1x16x8x8xi8>
+  %y = vta.conv2d %x, %w (stride = 1, pads = <top = 1, left = 1, bottom = 1, right = 1>, shift = 5, clip = [-128, 127]) : (tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8>) -> tensor<1x16x8x8xi8>
   func.return %y : tensor<1x16x8x8xi8>
 }
 
@@ -19,9 +19,9 @@ func.func @chosen(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) -> tensor<1
 
 // ... and applies one the module already holds under the program's name: 2 rows per tile,
 // 4 virtual threads.
-// CHECK-LABEL: vta.program @given_layer0 attributes {notes = "given_layer0: rows=2 oc_blocks=1 ic_blocks=1 vthreads=4, 4 steps, 4 tiles
+// CHECK-LABEL: vta.program @given_layer0 config "pynq" attributes {notes = "given_layer0: rows=2 oc_blocks=1 ic_blocks=1 vthreads=4, 4 steps, 4 tiles
 func.func @given(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) -> tensor<1x16x8x8xi8> {
-  %y = vta.conv2d %x, %w {stride = 1 : i64, pads = array<i64: 1, 1, 1, 1>, shift = 5 : i64, clip = array<i64: -128, 127>} : (tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8>) -> tensor<1x16x8x8xi8>
+  %y = vta.conv2d %x, %w (stride = 1, pads = <top = 1, left = 1, bottom = 1, right = 1>, shift = 5, clip = [-128, 127]) : (tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8>) -> tensor<1x16x8x8xi8>
   func.return %y : tensor<1x16x8x8xi8>
 }
 sched.stage "given_layer0" {

@@ -40,21 +40,30 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import BoolAttr, DictionaryAttr, ModuleOp
 
+from tessel.dialects.hev import costs as cost_table
 from tessel.dialects.hev import kernel
+from tessel.dialects.hev.metrics import depth, op_counts
+from tessel.dialects.hev.params import DEFAULT
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.source import make_context, read_module
-from tessel.passes.he.he_mod_switch import mod_switch_function
-from tessel.passes.he.he_synthesize import HeSynthesize
-from tessel.targets.seal import costs as cost_table
-from tessel.targets.seal.execute import execute, make_runtime
-from tessel.targets.seal.params import DEFAULT
-from tessel.targets.seal.selection import depth, latency_us, op_counts, select
+from tessel.passes.he.model.estimate import latency_us
+from tessel.pipelines import he
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "he"
-ORDER = ["box_blur", "dot_product", "hamming_distance", "l2_distance", "linear_regression",
-         "polynomial_regression", "sobel_gx", "sobel_gy", "roberts_cross"]
+ORDER = [
+    "box_blur",
+    "dot_product",
+    "hamming_distance",
+    "l2_distance",
+    "linear_regression",
+    "polynomial_regression",
+    "sobel_gx",
+    "sobel_gy",
+    "roberts_cross",
+]
 
 
 def geomean(xs: Sequence[float]) -> float:
@@ -73,9 +82,11 @@ def _environment() -> str:
     except OSError:
         pass
     table = cost_table.load()
-    return (f"{cpu}, {os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}; "
-            f"tenseal {tenseal.__version__}, z3 {z3.get_version_string()}, xdsl {getattr(xdsl, '__version__', '?')}; "
-            f"cost table of {table.meta.get('date', '?')}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}; "
+        f"tenseal {tenseal.__version__}, z3 {z3.get_version_string()}, xdsl {getattr(xdsl, '__version__', '?')}; "
+        f"cost table of {table.meta.get('date', '?')}"
+    )
 
 
 def _counts(fn) -> str:
@@ -87,24 +98,28 @@ def _counts(fn) -> str:
 VARIANTS = ("baseline", "baseline+ms", "porcupine", "porcupine+ms", "tessel-prog", "tessel", "tessel@sel")
 
 
-def switched(fn, params):
-    """A copy of `fn` after he-mod-switch at `params` (the original is left as it is)."""
-    copy = fn.clone()
-    mod_switch_function(copy, cost_table.load().entry(params))
-    return copy
+switched = he.switched
+
+
+def _function(module: ModuleOp, name: str) -> func.FuncOp:
+    fn = kernel.lookup(module, name)
+    if fn is None:
+        raise SystemExit(f"bench he: no function @{name} in the example")
+    return fn
 
 
 def bench_kernel(name: str, reps: int, budget: float, seed: int) -> dict:
     module = read_module(make_context(), str(EXAMPLES / f"{name}.mlir"))
     start = time.perf_counter()
-    HeSynthesize(kernel=name, budget=budget, progress=False).apply(Context(), module)
+    he.synthesize(module, kernel=name, budget=budget)
     synth_s = time.perf_counter() - start
-    spec = kernel.lookup(module, name)
+    spec = _function(module, name)
     iface = kernel.interface(spec)
-    programs = {w: kernel.lookup(module, f"{name}_{w}") for w in ("baseline", "porcupine", "synth")}
-    summary = programs["synth"].attributes["hev.synthesis"].data
-    optimal = bool(summary["optimal"].value.data)
-    selected = select(programs["synth"], cost_table.load()).params
+    programs = {w: _function(module, f"{name}_{w}") for w in ("baseline", "porcupine", "synth")}
+    summary = programs["synth"].attributes["hev.synthesis"]
+    assert isinstance(summary, DictionaryAttr)
+    optimal = summary.data["optimal"] == BoolAttr.from_bool(True)
+    selected = he.choose_parameters(programs["synth"]).params
     variants = {
         "baseline": (programs["baseline"], DEFAULT),
         "baseline+ms": (switched(programs["baseline"], DEFAULT), DEFAULT),
@@ -118,12 +133,12 @@ def bench_kernel(name: str, reps: int, budget: float, seed: int) -> dict:
     inputs = [rng.integers(0, 2 if a.domain == "bits" else 256, iface.slots) for a in iface.arguments]
     want = run_kernel(module, spec, inputs, iface.plain_modulus)
     slots = list(iface.output_slots) if iface.output_slots else list(range(iface.slots))
-    runtimes = {k: make_runtime(fn, params) for k, (fn, params) in variants.items()}
+    runtimes = {k: he.runtime_for(fn, params) for k, (fn, params) in variants.items()}
     times: dict[str, list[float]] = {k: [] for k in variants}
     budgets: dict[str, int] = {}
     for _ in range(reps):
         for k, (fn, params) in variants.items():
-            run = execute(fn, inputs, params, reps=1, runtime=runtimes[k])
+            run = he.run(fn, inputs, params, reps=1, runtime=runtimes[k])
             if not np.array_equal(run.output[slots], want[slots]):
                 raise SystemExit(f"bench he: {k} program of {name} decrypted wrongly at {params.describe()}")
             times[k].append(run.latencies_ms[0])
@@ -133,14 +148,21 @@ def bench_kernel(name: str, reps: int, budget: float, seed: int) -> dict:
     estimate = {k: latency_us(fn, table.entry(params)) for k, (fn, params) in variants.items()}
     return {
         "estimate": estimate,
-        "name": name, "slots": iface.slots, "synth_s": synth_s, "optimal": optimal,
-        "variants": variants, "selected": selected, "median": med, "budgets": budgets,
+        "name": name,
+        "slots": iface.slots,
+        "synth_s": synth_s,
+        "optimal": optimal,
+        "variants": variants,
+        "selected": selected,
+        "median": med,
+        "budgets": budgets,
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tessel.bench.he", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m tessel.bench.he", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--reps", type=int, default=11, help="interleaved rounds per kernel (default 11)")
     ap.add_argument("--budget", type=float, default=60.0, help="synthesis budget per kernel, seconds (default 60)")
     ap.add_argument("--kernels", help="comma-separated subset (default: all nine)")
@@ -148,10 +170,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     names = args.kernels.split(",") if args.kernels else ORDER
     print(f"# {_environment()}")
-    print(f"# latency: median of {args.reps} interleaved runs, server-side ops only; default parameters = {DEFAULT.describe()}")
+    print(
+        f"# latency: median of {args.reps} interleaved runs, server-side ops only; default parameters = {DEFAULT.describe()}"
+    )
     print()
-    header = (f"{'kernel':22} {'program':13} {'rot':>3} {'mul':>3} {'ptm':>3} {'add':>3} {'rel':>3} {'dep':>3} {'ms':>3}  "
-              f"{'params':14} {'ms':>8} {'est ms':>7} {'budget':>6}")
+    header = (
+        f"{'kernel':22} {'program':13} {'rot':>3} {'mul':>3} {'ptm':>3} {'add':>3} {'rel':>3} {'dep':>3} {'ms':>3}  "
+        f"{'params':14} {'ms':>8} {'est ms':>7} {'budget':>6}"
+    )
     print(header)
     print("-" * len(header))
     results = []
@@ -160,20 +186,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.append(r)
         m, e = r["median"], r["estimate"]
         for i, (key, (fn, params)) in enumerate(r["variants"].items()):
-            print(f"{name if i == 0 else '':22} {key:13} {_counts(fn)} {op_counts(fn)['mod_switch']:3}  {params.name:14} "
-                  f"{m[key]:8.2f} {e[key] / 1e3:7.2f} {r['budgets'][key]:6}")
-        print(f"{'':22} synthesis {r['synth_s']:.1f} s ({'optimal' if r['optimal'] else 'optimality not proven'}); "
-              f"vs baseline {m['baseline'] / m['tessel']:.2f}x (program alone {m['baseline'] / m['tessel-prog']:.2f}x, "
-              f"both switched {m['baseline+ms'] / m['tessel']:.2f}x, selected {m['baseline'] / m['tessel@sel']:.2f}x); "
-              f"vs Porcupine {m['porcupine'] / m['tessel']:.2f}x (program alone {m['porcupine'] / m['tessel-prog']:.2f}x, "
-              f"both switched {m['porcupine+ms'] / m['tessel']:.2f}x, selected {m['porcupine'] / m['tessel@sel']:.2f}x)", flush=True)
+            print(
+                f"{name if i == 0 else '':22} {key:13} {_counts(fn)} {op_counts(fn)['mod_switch']:3}  {params.name:14} "
+                f"{m[key]:8.2f} {e[key] / 1e3:7.2f} {r['budgets'][key]:6}"
+            )
+        print(
+            f"{'':22} synthesis {r['synth_s']:.1f} s ({'optimal' if r['optimal'] else 'optimality not proven'}); "
+            f"vs baseline {m['baseline'] / m['tessel']:.2f}x (program alone {m['baseline'] / m['tessel-prog']:.2f}x, "
+            f"both switched {m['baseline+ms'] / m['tessel']:.2f}x, selected {m['baseline'] / m['tessel@sel']:.2f}x); "
+            f"vs Porcupine {m['porcupine'] / m['tessel']:.2f}x (program alone {m['porcupine'] / m['tessel-prog']:.2f}x, "
+            f"both switched {m['porcupine+ms'] / m['tessel']:.2f}x, selected {m['porcupine'] / m['tessel@sel']:.2f}x)",
+            flush=True,
+        )
 
     def g(num: str, den: str, what: str = "median") -> float:
         return geomean([r[what][num] / r[what][den] for r in results])
 
     max_synth = max(r["synth_s"] for r in results)
     print()
-    print("geomean speedups at the default parameters (N=8192, 218-bit q) unless said; measured medians, then the cost table's estimate:")
+    print(
+        "geomean speedups at the default parameters (N=8192, 218-bit q) unless said; measured medians, then the cost table's estimate:"
+    )
     rows = [
         ("tessel vs baseline as written (the goal)", "baseline", "tessel"),
         ("tessel-prog vs baseline (the program alone, no switching)", "baseline", "tessel-prog"),
@@ -187,9 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     for label, num, den in rows:
         print(f"  {label:66} {g(num, den):6.3f}x   (cost table {g(num, den, 'estimate'):6.3f}x)")
-    print(f"synthesis: max {max_synth:.1f} s, optimality proven for {sum(r['optimal'] for r in results)} of {len(results)} kernels")
-    print(f"RESULT he geomean_vs_baseline={g('baseline', 'tessel'):.3f} geomean_vs_porcupine={g('porcupine', 'tessel@sel'):.3f} "
-          f"max_synth_s={max_synth:.1f} program_only={g('baseline', 'tessel-prog'):.3f} both_switched={g('baseline+ms', 'tessel'):.3f}")
+    print(
+        f"synthesis: max {max_synth:.1f} s, optimality proven for {sum(r['optimal'] for r in results)} of {len(results)} kernels"
+    )
+    print(
+        f"RESULT he geomean_vs_baseline={g('baseline', 'tessel'):.3f} geomean_vs_porcupine={g('porcupine', 'tessel@sel'):.3f} "
+        f"max_synth_s={max_synth:.1f} program_only={g('baseline', 'tessel-prog'):.3f} both_switched={g('baseline+ms', 'tessel'):.3f}"
+    )
     return 0
 
 

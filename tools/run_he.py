@@ -11,7 +11,7 @@ Each program (a function with `hev.implements = @spec`) gets the same inputs, ra
 inputs are encrypted, the server-side operations run on SEAL (timed: median of --reps),
 the result is decrypted and compared with the spec's reference semantics at every output
 slot that matters. Parameters: `auto` picks the cheapest measured set that leaves enough
-noise budget (see `tessel.targets.seal.selection`), `default` is the paper's fixed
+noise budget (see `tessel.passes.he.model.choice`), `default` is the paper's fixed
 N=8192, or name one (`--list-params`). Exit status 1 if any check fails.
 """
 
@@ -22,17 +22,13 @@ import argparse
 import numpy as np
 
 from tessel.dialects.hev import kernel
+from tessel.dialects.hev.metrics import depth, op_counts
+from tessel.dialects.hev.params import CANDIDATES, DEFAULT
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, read_module
-from tessel.passes.he.verify import check_structure
-from tessel.targets.seal import costs as cost_table
-from tessel.targets.seal.execute import execute
-from tessel.targets.seal.params import CANDIDATES, DEFAULT, ParamSet, by_name
-from tessel.targets.seal.selection import depth, op_counts, select
+from tessel.pipelines import he
 from tessel.tools.cli import check_output_path, load_npz, save_npz_atomically
-
-PARAMS_ATTR = "hev.params"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -41,8 +37,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--inputs", metavar="NPZ", help="input vectors by argument name (default: random, see --seed)")
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default: 0)")
     p.add_argument("--params", default="auto", help="auto (default), default, or a parameter set name")
-    p.add_argument("--keys", choices=("exact", "pow2"), default="exact",
-                   help="Galois keys: one per rotation used (exact), or powers of two composed at run time")
+    p.add_argument(
+        "--keys",
+        choices=("exact", "pow2"),
+        default="exact",
+        help="Galois keys: one per rotation used (exact), or powers of two composed at run time",
+    )
     p.add_argument("--reps", type=int, default=5, help="timed evaluations per program (median; default 5)")
     p.add_argument("--costs", metavar="JSON", help="cost table for --params auto (default: the shipped one)")
     p.add_argument("--list-params", action="store_true", help="print the parameter sets and exit")
@@ -62,28 +62,17 @@ def _inputs(spec_fn, iface: kernel.Interface, args: argparse.Namespace) -> list[
                 raise TesselError(f"{args.inputs}: input '{a.name}' is missing")
             v = np.asarray(given[a.name])
             if v.shape != (iface.slots,) or v.dtype.kind not in "iu":
-                raise TesselError(f"{args.inputs}: input '{a.name}' is {v.dtype}{list(v.shape)}, the kernel takes {iface.slots} integers")
+                raise TesselError(
+                    f"{args.inputs}: input '{a.name}' is {v.dtype}{list(v.shape)}, the kernel takes {iface.slots} integers"
+                )
             if a.domain == "bits" and not np.isin(v, (0, 1)).all():
-                raise TesselError(f"{args.inputs}: input '{a.name}' is declared hev.domain = \"bits\" but holds values other than 0 and 1")
+                raise TesselError(
+                    f"{args.inputs}: input '{a.name}' is declared hev.domain = \"bits\" but holds values other than 0 and 1"
+                )
             out.append(v.astype(np.int64) % iface.plain_modulus)
         return out
     rng = np.random.default_rng(args.seed)
     return [rng.integers(0, 2 if a.domain == "bits" else iface.plain_modulus, iface.slots) for a in iface.arguments]
-
-
-def _params(fn, args: argparse.Namespace) -> tuple[ParamSet, str]:
-    if args.params == "default":
-        return DEFAULT, "default"
-    if args.params != "auto":
-        return by_name(args.params), "given"
-    if PARAMS_ATTR in fn.attributes:
-        attr = fn.attributes[PARAMS_ATTR]
-        name = getattr(attr, "data", None)
-        if not isinstance(name, str):
-            raise TesselError(f"@{fn.sym_name.data}: {PARAMS_ATTR} must name a parameter set, got {attr}")
-        return by_name(name), "from hev.params"
-    table = cost_table.load(args.costs) if args.costs else cost_table.load()
-    return select(fn, table).params, "selected"
 
 
 def _describe_counts(fn) -> str:
@@ -110,7 +99,9 @@ def run_command(args: argparse.Namespace) -> int:
             have = ", ".join("@" + f.sym_name.data for f in kernel.functions(module)) or "none"
             raise TesselError(f"no function @{args.entry} in {args.model} (functions: {have})")
         if fn not in programs:
-            raise TesselError(f"@{args.entry} is not a program (it has no hev.implements); run he-synthesize to make one from a spec")
+            raise TesselError(
+                f"@{args.entry} is not a program (it has no hev.implements); run he-synthesize to make one from a spec"
+            )
         programs = [fn]
     if not programs:
         specs = kernel.specs(module)
@@ -120,25 +111,30 @@ def run_command(args: argparse.Namespace) -> int:
     outputs: dict[str, np.ndarray] = {}
     ok = True
     for fn in programs:
-        spec_fn = kernel.spec_of(module, fn)
-        check_structure(fn, spec_fn)
+        spec_fn = he.spec_of(module, fn)
         iface = kernel.interface(spec_fn)
         if iface.name not in inputs_by_spec:
             inputs_by_spec[iface.name] = _inputs(spec_fn, iface, args)
         inputs = inputs_by_spec[iface.name]
-        params, how = _params(fn, args)
-        result = execute(fn, inputs, params, reps=args.reps, keys=args.keys)
+        params, how = he.parameters_for(fn, args.params, args.costs or "")
+        result = he.run(fn, inputs, params, reps=args.reps, keys=args.keys)
         want = run_kernel(module, spec_fn, inputs, iface.plain_modulus)
         slots = list(iface.output_slots) if iface.output_slots is not None else list(range(iface.slots))
         bad = [s for s in slots if result.output[s] != want[s]]
         outputs[fn.sym_name.data] = result.output
         steps = f"Galois keys for steps {result.key_steps}" if result.key_steps else "no Galois keys"
-        print(f"@{fn.sym_name.data}: {params.describe()}, t={iface.plain_modulus} ({how}); {_describe_counts(fn)}; depth {depth(fn)}")
-        print(f"  latency {result.median_ms:.2f} ms (median of {args.reps}), noise budget left {result.noise_budget} bits, {steps}")
+        print(
+            f"@{fn.sym_name.data}: {params.describe()}, t={iface.plain_modulus} ({how}); {_describe_counts(fn)}; depth {depth(fn)}"
+        )
+        print(
+            f"  latency {result.median_ms:.2f} ms (median of {args.reps}), noise budget left {result.noise_budget} bits, {steps}"
+        )
         if bad:
             ok = False
             s = bad[0]
-            print(f"  check against @{iface.name}: FAILED at {len(bad)} of {len(slots)} slots (slot {s}: got {result.output[s]}, expected {want[s]})")
+            print(
+                f"  check against @{iface.name}: FAILED at {len(bad)} of {len(slots)} slots (slot {s}: got {result.output[s]}, expected {want[s]})"
+            )
         else:
             print(f"  check against @{iface.name}: OK ({len(slots)} slots)")
     if args.output:

@@ -32,7 +32,7 @@ TRANSLATIONS: dict[str, str] = {
     "cpu": "tessel.targets.cpu.translate:translate",
     "gpu": "tessel.targets.gpu.translate:translate",
     "msccl-xml": "tessel.targets.nccl.translate:msccl_xml",
-    "seal-cpp": "tessel.targets.seal.cpp:translate",
+    "seal-cpp": "tessel.pipelines.he:translate_seal_cpp",
     "vta": "tessel.pipelines.vta:translate",
 }
 

@@ -33,13 +33,14 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     ModuleOp,
-    StringAttr,
     UnitAttr,
     i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation
 
 from . import spec_ops as S
+from .attributes import Domain, DomainAttr
 from .kernel import DEFAULT_PLAIN_MODULUS, DOMAIN, IMAGE, PLAIN_MODULUS, PUBLIC, SLOTS, SPEC
 from .types import VecType
 
@@ -93,7 +94,7 @@ class Vec:
             return self._trace.const(int(other))
         raise TypeError(f"a kernel spec combines vectors and integers, not {type(other).__name__}")
 
-    def _binary(self, cls: type, a: Vec | int, b: Vec | int) -> Vec:
+    def _binary(self, cls: type[IRDLOperation], a: Vec | int, b: Vec | int) -> Vec:
         x, y = self._lift(a), self._lift(b)
         op = cls.create(operands=[x.value, y.value], result_types=[self._trace.type])
         return self._trace.emit(op, x.image or y.image)
@@ -140,7 +141,9 @@ class Vec:
 class Kernel:
     """A traced spec: build its IR, or evaluate it on cleartext vectors."""
 
-    def __init__(self, body: Callable[..., Vec], slots: int, outputs: Sequence[int] | None, plain_modulus: int | None, name: str):
+    def __init__(
+        self, body: Callable[..., Vec], slots: int, outputs: Sequence[int] | None, plain_modulus: int | None, name: str
+    ):
         self.body, self.slots, self.name = body, slots, name
         self.outputs = None if outputs is None else tuple(outputs)
         self.plain_modulus = plain_modulus
@@ -171,16 +174,26 @@ class Kernel:
         block.add_ops([*trace.ops, func.ReturnOp(out.value)])
         arg_attrs = []
         for _, param in self.params:
-            d = {}
+            d: dict[str, Attribute] = {}
             if param.public:
                 d[PUBLIC] = UnitAttr()
             if param.bits:
-                d[DOMAIN] = StringAttr("bits")
+                d[DOMAIN] = DomainAttr(Domain.BITS)
             if param.image:
                 d[IMAGE] = DenseArrayBase.from_list(i64, list(param.image))
             arg_attrs.append(DictionaryAttr(d))
-        res_attrs = ArrayAttr([DictionaryAttr({SLOTS: DenseArrayBase.from_list(i64, list(self.outputs))})]) if self.outputs else None
-        fn = func.FuncOp(self.name, ([t] * len(self.params), [t]), Region(block), arg_attrs=ArrayAttr(arg_attrs) if any(d.data for d in arg_attrs) else None, res_attrs=res_attrs)
+        res_attrs = (
+            ArrayAttr([DictionaryAttr({SLOTS: DenseArrayBase.from_list(i64, list(self.outputs))})])
+            if self.outputs
+            else None
+        )
+        fn = func.FuncOp(
+            self.name,
+            ([t] * len(self.params), [t]),
+            Region(block),
+            arg_attrs=ArrayAttr(arg_attrs) if any(d.data for d in arg_attrs) else None,
+            res_attrs=res_attrs,
+        )
         fn.attributes[SPEC] = UnitAttr()
         if self.plain_modulus is not None:
             fn.attributes[PLAIN_MODULUS] = IntegerAttr(self.plain_modulus, 64)

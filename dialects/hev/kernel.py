@@ -8,7 +8,8 @@ A **spec** is the plaintext meaning of a kernel:
 
 - `hev.public` on an argument: the server holds it in the clear (a plaintext); default: the
   client's secret, encrypted.
-- `hev.domain = "bits"` on an argument: every slot is 0 or 1 (default: any value mod t).
+- `hev.domain = #hev<domain bits>` on an argument: every slot is 0 or 1 (default: any
+  value mod t; `attributes.py`).
 - `hev.image = array<i64: H, W>` on an argument: an H x W image, row-major in the slots
   (tells the synthesizer that offsets decompose into rows and columns).
 - `hev.slots = array<i64: ...>` on the result: the output slots that matter (default: all).
@@ -16,7 +17,7 @@ A **spec** is the plaintext meaning of a kernel:
 
 A **program** implements a spec: `attributes {hev.implements = @dot_product}`, the same
 signature, secret arguments entering through `hev.encrypt`, public ones through
-`hev.encode`, and the result leaving through `hev.decrypt`.
+`hev.encode`, and the result leaving through `hev.decrypt` (`check_structure`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from xdsl.dialects.builtin import (
     FlatSymbolRefAttr,
     IntegerAttr,
     ModuleOp,
-    StringAttr,
     SymbolRefAttr,
     UnitAttr,
     i64,
@@ -39,6 +39,8 @@ from xdsl.ir import Attribute, Operation
 
 from tessel.ir.diagnostics import TesselError, op_location
 
+from . import ops as H
+from .attributes import Domain, DomainAttr
 from .types import VecType
 
 SPEC = "hev.spec"
@@ -50,7 +52,6 @@ IMAGE = "hev.image"
 SLOTS = "hev.slots"
 
 DEFAULT_PLAIN_MODULUS = 65537  # prime, = 1 mod 2N for every N <= 32768 (batching)
-DOMAINS = ("any", "bits")
 MAX_PLAIN_MODULUS = 1 << 31  # slot arithmetic stays exact in int64
 
 
@@ -58,7 +59,7 @@ MAX_PLAIN_MODULUS = 1 << 31  # slot arithmetic stays exact in int64
 class Argument:
     name: str
     public: bool = False
-    domain: str = "any"
+    domain: Domain = Domain.ANY
     image: tuple[int, int] | None = None
 
 
@@ -146,28 +147,38 @@ def interface(fn: func.FuncOp) -> Interface:
     args = []
     for i, t in enumerate(ins):
         if not isinstance(t, VecType) or t.n != n:
-            raise _error(fn, f"{where}: argument #{i} has type {t}; every argument and the result must be !hev.vec<{n}>")
+            raise _error(
+                fn, f"{where}: argument #{i} has type {t}; every argument and the result must be !hev.vec<{n}>"
+            )
         attrs = _arg_attrs(fn, i)
         public = PUBLIC in attrs
         if public and not isinstance(attrs[PUBLIC], UnitAttr):
             raise _error(fn, f"{where}: argument #{i}: {PUBLIC} is a unit attribute (write {{{PUBLIC}}})")
-        domain = "any"
+        domain = Domain.ANY
         if DOMAIN in attrs:
             d = attrs[DOMAIN]
-            if not isinstance(d, StringAttr) or d.data not in DOMAINS:
-                raise _error(fn, f"{where}: argument #{i}: {DOMAIN} must be one of {', '.join(map(repr, DOMAINS))}, got {d}")
+            if not isinstance(d, DomainAttr):
+                choices = " or ".join(str(DomainAttr(k)) for k in Domain)
+                raise _error(fn, f"{where}: argument #{i}: {DOMAIN} must be {choices}, got {d}")
             domain = d.data
         image = None
         if IMAGE in attrs:
             hw = _ints(attrs[IMAGE])
             if hw is None or len(hw) != 2 or hw[0] < 1 or hw[1] < 1:
-                raise _error(fn, f"{where}: argument #{i}: {IMAGE} must be array<i64: height, width>, got {attrs[IMAGE]}")
+                raise _error(
+                    fn, f"{where}: argument #{i}: {IMAGE} must be array<i64: height, width>, got {attrs[IMAGE]}"
+                )
             if hw[0] * hw[1] != n:
-                raise _error(fn, f"{where}: argument #{i}: a {hw[0]}x{hw[1]} image has {hw[0] * hw[1]} pixels, the vector has {n} slots")
+                raise _error(
+                    fn,
+                    f"{where}: argument #{i}: a {hw[0]}x{hw[1]} image has {hw[0] * hw[1]} pixels, the vector has {n} slots",
+                )
             image = (hw[0], hw[1])
         unknown = sorted(k for k in attrs if k.startswith("hev.") and k not in (PUBLIC, DOMAIN, IMAGE))
         if unknown:
-            raise _error(fn, f"{where}: argument #{i}: unknown attribute {unknown[0]} (known: {PUBLIC}, {DOMAIN}, {IMAGE})")
+            raise _error(
+                fn, f"{where}: argument #{i}: unknown attribute {unknown[0]} (known: {PUBLIC}, {DOMAIN}, {IMAGE})"
+            )
         arg_name = fn.body.blocks[0].args[i].name_hint if fn.body.blocks else None
         args.append(Argument(arg_name or f"arg{i}", public, domain, image))
     output_slots = None
@@ -184,15 +195,15 @@ def interface(fn: func.FuncOp) -> Interface:
             if len(set(slots)) != len(slots):
                 raise _error(fn, f"{where}: {SLOTS} lists a slot twice")
             output_slots = tuple(slots)
-    t = DEFAULT_PLAIN_MODULUS
+    modulus = DEFAULT_PLAIN_MODULUS
     if PLAIN_MODULUS in fn.attributes:
         attr = fn.attributes[PLAIN_MODULUS]
         if not isinstance(attr, IntegerAttr) or attr.type != i64:
             raise _error(fn, f"{where}: {PLAIN_MODULUS} must be an i64 integer, got {attr}")
-        t = attr.value.data
-        if not 2 < t < MAX_PLAIN_MODULUS or not _is_prime(t):
-            raise _error(fn, f"{where}: {PLAIN_MODULUS} must be an odd prime below 2^31, got {t}")
-    return Interface(name, n, t, tuple(args), output_slots)
+        modulus = int(attr.value.data)
+        if not 2 < modulus < MAX_PLAIN_MODULUS or not _is_prime(modulus):
+            raise _error(fn, f"{where}: {PLAIN_MODULUS} must be an odd prime below 2^31, got {modulus}")
+    return Interface(name, n, modulus, tuple(args), output_slots)
 
 
 def _is_prime(x: int) -> bool:
@@ -217,3 +228,49 @@ def implements_attr(spec_name: str) -> FlatSymbolRefAttr:
 
 def slots_attr(slots: tuple[int, ...]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(slots))
+
+
+def check_structure(program: func.FuncOp, spec: func.FuncOp) -> None:
+    """The program has the spec's interface; secrets enter encrypted, public data encoded,
+    and the result leaves through hev.decrypt. A TesselError names what is wrong."""
+    name = f"@{program.sym_name.data}"
+    ps, ss = interface(program), interface(spec)
+    if program.function_type != spec.function_type:
+        raise TesselError(
+            f"{name} has type {program.function_type}, its spec @{ss.name} has {spec.function_type}",
+            op_location(program),
+        )
+    for i, (pa, sa) in enumerate(zip(ps.arguments, ss.arguments, strict=True)):
+        if (pa.public, pa.domain, pa.image) != (sa.public, sa.domain, sa.image):
+            raise TesselError(
+                f"{name}: argument #{i} is declared differently from the spec @{ss.name} "
+                "(hev.public, hev.domain and hev.image must match)",
+                op_location(program),
+            )
+    if ps.output_slots != ss.output_slots or ps.plain_modulus != ss.plain_modulus:
+        raise TesselError(
+            f"{name}: hev.slots and hev.plain_modulus must match the spec @{ss.name}", op_location(program)
+        )
+    block = program.body.blocks[0]
+    order = {op: k for k, op in enumerate(block.ops)}
+    for i, (arg, a) in enumerate(zip(block.args, ps.arguments, strict=True)):
+        want = H.EncodeOp if a.public else H.EncryptOp
+        for use in sorted(arg.uses, key=lambda u: order.get(u.operation, -1)):
+            if not isinstance(use.operation, want):
+                what = (
+                    "public (hev.public): encode it with hev.encode"
+                    if a.public
+                    else "secret: encrypt it with hev.encrypt"
+                )
+                raise TesselError(
+                    f"{name}: argument #{i} is {what}, not '{use.operation.name}'", op_location(use.operation)
+                )
+    for op in block.ops:
+        if isinstance(op, func.ReturnOp):
+            if not isinstance(op.operands[0].owner, H.DecryptOp):
+                raise TesselError(f"{name} must return the result of hev.decrypt", op_location(op))
+        elif type(op) not in H.PROGRAM_OPS:
+            raise TesselError(
+                f"'{op.name}' cannot appear in program {name}: a program is written with hev program ops",
+                op_location(op),
+            )

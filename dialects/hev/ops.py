@@ -32,6 +32,13 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
@@ -48,9 +55,7 @@ def _same_slots(a: Attribute, b: Attribute, what: str = "operands") -> None:
 
 def _same_level(a: CipherType, b: CipherType) -> None:
     if a.level.data != b.level.data:
-        raise VerifyException(
-            f"operands must be at the same level (mod_switch the other one), got {a} and {b}"
-        )
+        raise VerifyException(f"operands must be at the same level (mod_switch the other one), got {a} and {b}")
 
 
 class HevOp(IRDLOperation):
@@ -152,23 +157,32 @@ class DecryptOp(HevOp):
 # --------------------------------------------------------------------------- ct-ct
 
 
-class CipherBinaryOp(HevOp):
-    """Two ciphertexts in, one out. Prints `: T` when all three types agree, `: T -> R`
-    when the operands agree, else `: T1, T2 -> R`."""
+@irdl_custom_directive
+class CipherTypes(CustomDirective):
+    """The types of a ciphertext binary op, written once where they agree: `T` when both
+    operands and the result have type T, `T -> R` when the operands agree, else
+    `T1, T2 -> R` (a size-3 product added to a relinearized value, say)."""
 
-    lhs = operand_def(CipherType)
-    rhs = operand_def(CipherType)
-    result = result_def(CipherType)
-    traits = traits_def(Pure())
+    lhs: TypeDirective
+    rhs: TypeDirective
+    result: TypeDirective
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        printer.print_op_attributes(self.attributes)
-        a, b, r = self.lhs.type, self.rhs.type, self.result.type
-        printer.print_string(" : ")
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        colon = parser.pos
+        a = parser.parse_type()
+        b = parser.parse_type() if parser.parse_optional_punctuation(",") is not None else a
+        r = parser.parse_type() if parser.parse_optional_punctuation("->") is not None else a
+        if b is not a and r is a:
+            parser.raise_error(
+                f"expected '->' and the result type after the operand types of {state.op_type.name}", colon, colon + 1
+            )
+        self.lhs.set(state, (a,))
+        self.rhs.set(state, (b,))
+        self.result.set(state, (r,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        (a,), (b,), (r,) = self.lhs.get(op), self.rhs.get(op), self.result.get(op)
+        state.print_whitespace(printer)
         printer.print_attribute(a)
         if b != a:
             printer.print_string(", ")
@@ -177,22 +191,17 @@ class CipherBinaryOp(HevOp):
             printer.print_string(" -> ")
             printer.print_attribute(r)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        colon = parser.pos
-        parser.parse_punctuation(":")
-        a = parser.parse_type()
-        b = parser.parse_type() if parser.parse_optional_punctuation(",") is not None else a
-        r = parser.parse_type() if parser.parse_optional_punctuation("->") is not None else a
-        if b is not a and r is a:
-            parser.raise_error(f"expected '->' and the result type after the operand types of {cls.name}", colon, colon + 1)
-        operands = parser.resolve_operands([lhs, rhs], [a, b], parser.pos)
-        op = cls.create(operands=operands, result_types=[r], attributes=attrs)
-        return op
+
+class CipherBinaryOp(HevOp):
+    """Two ciphertexts in, one out, at the same slot count and level (see `CipherTypes`
+    for how the types print)."""
+
+    lhs = operand_def(CipherType)
+    rhs = operand_def(CipherType)
+    result = result_def(CipherType)
+    traits = traits_def(Pure())
+    custom_directives = (CipherTypes,)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` custom<CipherTypes>(type($lhs), type($rhs), type($result))"
 
     def _operand_types(self, operand_types: Sequence[Attribute]) -> tuple[CipherType, CipherType]:
         a, b = operand_types

@@ -98,7 +98,9 @@ class SpecShiftOp(IRDLOperation):
         t = self.input.type
         assert isinstance(t, VecType)
         if self.amount == 0 or not -t.n < self.amount < t.n:
-            raise VerifyException(f"shift offset must be non-zero and within (-{t.n}, {t.n}) for {t}, got {self.amount}")
+            raise VerifyException(
+                f"shift offset must be non-zero and within (-{t.n}, {t.n}) for {t}, got {self.amount}"
+            )
 
 
 @irdl_op_definition

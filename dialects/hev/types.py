@@ -27,9 +27,7 @@ MAX_SLOTS = 16384  # N/2 for SEAL's largest ring, N = 32768
 
 def check_slots(n: int, what: str) -> None:
     if n < 1 or n & (n - 1) or n > MAX_SLOTS:
-        raise VerifyException(
-            f"{what} slot count must be a power of two between 1 and {MAX_SLOTS}, got {n}"
-        )
+        raise VerifyException(f"{what} slot count must be a power of two between 1 and {MAX_SLOTS}, got {n}")
 
 
 class _SlotsType(ParametrizedAttribute, TypeAttribute):
@@ -64,6 +62,9 @@ class VecType(_SlotsType):
     name = "hev.vec"
     slots: IntAttr = param_def(converter=IntAttr.get)
 
+    def __init__(self, slots: int | IntAttr):
+        super().__init__(slots)
+
 
 @irdl_attr_definition
 class PlainType(_SlotsType):
@@ -71,6 +72,9 @@ class PlainType(_SlotsType):
 
     name = "hev.pt"
     slots: IntAttr = param_def(converter=IntAttr.get)
+
+    def __init__(self, slots: int | IntAttr):
+        super().__init__(slots)
 
 
 @irdl_attr_definition

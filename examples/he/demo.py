@@ -18,17 +18,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from xdsl.context import Context
 
-from tessel.dialects.hev import kernel
+from tessel.dialects.hev import costs, kernel
+from tessel.dialects.hev.metrics import depth, op_counts
+from tessel.dialects.hev.params import DEFAULT, by_name
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.source import make_context, print_module, read_module
-from tessel.passes.he.he_select_parameters import HeSelectParameters
-from tessel.passes.he.he_synthesize import HeSynthesize
-from tessel.targets.seal import costs
-from tessel.targets.seal.execute import execute, make_runtime
-from tessel.targets.seal.params import DEFAULT, by_name
-from tessel.targets.seal.selection import depth, op_counts
+from tessel.pipelines import he
 
 HERE = Path(__file__).resolve().parent
 
@@ -41,8 +37,8 @@ def main() -> int:
 
     module = read_module(make_context(), str(HERE / "box_blur.mlir"))
     print("== 1. synthesize @box_blur (progress on stderr)")
-    HeSynthesize(kernel="box_blur", budget=60.0).apply(Context(), module)
-    HeSelectParameters().apply(Context(), module)
+    he.synthesize(module, kernel="box_blur", budget=60.0, progress=True)
+    he.select_parameters(module)
     synth = kernel.lookup(module, "box_blur_synth")
     print(print_module(synth))
     if args.output:
@@ -60,12 +56,12 @@ def main() -> int:
         ("Tessel", synth, DEFAULT),
         ("Tessel, its parameters", synth, selected),
     ]
-    runtimes = [make_runtime(fn, params) for _, fn, params in rows]
+    runtimes = [he.runtime_for(fn, params) for _, fn, params in rows]
     times: list[list[float]] = [[] for _ in rows]
     budgets = [0] * len(rows)
     for _ in range(args.reps):
         for i, (label, fn, params) in enumerate(rows):
-            run = execute(fn, [image], params, runtime=runtimes[i])
+            run = he.run(fn, [image], params, runtime=runtimes[i])
             if not np.array_equal(run.output, want):
                 print(f"{label}: WRONG result", file=sys.stderr)
                 return 1
@@ -76,9 +72,13 @@ def main() -> int:
     for i, (label, fn, params) in enumerate(rows):
         c = op_counts(fn)
         ms = statistics.median(times[i])
-        print(f"{label:24} {c['rotate']:9} {c['add']:4}  {params.describe():38} {ms:7.2f}ms {base / ms:7.2f}x {budgets[i]:5} b")
-    print(f"every run decrypted to the spec at all 4096 pixels; depth {depth(synth)}; "
-          f"cost table of {costs.load().meta.get('date', '?')} ({costs.load().meta.get('machine', {}).get('cpu', '?')})")
+        print(
+            f"{label:24} {c['rotate']:9} {c['add']:4}  {params.describe():38} {ms:7.2f}ms {base / ms:7.2f}x {budgets[i]:5} b"
+        )
+    print(
+        f"every run decrypted to the spec at all 4096 pixels; depth {depth(synth)}; "
+        f"cost table of {costs.load().meta.get('date', '?')} ({costs.load().meta.get('machine', {}).get('cpu', '?')})"
+    )
     return 0
 
 

@@ -1,7 +1,7 @@
 // Hamming distance of two secret 4-bit vectors, into slot 0: the number of positions where
 // they differ, with a xor b written arithmetically as a + b - 2ab.
 
-func.func @hamming_distance(%a: !hev.vec<4> {hev.domain = "bits"}, %b: !hev.vec<4> {hev.domain = "bits"}) -> (!hev.vec<4> {hev.slots = array<i64: 0>}) attributes {hev.spec} {
+func.func @hamming_distance(%a: !hev.vec<4> {hev.domain = #hev<domain bits>}, %b: !hev.vec<4> {hev.domain = #hev<domain bits>}) -> (!hev.vec<4> {hev.slots = array<i64: 0>}) attributes {hev.spec} {
   %sum = hev.spec.add %a, %b : !hev.vec<4>
   %and = hev.spec.mul %a, %b : !hev.vec<4>
   %two = hev.spec.const 2 : !hev.vec<4>
@@ -13,7 +13,7 @@ func.func @hamming_distance(%a: !hev.vec<4> {hev.domain = "bits"}, %b: !hev.vec<
 
 // Hand-written baseline: a + b - 2ab slot-wise (doubling by an addition), then a
 // rotate-and-add tree.
-func.func @hamming_distance_baseline(%a: !hev.vec<4> {hev.domain = "bits"}, %b: !hev.vec<4> {hev.domain = "bits"}) -> (!hev.vec<4> {hev.slots = array<i64: 0>}) attributes {hev.implements = @hamming_distance} {
+func.func @hamming_distance_baseline(%a: !hev.vec<4> {hev.domain = #hev<domain bits>}, %b: !hev.vec<4> {hev.domain = #hev<domain bits>}) -> (!hev.vec<4> {hev.slots = array<i64: 0>}) attributes {hev.implements = @hamming_distance} {
   %ca = hev.encrypt %a : !hev.vec<4> -> !hev.ct<4>
   %cb = hev.encrypt %b : !hev.vec<4> -> !hev.ct<4>
   %sum = hev.add %ca, %cb : !hev.ct<4>
@@ -30,7 +30,7 @@ func.func @hamming_distance_baseline(%a: !hev.vec<4> {hev.domain = "bits"}, %b: 
 }
 
 // Porcupine's program: s = a + b; (2 - s) * s, which is a xor b on bits; then the tree.
-func.func @hamming_distance_porcupine(%a: !hev.vec<4> {hev.domain = "bits"}, %b: !hev.vec<4> {hev.domain = "bits"}) -> (!hev.vec<4> {hev.slots = array<i64: 0>}) attributes {hev.implements = @hamming_distance} {
+func.func @hamming_distance_porcupine(%a: !hev.vec<4> {hev.domain = #hev<domain bits>}, %b: !hev.vec<4> {hev.domain = #hev<domain bits>}) -> (!hev.vec<4> {hev.slots = array<i64: 0>}) attributes {hev.implements = @hamming_distance} {
   %c0 = hev.encrypt %a : !hev.vec<4> -> !hev.ct<4>
   %c1 = hev.encrypt %b : !hev.vec<4> -> !hev.ct<4>
   %two = hev.constant 2 : !hev.pt<4>

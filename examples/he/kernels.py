@@ -79,8 +79,15 @@ def roberts_cross(x: image(W, W)):
 KERNELS: dict[str, Kernel] = {
     k.name: k
     for k in (
-        box_blur, dot_product, hamming_distance, l2_distance, linear_regression,
-        polynomial_regression, sobel_gx, sobel_gy, roberts_cross,
+        box_blur,
+        dot_product,
+        hamming_distance,
+        l2_distance,
+        linear_regression,
+        polynomial_regression,
+        sobel_gx,
+        sobel_gy,
+        roberts_cross,
     )
 }
 

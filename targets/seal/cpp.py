@@ -3,8 +3,10 @@
     tessel-translate box_blur.mlir --target seal-cpp [--opt entry=box_blur_synth] -o box_blur.h
 
 For every program (or `entry`) the header has
-  - `<name>_parameters()`: the EncryptionParameters (the program's `hev.params`, else the
-    cheapest measured set chosen as tessel-run would), with t from the spec;
+  - `<name>_parameters()`: the EncryptionParameters of the program's `hev.params`, with t
+    from the spec (`tessel-translate` runs through `tessel.pipelines.he.translate_seal_cpp`,
+    which selects parameters for the programs that have none, as tessel-run would: this
+    module only translates the IR it is given);
   - `<name>_rotation_steps()`: the steps to make Galois keys for, and nothing else;
   - `<name>(...)`: the server-side computation on SEAL objects, taking the encrypted
     secret inputs and the encoded public inputs in argument order, returning the result.
@@ -17,21 +19,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import SSAValue
 
 from tessel.dialects import hev
 from tessel.dialects.hev import kernel
+from tessel.dialects.hev.metrics import normalize_rotation, rotation_steps
+from tessel.dialects.hev.params import ParamSet, by_name
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.source import make_context, read_module
-from tessel.targets.seal import costs as cost_table
-from tessel.targets.seal.execute import rotations
-from tessel.targets.seal.params import ParamSet, by_name
-from tessel.targets.seal.runtime import normalize_step
-from tessel.targets.seal.selection import select
 
 _BINARY = {
-    hev.AddOp: "add", hev.SubOp: "sub", hev.MultiplyOp: "multiply",
-    hev.AddPlainOp: "add_plain", hev.SubPlainOp: "sub_plain", hev.MultiplyPlainOp: "multiply_plain",
+    hev.AddOp: "add",
+    hev.SubOp: "sub",
+    hev.MultiplyOp: "multiply",
+    hev.AddPlainOp: "add_plain",
+    hev.SubPlainOp: "sub_plain",
+    hev.MultiplyPlainOp: "multiply_plain",
 }
 
 PRELUDE = """\
@@ -78,11 +82,27 @@ def _ident(name: str) -> str:
     return out + "_" if out in _RESERVED else out
 
 
+PARAMS = "hev.params"
+
+
+def params_of(fn: func.FuncOp) -> ParamSet | None:
+    """The parameter set a program's `hev.params` names (None when it has none)."""
+    attr = fn.attributes.get(PARAMS)
+    if attr is None:
+        return None
+    if not isinstance(attr, StringAttr):
+        raise TesselError(f"@{fn.sym_name.data}: {PARAMS} must name a parameter set, got {attr}", op_location(fn))
+    return by_name(attr.data)
+
+
 def _params(fn: func.FuncOp) -> ParamSet:
-    attr = fn.attributes.get("hev.params")
-    if attr is not None and isinstance(getattr(attr, "data", None), str):
-        return by_name(attr.data)  # type: ignore[union-attr]
-    return select(fn, cost_table.load()).params
+    params = params_of(fn)
+    if params is None:
+        raise TesselError(
+            f"@{fn.sym_name.data} has no {PARAMS}: run he-select-parameters first (tessel-translate does)",
+            op_location(fn),
+        )
+    return params
 
 
 def emit_function(fn: func.FuncOp) -> str:
@@ -131,7 +151,7 @@ def emit_function(fn: func.FuncOp) -> str:
             body.append(f"  evaluator.{call}({args}{v});")
         elif isinstance(op, hev.RotateOp):
             v = fresh(op.result, "r")
-            step = normalize_step(op.amount, iface.slots)
+            step = normalize_rotation(op.amount, iface.slots)
             body.append(f"  seal::Ciphertext {v};")
             body.append(f"  evaluator.rotate_rows({names[op.input]}, {step}, galois_keys, {v});")
         elif isinstance(op, hev.RelinearizeOp):
@@ -152,7 +172,7 @@ def emit_function(fn: func.FuncOp) -> str:
             pass
         else:
             raise TesselError(f"'{op.name}' has no SEAL C++ form", op_location(op))
-    steps = sorted({normalize_step(r, iface.slots) for r in rotations(fn)} - {0})
+    steps = rotation_steps(fn, iface.slots)
     bits = ", ".join(map(str, params.resolved_bits()))
     signature = (",\n" + " " * (len(name) + 25)).join(params_list)
     lines = [
@@ -176,19 +196,32 @@ def emit_function(fn: func.FuncOp) -> str:
     return "\n".join(lines) + "\n"
 
 
-def translate(path: str, options: Mapping[str, str]) -> str:
+def programs_to_translate(module: ModuleOp, path: str, options: Mapping[str, str]) -> list[func.FuncOp]:
+    """The programs a translation covers: every one, or `--opt entry=NAME`."""
     unknown = sorted(set(options) - {"entry"})
     if unknown:
         raise TesselError(f"seal-cpp takes --opt entry=NAME only, got '{unknown[0]}'")
-    module = read_module(make_context(), path)
     programs = kernel.programs(module)
     if "entry" in options:
         programs = [p for p in programs if p.sym_name.data == options["entry"]]
         if not programs:
             raise TesselError(f"{path}: no program @{options['entry']} (a function with hev.implements)")
     if not programs:
-        raise TesselError(f"{path} has no hev program to translate (a function with hev.implements); run he-synthesize first")
+        raise TesselError(
+            f"{path} has no hev program to translate (a function with hev.implements); run he-synthesize first"
+        )
+    return programs
+
+
+def translate_module(module: ModuleOp, path: str, options: Mapping[str, str]) -> str:
+    """The header for a module's programs, each at its `hev.params`."""
+    programs = programs_to_translate(module, path, options)
     out = [PRELUDE.format(source=path), "namespace tessel_he {"]
     out += [emit_function(p) for p in programs]
     out.append("}  // namespace tessel_he\n")
     return "\n".join(out)
+
+
+def translate(path: str, options: Mapping[str, str]) -> str:
+    """Translate a file whose programs all carry `hev.params`."""
+    return translate_module(read_module(make_context(), path), path, options)

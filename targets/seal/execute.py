@@ -20,29 +20,23 @@ from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import hev
 from tessel.dialects.hev import kernel
+from tessel.dialects.hev.metrics import multiplies, rotations
+from tessel.dialects.hev.params import ParamSet
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.seal.params import ParamSet
 from tessel.targets.seal.runtime import SealRuntime
 
 # Operations the server runs (and that are timed), with the runtime method for each.
-_SERVER = {
-    hev.AddOp: "add", hev.SubOp: "sub", hev.MultiplyOp: "multiply", hev.RelinearizeOp: "relinearize",
-    hev.NegateOp: "negate", hev.AddPlainOp: "add_plain", hev.SubPlainOp: "sub_plain",
-    hev.MultiplyPlainOp: "multiply_plain", hev.ModSwitchOp: "mod_switch",
+_SERVER: dict[type[Operation], str] = {
+    hev.AddOp: "add",
+    hev.SubOp: "sub",
+    hev.MultiplyOp: "multiply",
+    hev.RelinearizeOp: "relinearize",
+    hev.NegateOp: "negate",
+    hev.AddPlainOp: "add_plain",
+    hev.SubPlainOp: "sub_plain",
+    hev.MultiplyPlainOp: "multiply_plain",
+    hev.ModSwitchOp: "mod_switch",
 }
-
-
-def rotations(fn: func.FuncOp) -> list[int]:
-    """The rotation amounts a program uses, in order of first use."""
-    out: list[int] = []
-    for op in fn.body.walk():
-        if isinstance(op, hev.RotateOp) and op.amount not in out:
-            out.append(op.amount)
-    return out
-
-
-def multiplies(fn: func.FuncOp) -> bool:
-    return any(isinstance(op, hev.RelinearizeOp) for op in fn.body.walk())
 
 
 @dataclass

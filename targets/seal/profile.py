@@ -1,11 +1,13 @@
 """Measure the cost table: every BFV operation's latency and noise on SEAL, per parameter set.
 
-    python -m tessel.targets.seal.profile -o targets/seal/costs.json [--reps 21] [--params n8192-q60x2,...]
+    python -m tessel.targets.seal.profile -o dialects/hev/costs.json [--reps 21] [--params n8192-q60x2,...]
 
 Each latency is the median of `reps` runs on full random vectors (single thread, like the
 kernels). Noise figures are the invariant noise budget of a fresh encryption and what each
 operation consumes of it (fresh minus after, in bits; multiplication measured on fresh
 operands, relinearization on the product). The table records the machine and this command.
+Its format (`tessel.dialects.hev.costs`) is the dialect's: the passes read the table and
+never run SEAL themselves.
 
 For a set with several data primes the same is measured at every lower level of its chain
 (`levels`, operands switched down k times, in the same interleaved rounds as level 0 so
@@ -24,13 +26,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from tessel.targets.seal.costs import LATENCY_OPS, LEVEL_LATENCY_OPS, PROFILE_COMMAND
-from tessel.targets.seal.params import CANDIDATES, ParamSet, by_name
+from tessel.dialects.hev.costs import LATENCY_OPS, LEVEL_LATENCY_OPS, PROFILE_COMMAND
+from tessel.dialects.hev.params import CANDIDATES, ParamSet, by_name
+from tessel.ir.diagnostics import TesselError
 from tessel.targets.seal.runtime import SealRuntime
-from tessel.tools.cli import guarded
 
 PLAIN_MODULUS = 65537
 
@@ -49,7 +52,9 @@ def _medians_us(ops: dict[str, Callable[[], object]], reps: int) -> dict[str, fl
     return {name: round(statistics.median(t) * 1e6, 2) for name, t in times.items()}
 
 
-def _server_ops(rt: SealRuntime, cx: object, cy: object, p: object, product: object, last: bool) -> dict[str, Callable[[], object]]:
+def _server_ops(
+    rt: SealRuntime, cx: object, cy: object, p: object, product: object, last: bool
+) -> dict[str, Callable[[], object]]:
     ops: dict[str, Callable[[], object]] = {
         "add": lambda: rt.add(cx, cy),
         "sub": lambda: rt.sub(cx, cy),
@@ -115,7 +120,7 @@ def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
     relin = rt.relinearize(products[0])
     # a budget of 0 means the noise figure is a lower bound: record whether it still decrypts
     multiply_decrypts = bool(np.array_equal(rt.decrypt(relin), (x * y) % PLAIN_MODULUS))
-    entry = {
+    entry: dict[str, Any] = {
         "multiply_decrypts": multiply_decrypts,
         "poly_modulus_degree": params.poly_modulus_degree,
         "coeff_modulus_bits": list(params.resolved_bits()),
@@ -156,8 +161,11 @@ def _machine() -> dict:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tessel.targets.seal.profile", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m tessel.targets.seal.profile",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("-o", "--output", required=True, help="where to write the JSON table")
     ap.add_argument("--reps", type=int, default=21, help="runs per latency (median; default 21)")
     ap.add_argument("--params", help="comma-separated parameter sets (default: all candidates)")
@@ -167,7 +175,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
         chosen = [by_name(n) for n in args.params.split(",")] if args.params else list(CANDIDATES)
         table = {
-            "generated_by": PROFILE_COMMAND if not args.params else f"python -m tessel.targets.seal.profile -o {args.output} --params {args.params}",
+            "generated_by": PROFILE_COMMAND
+            if not args.params
+            else f"python -m tessel.targets.seal.profile -o {args.output} --params {args.params}",
             "date": datetime.date.today().isoformat(),
             "machine": _machine(),
             "reps": args.reps,
@@ -178,18 +188,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.perf_counter()
             table["params"][p.name] = profile(p, args.reps)
             e = table["params"][p.name]
-            print(f"{p.name:14} {p.describe():40} rotate {e['latency_us']['rotate']:8.1f} us  multiply {e['latency_us']['multiply']:8.1f} us  "
-                  f"fresh {e['noise_bits']['fresh']} bits, multiply -{e['noise_bits']['multiply']}  ({time.perf_counter() - start:.1f} s)",
-                  file=sys.stderr)
+            print(
+                f"{p.name:14} {p.describe():40} rotate {e['latency_us']['rotate']:8.1f} us  multiply {e['latency_us']['multiply']:8.1f} us  "
+                f"fresh {e['noise_bits']['fresh']} bits, multiply -{e['noise_bits']['multiply']}  ({time.perf_counter() - start:.1f} s)",
+                file=sys.stderr,
+            )
             for k, lv in enumerate(e.get("levels", []), start=1):
-                print(f"{'':14} level {k}: rotate {lv['latency_us']['rotate']:8.1f} us  multiply {lv['latency_us']['multiply']:8.1f} us  "
-                      f"fresh {lv['noise_bits']['fresh']} bits (switched product {lv['noise_bits']['fresh3']})", file=sys.stderr)
+                print(
+                    f"{'':14} level {k}: rotate {lv['latency_us']['rotate']:8.1f} us  multiply {lv['latency_us']['multiply']:8.1f} us  "
+                    f"fresh {lv['noise_bits']['fresh']} bits (switched product {lv['noise_bits']['fresh3']})",
+                    file=sys.stderr,
+                )
         with open(args.output, "w") as f:
             json.dump(table, f, indent=1)
             f.write("\n")
         return 0
 
-    return guarded("profile", body, args.debug)
+    try:
+        return body()
+    except TesselError as err:  # one line, like the tools (this module sits below them)
+        if args.debug:
+            raise
+        print(f"profile: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Everything SEAL-specific lives here: building the context for a parameter set, keys (the
 relinearization key only when the program multiplies; Galois keys only for the rotations it
-uses, as Galois *elements* because of the overload trap, see `params.galois_element`), the
+uses, as Galois *elements* because of the overload trap, see `keys.galois_element`), the
 replicated slot layout, and one method per `hev` operation.
 
 Layout: an n-slot vector is stored repeated N/(2n) times in both rows of the N-slot
@@ -12,22 +12,21 @@ plaintext, so SEAL's row rotation by k is exactly the cyclic rotation of the n-v
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
+from tessel.dialects.hev.metrics import normalize_rotation
+from tessel.dialects.hev.params import ParamSet
 from tessel.ir.diagnostics import TesselError
-from tessel.targets.seal.params import ParamSet, galois_element, signed_power_of_two_steps
+from tessel.targets.seal.keys import galois_element, signed_power_of_two_steps
+
+SealObject = Any  # a tenseal.sealapi Ciphertext or Plaintext (the bindings are untyped)
 
 try:
     import tenseal.sealapi as seal
 except ImportError:  # pragma: no cover - tenseal is a dependency
     seal = None
-
-
-def normalize_step(amount: int, n: int) -> int:
-    """The rotation of an n-slot vector by `amount`, as the shortest row step."""
-    r = amount % n
-    return r - n if r > n // 2 else r
 
 
 class SealRuntime:
@@ -65,7 +64,9 @@ class SealRuntime:
         parms.set_plain_modulus(seal.Modulus(plain_modulus))
         self.context = seal.SEALContext(parms, True, seal.SEC_LEVEL_TYPE.TC128)
         if not self.context.parameters_set():
-            raise TesselError(f"SEAL rejects {params.describe()} with t={plain_modulus}: {self.context.parameters_error_message()}")
+            raise TesselError(
+                f"SEAL rejects {params.describe()} with t={plain_modulus}: {self.context.parameters_error_message()}"
+            )
         keygen = self.keygen = seal.KeyGenerator(self.context)
         self.public_key = seal.PublicKey()
         keygen.create_public_key(self.public_key)
@@ -75,7 +76,7 @@ class SealRuntime:
             keygen.create_relin_keys(self.relin_keys)
         self.steps: dict[int, list[int]] = {}
         for amount in rotations:
-            step = normalize_step(amount, slots)
+            step = normalize_rotation(amount, slots)
             if step:
                 self.steps[amount] = [step] if keys == "exact" else signed_power_of_two_steps(step)
         key_steps = sorted({s for parts in self.steps.values() for s in parts})
@@ -98,30 +99,30 @@ class SealRuntime:
             raise TesselError(f"expected a vector of {self.n} slots, got shape {tuple(v.shape)}")
         return [int(x) for x in np.tile(v, self.params.poly_modulus_degree // self.n)]
 
-    def encode(self, values: Sequence[int] | np.ndarray) -> object:
+    def encode(self, values: Sequence[int] | np.ndarray) -> SealObject:
         pt = seal.Plaintext()
         self.encoder.encode(self._replicated(values), pt)
         return pt
 
-    def constant(self, value: int) -> object:
+    def constant(self, value: int) -> SealObject:
         return self.encode(np.full(self.n, value % self.t, dtype=np.int64))
 
-    def encrypt(self, values: Sequence[int] | np.ndarray) -> object:
+    def encrypt(self, values: Sequence[int] | np.ndarray) -> SealObject:
         ct = seal.Ciphertext()
         self.encryptor.encrypt(self.encode(values), ct)
         return ct
 
-    def decrypt(self, ct: object) -> np.ndarray:
+    def decrypt(self, ct: SealObject) -> np.ndarray:
         pt = seal.Plaintext()
         self.decryptor.decrypt(ct, pt)
         return np.asarray(self.encoder.decode_uint64(pt)[: self.n], dtype=np.int64)
 
-    def noise_budget(self, ct: object) -> int:
+    def noise_budget(self, ct: SealObject) -> int:
         return self.decryptor.invariant_noise_budget(ct)
 
     # ------------------------------------------------------------------ operations
 
-    def _exact_zero_safe(self, operation, a: object, b: object) -> object:
+    def _exact_zero_safe(self, operation, a: SealObject, b: SealObject) -> SealObject:
         """`operation(a, b, out)`, where a result that is exactly zero (x - x, x + (-x), x
         times an all-zero plaintext) is a fresh encryption of zero at a's level. SEAL
         refuses to produce such a "transparent" ciphertext (it would reveal the result
@@ -137,13 +138,13 @@ class SealRuntime:
                 self.evaluator.mod_switch_to_inplace(out, a.parms_id())
         return out
 
-    def add(self, a: object, b: object) -> object:
+    def add(self, a: SealObject, b: SealObject) -> SealObject:
         return self._exact_zero_safe(self.evaluator.add, a, b)
 
-    def sub(self, a: object, b: object) -> object:
+    def sub(self, a: SealObject, b: SealObject) -> SealObject:
         return self._exact_zero_safe(self.evaluator.sub, a, b)
 
-    def multiply(self, a: object, b: object) -> object:
+    def multiply(self, a: SealObject, b: SealObject) -> SealObject:
         out = seal.Ciphertext()
         if a is b:
             self.evaluator.square(a, out)
@@ -151,33 +152,33 @@ class SealRuntime:
             self.evaluator.multiply(a, b, out)
         return out
 
-    def relinearize(self, a: object) -> object:
+    def relinearize(self, a: SealObject) -> SealObject:
         if self.relin_keys is None:
             raise TesselError("the program relinearizes but no relinearization key was made")
         out = seal.Ciphertext()
         self.evaluator.relinearize(a, self.relin_keys, out)
         return out
 
-    def negate(self, a: object) -> object:
+    def negate(self, a: SealObject) -> SealObject:
         out = seal.Ciphertext()
         self.evaluator.negate(a, out)
         return out
 
-    def add_plain(self, a: object, p: object) -> object:
+    def add_plain(self, a: SealObject, p: SealObject) -> SealObject:
         return self._exact_zero_safe(self.evaluator.add_plain, a, p)
 
-    def sub_plain(self, a: object, p: object) -> object:
+    def sub_plain(self, a: SealObject, p: SealObject) -> SealObject:
         return self._exact_zero_safe(self.evaluator.sub_plain, a, p)
 
-    def multiply_plain(self, a: object, p: object) -> object:
+    def multiply_plain(self, a: SealObject, p: SealObject) -> SealObject:
         return self._exact_zero_safe(self.evaluator.multiply_plain, a, p)
 
-    def mod_switch(self, a: object) -> object:
+    def mod_switch(self, a: SealObject) -> SealObject:
         out = seal.Ciphertext()
         self.evaluator.mod_switch_to_next(a, out)
         return out
 
-    def rotate(self, a: object, amount: int) -> object:
+    def rotate(self, a: SealObject, amount: int) -> SealObject:
         if amount not in self.steps:
             raise TesselError(f"no Galois key for a rotation by {amount}: list it when making the runtime")
         out = a

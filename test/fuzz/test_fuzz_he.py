@@ -5,15 +5,16 @@ interpreter, exact mod t) compute."""
 
 from __future__ import annotations
 
+from profile import fuzz
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from profile import fuzz
+from tessel.dialects.hev.params import DEFAULT
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.source import make_context, parse_module
 from tessel.targets.seal.execute import execute
-from tessel.targets.seal.params import DEFAULT
 
 SLOTS = 8
 T = 65537
@@ -24,7 +25,10 @@ MAX_DEPTH = 2  # multiplicative depth the default parameters carry with room to 
 def programs(draw) -> str:
     """A straight-line BFV program as hev IR: %a secret, %b public."""
     ct = f"!hev.ct<{SLOTS}>"
-    lines = [f"%c0 = hev.encrypt %a : !hev.vec<{SLOTS}> -> {ct}", f"%pb = hev.encode %b : !hev.vec<{SLOTS}> -> !hev.pt<{SLOTS}>"]
+    lines = [
+        f"%c0 = hev.encrypt %a : !hev.vec<{SLOTS}> -> {ct}",
+        f"%pb = hev.encode %b : !hev.vec<{SLOTS}> -> !hev.pt<{SLOTS}>",
+    ]
     values = [("%c0", 0)]  # (name, multiplicative depth)
     for i in range(1, draw(st.integers(1, 10)) + 1):
         x, dx = values[draw(st.integers(0, len(values) - 1))]
@@ -53,7 +57,7 @@ def programs(draw) -> str:
     lines.append(f"%out = hev.decrypt {last} : {ct} -> !hev.vec<{SLOTS}>")
     lines.append(f"func.return %out : !hev.vec<{SLOTS}>")
     body = "\n  ".join(lines)
-    return (f"func.func @p(%a: !hev.vec<{SLOTS}>, %b: !hev.vec<{SLOTS}> {{hev.public}}) -> !hev.vec<{SLOTS}> {{\n  {body}\n}}\n")
+    return f"func.func @p(%a: !hev.vec<{SLOTS}>, %b: !hev.vec<{SLOTS}> {{hev.public}}) -> !hev.vec<{SLOTS}> {{\n  {body}\n}}\n"
 
 
 @fuzz(ci=15, long=6000)

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "he"
-COSTS = ROOT / "test" / "lit" / "he" / "Inputs" / "costs.json"
+COSTS = ROOT / "test" / "lit" / "passes" / "he" / "Inputs" / "costs.json"
 
 
 def load_kernels():
@@ -28,6 +28,6 @@ def kernels():
 
 @pytest.fixture(scope="session")
 def cost_table():
-    from tessel.targets.seal import costs
+    from tessel.dialects.hev import costs
 
     return costs.load(str(COSTS))

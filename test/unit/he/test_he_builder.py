@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from tessel.dialects.hev import kernel
-from tessel.dialects.hev.builder import image, kernel as spec_kernel, vector
+from tessel.dialects.hev.builder import image, vector
+from tessel.dialects.hev.builder import kernel as spec_kernel
 from tessel.ir.source import make_context, parse_module, print_module, read_module
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "he"
@@ -67,6 +68,7 @@ def test_constants_are_shared_and_reduced():
 
 def test_misuse_is_reported():
     with pytest.raises(TypeError, match="annotate argument 'x' with vector"):
+
         @spec_kernel(slots=4)
         def bare(x):
             return x

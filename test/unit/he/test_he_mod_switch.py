@@ -12,20 +12,23 @@ import pytest
 from xdsl.context import Context
 
 from tessel.dialects import hev
-from tessel.dialects.hev import kernel
+from tessel.dialects.hev import costs, kernel
+from tessel.dialects.hev.metrics import OP_NAMES as _OP_NAMES
+from tessel.dialects.hev.metrics import max_level
+from tessel.dialects.hev.params import DEFAULT, by_name
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, read_module
-from tessel.passes.he.he_mod_switch import HeModSwitch, LevelPlan, apply_plan, plan_levels
-from tessel.passes.he.verify import verify
-from tessel.targets.seal import costs
+from tessel.passes.he.mod_switch import HeModSwitch, apply_plan
+from tessel.passes.he.model.choice import select
+from tessel.passes.he.model.estimate import latency_us, noise_left
+from tessel.passes.he.model.levels import LevelPlan, plan_levels
+from tessel.passes.he.synth.verify import verify
 from tessel.targets.seal.execute import execute, make_runtime
-from tessel.targets.seal.params import DEFAULT, by_name
-from tessel.targets.seal.selection import _OP_NAMES, latency_us, max_level, noise_left, select
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "he"
-COSTS = ROOT / "test" / "lit" / "he" / "Inputs" / "costs.json"
+COSTS = ROOT / "test" / "lit" / "passes" / "he" / "Inputs" / "costs.json"
 FILES = sorted(EXAMPLES.glob("*.mlir"))
 T = 65537
 
@@ -89,11 +92,16 @@ def _monotone_assignments(fn, top):
     yield from rec(0)
 
 
-@pytest.mark.parametrize("kernel_name,program", [
-    ("box_blur", "box_blur_baseline"), ("dot_product", "dot_product_porcupine"),
-    ("linear_regression", "linear_regression_baseline"), ("polynomial_regression", "polynomial_regression_porcupine"),
-    ("roberts_cross", "roberts_cross_baseline"),
-])
+@pytest.mark.parametrize(
+    "kernel_name,program",
+    [
+        ("box_blur", "box_blur_baseline"),
+        ("dot_product", "dot_product_porcupine"),
+        ("linear_regression", "linear_regression_baseline"),
+        ("polynomial_regression", "polynomial_regression_porcupine"),
+        ("roberts_cross", "roberts_cross_baseline"),
+    ],
+)
 def test_plan_is_the_cheapest_assignment(kernel_name, program):
     """Branch and bound against brute force: every monotone level assignment, rewritten and
     priced by the same estimators; the plan's cost is the minimum over those that keep the
@@ -163,7 +171,9 @@ def test_cost_table_levels(tmp_path):
     del data["params"]["n8192-q218"]["levels"]
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps(data))
-    with pytest.raises(TesselError, match="no figures for level 1 of n8192-q218; rerun: python -m tessel.targets.seal.profile"):
+    with pytest.raises(
+        TesselError, match="no figures for level 1 of n8192-q218; rerun: python -m tessel.targets.seal.profile"
+    ):
         costs.load(str(bare)).entry(DEFAULT).level(1)
     data["params"]["n8192-q218"]["levels"] = [{"latency_us": {}, "noise_bits": {}}]
     bad = tmp_path / "bad.json"

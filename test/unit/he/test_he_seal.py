@@ -13,20 +13,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tessel.dialects.hev import kernel
+from tessel.dialects.hev import costs, kernel
+from tessel.dialects.hev.params import DEFAULT, by_name
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, read_module
-from tessel.targets.seal import costs
-from tessel.targets.seal.cpp import translate
+from tessel.passes.he.model.choice import select
+from tessel.passes.he.model.estimate import noise_left
+from tessel.pipelines.he import translate_seal_cpp as translate
 from tessel.targets.seal.execute import execute
-from tessel.targets.seal.params import DEFAULT, by_name, galois_element, signed_power_of_two_steps
+from tessel.targets.seal.keys import galois_element, signed_power_of_two_steps
 from tessel.targets.seal.runtime import SealRuntime
-from tessel.targets.seal.selection import noise_left, select
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "he"
-COSTS = ROOT / "test" / "lit" / "he" / "Inputs" / "costs.json"
+COSTS = ROOT / "test" / "lit" / "passes" / "he" / "Inputs" / "costs.json"
 T = 65537
 SMALL = by_name("n4096-q109")
 
@@ -146,7 +147,11 @@ def test_example_programs_decrypt_correctly(path):
         slots = list(iface.output_slots) if iface.output_slots else list(range(iface.slots))
         assert np.array_equal(run.output[slots], want[slots]), prog.sym_name.data
         assert run.noise_budget > 0
-        assert run.noise_budget >= choice.estimated_budget - 4, (prog.sym_name.data, run.noise_budget, choice.estimated_budget)
+        assert run.noise_budget >= choice.estimated_budget - 4, (
+            prog.sym_name.data,
+            run.noise_budget,
+            choice.estimated_budget,
+        )
 
 
 def test_default_parameters_run_porcupine_programs():

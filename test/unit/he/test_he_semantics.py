@@ -4,18 +4,16 @@ agreeing on every example program."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tessel.dialects.hev import kernel
-from tessel.dialects.hev.reference import run_kernel
+from tessel.dialects.hev.reference import IntDomain, run_kernel, slot_evaluator
 from tessel.ir.source import make_context, parse_module, read_module
-from tessel.passes.he.spec import IntDomain
-from tessel.passes.he.verify import slot_evaluator
-
-from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "he"
 
@@ -36,14 +34,18 @@ func.func @f(%x: !hev.vec<8>, %y: !hev.vec<8>) -> !hev.vec<8> attributes {hev.im
 CASES = {
     "%r = hev.add %a, %b : !hev.ct<8>": lambda x, y: x + y,
     "%r = hev.sub %a, %b : !hev.ct<8>": lambda x, y: x - y,
-    "%m = hev.multiply %a, %b : !hev.ct<8> -> !hev.ct<8, size = 3>\n  %r = hev.relinearize %m : !hev.ct<8, size = 3> -> !hev.ct<8>": lambda x, y: x * y,
+    "%m = hev.multiply %a, %b : !hev.ct<8> -> !hev.ct<8, size = 3>\n  %r = hev.relinearize %m : !hev.ct<8, size = 3> -> !hev.ct<8>": lambda x, y: (
+        x * y
+    ),
     "%r = hev.negate %a : !hev.ct<8>": lambda x, y: -x,
     "%r = hev.add_plain %a, %p : !hev.ct<8>, !hev.pt<8>": lambda x, y: x + y,
     "%r = hev.sub_plain %a, %k : !hev.ct<8>, !hev.pt<8>": lambda x, y: x + 3,
     "%r = hev.multiply_plain %a, %k : !hev.ct<8>, !hev.pt<8>": lambda x, y: -3 * x,
     "%r = hev.rotate %a by 3 : !hev.ct<8>": lambda x, y: np.array([x[(i + 3) % 8] for i in range(8)]),
     "%r = hev.rotate %a by -2 : !hev.ct<8>": lambda x, y: np.array([x[(i - 2) % 8] for i in range(8)]),
-    "%s = hev.mod_switch %a : !hev.ct<8> -> !hev.ct<8, level = 1>\n  %r = hev.add %s, %s : !hev.ct<8, level = 1>": lambda x, y: 2 * x,
+    "%s = hev.mod_switch %a : !hev.ct<8> -> !hev.ct<8, level = 1>\n  %r = hev.add %s, %s : !hev.ct<8, level = 1>": lambda x, y: (
+        2 * x
+    ),
 }
 
 
@@ -79,7 +81,9 @@ func.func @s(%x: !hev.vec<8>, %y: !hev.vec<8>) -> !hev.vec<8> attributes {hev.sp
 
 
 @settings(max_examples=30, deadline=None)
-@given(x=st.lists(st.integers(0, T - 1), min_size=8, max_size=8), y=st.lists(st.integers(0, T - 1), min_size=8, max_size=8))
+@given(
+    x=st.lists(st.integers(0, T - 1), min_size=8, max_size=8), y=st.lists(st.integers(0, T - 1), min_size=8, max_size=8)
+)
 def test_spec_op_semantics(x, y):
     module = parse_module(make_context(), SPEC)
     got = run_kernel(module, module.ops.first, [np.array(x), np.array(y)], T)

@@ -12,20 +12,21 @@ import pytest
 from xdsl.context import Context
 
 from tessel.dialects.hev import kernel
-from tessel.dialects.hev.builder import image, kernel as spec_kernel, vector
+from tessel.dialects.hev.builder import image, vector
+from tessel.dialects.hev.builder import kernel as spec_kernel
+from tessel.dialects.hev.metrics import op_counts
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, print_module, read_module
-from tessel.passes.he.cegis import BlockProgram, Search
-from tessel.passes.he.he_synthesize import HeSynthesize
-from tessel.passes.he.program import ADD, Component, Operand, Program
-from tessel.passes.he.restrict import bounds, rotation_candidates, sketch_shape
-from tessel.passes.he.spec import from_function
-from tessel.passes.he.verify import verify
-from tessel.targets.seal.selection import op_counts
+from tessel.passes.he.synth.cegis import BlockProgram, Search
+from tessel.passes.he.synth.program import ADD, Component, Operand, Program
+from tessel.passes.he.synth.restrict import bounds, rotation_candidates, sketch_shape
+from tessel.passes.he.synth.spec import from_function
+from tessel.passes.he.synth.verify import verify
+from tessel.passes.he.synthesize import HeSynthesize
 
 ROOT = Path(__file__).resolve().parents[3]
-COSTS = str(ROOT / "test" / "lit" / "he" / "Inputs" / "costs.json")
+COSTS = str(ROOT / "test" / "lit" / "passes" / "he" / "Inputs" / "costs.json")
 EXAMPLES = ROOT / "examples" / "he"
 
 
@@ -42,7 +43,9 @@ def differential(module, spec_name: str, seeds=range(5)):
     slots = list(iface.output_slots) if iface.output_slots else list(range(iface.slots))
     for seed in seeds:
         rng = np.random.default_rng(seed)
-        inputs = [rng.integers(0, 2 if a.domain == "bits" else iface.plain_modulus, iface.slots) for a in iface.arguments]
+        inputs = [
+            rng.integers(0, 2 if a.domain == "bits" else iface.plain_modulus, iface.slots) for a in iface.arguments
+        ]
         want = run_kernel(module, spec, inputs, iface.plain_modulus)
         got = run_kernel(module, prog, inputs, iface.plain_modulus)
         assert np.array_equal(want[slots], got[slots]), seed
@@ -120,8 +123,12 @@ def test_equal_at_slot_width_but_not_mod_t_is_blocked():
 
     spec = from_function(five.function())
     search = Search(spec, sketch_shape(spec, width=2), lambda d: {}, budget_s=10)
-    doubling = [Component(ADD, Operand(0), Operand(0)), Component(ADD, Operand(1), Operand(1)),
-                Component(ADD, Operand(2), Operand(2)), Component(ADD, Operand(3), Operand(0))]
+    doubling = [
+        Component(ADD, Operand(0), Operand(0)),
+        Component(ADD, Operand(1), Operand(1)),
+        Component(ADD, Operand(2), Operand(2)),
+        Component(ADD, Operand(3), Operand(0)),
+    ]
     nine = Program(1, [0], [], doubling, [False] * 4)
     with pytest.raises(BlockProgram):
         search.counterexample(nine)
@@ -132,7 +139,13 @@ def test_equal_at_slot_width_but_not_mod_t_is_blocked():
 def test_counterexamples_are_sparse():
     spec = from_function(blur8.function())
     search = Search(spec, sketch_shape(spec), lambda d: {}, budget_s=10)
-    wrong = Program(64, [0], [], [Component(ADD, Operand(0), Operand(0, -8)), Component(ADD, Operand(1), Operand(1, 1))], [False, False])
+    wrong = Program(
+        64,
+        [0],
+        [],
+        [Component(ADD, Operand(0), Operand(0, -8)), Component(ADD, Operand(1), Operand(1, 1))],
+        [False, False],
+    )
     cex = search.counterexample(wrong)
     assert cex is not None and 1 <= len(cex) <= 2
 
@@ -150,7 +163,7 @@ def test_unsatisfiable_spec_is_an_error():
 def test_select_parameters_keeps_semantics_and_records_keys():
     """he-select-parameters only annotates: the programs compute the same before and after,
     and the recorded rotation keys are exactly the program's rotation steps."""
-    from tessel.passes.he.he_select_parameters import HeSelectParameters
+    from tessel.passes.he.select_parameters import HeSelectParameters
 
     module = read_module(make_context(), str(EXAMPLES / "sobel_gx.mlir"))
     before = parse_module(make_context(), print_module(module))

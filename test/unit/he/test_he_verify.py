@@ -12,7 +12,7 @@ from tessel.dialects import hev
 from tessel.dialects.hev import kernel
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, read_module
-from tessel.passes.he.verify import verify
+from tessel.passes.he.synth.verify import verify
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "he"
 FILES = sorted(EXAMPLES.glob("*.mlir"))
@@ -53,7 +53,7 @@ def test_swapped_operands_are_caught():
 
 
 def test_hamming_needs_its_bits_domain():
-    """(2 - s) * s equals a xor b only when a, b are 0 or 1: dropping hev.domain = "bits"
+    """(2 - s) * s equals a xor b only when a, b are 0 or 1: dropping hev.domain = #hev<domain bits>
     from the spec must make Porcupine's program wrong."""
     module = _module(EXAMPLES / "hamming_distance.mlir")
     prog = kernel.lookup(module, "hamming_distance_porcupine")
@@ -90,14 +90,20 @@ func.func @p(%x: !hev.vec<4>, %b: !hev.vec<4> {hev.public}) -> !hev.vec<4> attri
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("%c = hev.encrypt %x : !hev.vec<4> -> !hev.ct<4>\n  %e = hev.encrypt %b : !hev.vec<4> -> !hev.ct<4>\n"
-         "  %m = hev.multiply %c, %e : !hev.ct<4> -> !hev.ct<4, size = 3>\n  %o = hev.decrypt %m : !hev.ct<4, size = 3> -> !hev.vec<4>\n  func.return %o : !hev.vec<4>",
-         "argument #1 is public (hev.public): encode it with hev.encode, not 'hev.encrypt'"),
-        ("%c = hev.encode %x : !hev.vec<4> -> !hev.pt<4>\n  %e = hev.encode %b : !hev.vec<4> -> !hev.pt<4>\n  func.return %x : !hev.vec<4>",
-         "argument #0 is secret: encrypt it with hev.encrypt, not 'hev.encode'"),
-        ("%c = hev.encrypt %x : !hev.vec<4> -> !hev.ct<4>\n  %e = hev.encode %b : !hev.vec<4> -> !hev.pt<4>\n"
-         "  %m = hev.multiply_plain %c, %e : !hev.ct<4>, !hev.pt<4>\n  %o = hev.spec.const 1 : !hev.vec<4>\n  func.return %o : !hev.vec<4>",
-         "'hev.spec.const' cannot appear in program @p: a program is written with hev program ops"),
+        (
+            "%c = hev.encrypt %x : !hev.vec<4> -> !hev.ct<4>\n  %e = hev.encrypt %b : !hev.vec<4> -> !hev.ct<4>\n"
+            "  %m = hev.multiply %c, %e : !hev.ct<4> -> !hev.ct<4, size = 3>\n  %o = hev.decrypt %m : !hev.ct<4, size = 3> -> !hev.vec<4>\n  func.return %o : !hev.vec<4>",
+            "argument #1 is public (hev.public): encode it with hev.encode, not 'hev.encrypt'",
+        ),
+        (
+            "%c = hev.encode %x : !hev.vec<4> -> !hev.pt<4>\n  %e = hev.encode %b : !hev.vec<4> -> !hev.pt<4>\n  func.return %x : !hev.vec<4>",
+            "argument #0 is secret: encrypt it with hev.encrypt, not 'hev.encode'",
+        ),
+        (
+            "%c = hev.encrypt %x : !hev.vec<4> -> !hev.ct<4>\n  %e = hev.encode %b : !hev.vec<4> -> !hev.pt<4>\n"
+            "  %m = hev.multiply_plain %c, %e : !hev.ct<4>, !hev.pt<4>\n  %o = hev.spec.const 1 : !hev.vec<4>\n  func.return %o : !hev.vec<4>",
+            "'hev.spec.const' cannot appear in program @p: a program is written with hev program ops",
+        ),
     ],
 )
 def test_structure_errors(body, message):
@@ -107,6 +113,8 @@ def test_structure_errors(body, message):
 
 
 def test_implements_must_name_a_spec():
-    module = parse_module(make_context(), STRUCTURE.replace("BODY", "func.return %x : !hev.vec<4>").replace("@s}", "@nothing}"))
+    module = parse_module(
+        make_context(), STRUCTURE.replace("BODY", "func.return %x : !hev.vec<4>").replace("@s}", "@nothing}")
+    )
     with pytest.raises(TesselError, match="@p implements @nothing, which is not a spec function in this module"):
         verify(module, kernel.lookup(module, "p"))

@@ -7,30 +7,28 @@ commute with rotating all inputs, and so does every program the sketch can expre
 checking one output slot for all inputs checks every slot (`check_slots`), which keeps the
 z3 queries small even at 4096 slots: only the slots that output slot reads are ever built.
 
-Evaluation is generic over a *domain* (concrete integers mod m, z3 bit-vectors, exact
-polynomials) and lazy per slot, memoized by (node, slot).
+Evaluation is the dialect's own semantics of the spec function
+(`tessel.dialects.hev.reference.slot_evaluator`), generic over a *domain* (concrete integers
+mod m, z3 bit-vectors, exact polynomials) and lazy per slot.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.ir import Operation
+
+from tessel.dialects import hev
+from tessel.dialects.hev import kernel
+from tessel.dialects.hev.reference import Domain, slot_evaluator
+from tessel.ir.diagnostics import TesselError, op_location
 
 # Node kinds.
 INPUT, CONST, SHIFT, ADD, SUB, MUL, NEG, SUM = "input", "const", "shift", "add", "sub", "mul", "neg", "sum"
-
-
-class Domain(Protocol):
-    """How slot values are computed: ints mod m, z3 terms, or polynomials."""
-
-    def var(self, input: int, slot: int) -> Any: ...
-    def const(self, value: int) -> Any: ...
-    def add(self, a: Any, b: Any) -> Any: ...
-    def sub(self, a: Any, b: Any) -> Any: ...
-    def mul(self, a: Any, b: Any) -> Any: ...
-    def neg(self, a: Any) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -58,6 +56,7 @@ class Spec:
     output: int
     output_slots: tuple[int, ...] | None = None  # None: every slot matters
     location: str | None = None
+    function: Any = None  # the hev.spec func.func this was read from (its semantics)
     _public_cache: dict[int, bool] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ structure
@@ -138,60 +137,10 @@ class Spec:
     # ------------------------------------------------------------------ evaluation
 
     def evaluator(self, domain: Domain) -> Callable[[int], Any]:
-        """slot -> value of the output at that slot, lazily and memoized."""
-        memo: dict[tuple[int, int], Any] = {}
-        n_slots = self.slots
-
-        def at(node: int, slot: int) -> Any:
-            key = (node, slot)
-            if key in memo:
-                return memo[key]
-            n = self.nodes[node]
-            if n.kind == INPUT:
-                v = domain.var(n.value, slot)
-            elif n.kind == CONST:
-                v = domain.const(n.value)
-            elif n.kind == SHIFT:
-                v = at(n.args[0], (slot + n.value) % n_slots)
-            elif n.kind == NEG:
-                v = domain.neg(at(n.args[0], slot))
-            elif n.kind == SUM:
-                v = at(n.args[0], 0)
-                for j in range(1, n_slots):
-                    v = domain.add(v, at(n.args[0], j))
-            else:
-                a, b = at(n.args[0], slot), at(n.args[1], slot)
-                v = {ADD: domain.add, SUB: domain.sub, MUL: domain.mul}[n.kind](a, b)
-            memo[key] = v
-            return v
-
-        return lambda slot: at(self.output, slot % n_slots)
-
-
-class IntDomain:
-    """Concrete slot values mod `modulus` for given input vectors (one example)."""
-
-    def __init__(self, modulus: int, inputs: Sequence[Sequence[int]]):
-        self.modulus = modulus
-        self.inputs = inputs
-
-    def var(self, input: int, slot: int) -> int:
-        return int(self.inputs[input][slot]) % self.modulus
-
-    def const(self, value: int) -> int:
-        return value % self.modulus
-
-    def add(self, a: int, b: int) -> int:
-        return (a + b) % self.modulus
-
-    def sub(self, a: int, b: int) -> int:
-        return (a - b) % self.modulus
-
-    def mul(self, a: int, b: int) -> int:
-        return (a * b) % self.modulus
-
-    def neg(self, a: int) -> int:
-        return (-a) % self.modulus
+        """slot -> value of the output at that slot, lazily and memoized: the dialect's
+        semantics of the spec function itself (`reference.slot_evaluator`)."""
+        assert self.function is not None, "a Spec evaluates the function it was read from"
+        return slot_evaluator(self.function, domain, self.slots)
 
 
 def ceil_log2(x: int) -> int:
@@ -203,19 +152,19 @@ def ceil_log2(x: int) -> int:
 
 def from_function(fn: Any) -> Spec:
     """The Spec of a `hev.spec` function; a TesselError (at the op) for what is not one."""
-    from xdsl.dialects import func
-
-    from tessel.dialects import hev
-    from tessel.dialects.hev import kernel
-    from tessel.ir.diagnostics import TesselError, op_location
-
     assert isinstance(fn, func.FuncOp)
     iface = kernel.interface(fn)
     inputs = [Input(a.name, not a.public, a.domain == "bits", a.image) for a in iface.arguments]
     nodes: list[Node] = [Node(INPUT, value=i) for i in range(len(inputs))]
     index: dict[Any, int] = {arg: i for i, arg in enumerate(fn.body.blocks[0].args)}
     ops_of: dict[int, Any] = {}
-    kinds = {hev.SpecAddOp: ADD, hev.SpecSubOp: SUB, hev.SpecMulOp: MUL, hev.SpecNegOp: NEG, hev.SpecSumOp: SUM}
+    kinds: dict[type[Operation], str] = {
+        hev.SpecAddOp: ADD,
+        hev.SpecSubOp: SUB,
+        hev.SpecMulOp: MUL,
+        hev.SpecNegOp: NEG,
+        hev.SpecSumOp: SUM,
+    }
     output: int | None = None
     for op in fn.body.walk():
         if op is fn:
@@ -231,13 +180,19 @@ def from_function(fn: Any) -> Spec:
         elif type(op) in kinds:
             nodes.append(Node(kinds[type(op)], tuple(index[o] for o in op.operands)))
         else:
-            raise TesselError(f"'{op.name}' cannot appear in spec @{iface.name}: a spec is written with hev.spec.* ops", where)
+            raise TesselError(
+                f"'{op.name}' cannot appear in spec @{iface.name}: a spec is written with hev.spec.* ops", where
+            )
         index[op.results[0]] = len(nodes) - 1
         ops_of[len(nodes) - 1] = op
     assert output is not None
-    spec = Spec(iface.name, iface.slots, iface.plain_modulus, inputs, nodes, output, iface.output_slots, op_location(fn))
+    spec = Spec(
+        iface.name, iface.slots, iface.plain_modulus, inputs, nodes, output, iface.output_slots, op_location(fn), fn
+    )
     if spec.is_public(output):
-        raise TesselError(f"spec @{iface.name}: the result depends on no secret input; there is nothing to encrypt", spec.location)
+        raise TesselError(
+            f"spec @{iface.name}: the result depends on no secret input; there is nothing to encrypt", spec.location
+        )
     for i in spec.live_nodes():
         n = nodes[i]
         if n.kind not in (INPUT, CONST) and spec.is_public(i):

@@ -7,7 +7,7 @@
 // RUN: not %tessel-opt %s -p 'he-select-parameters{margin=-1.0}' 2>&1 | filecheck %s --check-prefix=NEGATIVE
 // RUN: not %tessel-opt %s -p 'he-select-parameters{costs="%S/Inputs/missing.json"}' 2>&1 | filecheck %s --check-prefix=MISSING
 // NEGATIVE: tessel-opt: error: he-select-parameters: margin must be >= 0 bits
-// MISSING: tessel-opt: error: no cost table at {{.*}}missing.json: measure one with `python -m tessel.targets.seal.profile -o targets/seal/costs.json`
+// MISSING: tessel-opt: error: no cost table at {{.*}}missing.json: measure one with `python -m tessel.targets.seal.profile -o dialects/hev/costs.json`
 
 // A depth-0 kernel on 16 slots: the smallest ring and modulus.
 // CHECK-LABEL: func.func @blur_prog
@@ -16,7 +16,7 @@
 // CHECK-LABEL: func.func @cube_prog
 // CHECK-SAME: hev.params = "n8192-q50x3"
 // MARGIN: @blur_prog{{.*}}hev.params = "n4096-q109"
-// NONE: he-select-parameters.mlir:[[# @LINE + 8]]:1: error: no parameter set in the cost table fits @blur_prog (16 slots, t=65537, depth 0, margin 1000.0 bits)
+// NONE: select_parameters.mlir:[[# @LINE + 8]]:1: error: no parameter set in the cost table fits @blur_prog (16 slots, t=65537, depth 0, margin 1000.0 bits)
 
 func.func @blur(%x: !hev.vec<16>) -> !hev.vec<16> attributes {hev.spec} {
   %up = hev.spec.shift %x by -4 : !hev.vec<16>

@@ -1,13 +1,13 @@
-"""BFV parameter sets and the choice among them.
+"""BFV parameter sets: the rings and coefficient moduli a program may run at.
 
 A parameter set is a ring degree N (N/2 slots per row) and a coefficient modulus q given
 as prime sizes in bits; the last prime is SEAL's special prime for key switching, the
 others are levels. Every set here is 128-bit secure (SEAL refuses anything else). The
 plaintext modulus t comes from the kernel (`hev.plain_modulus`, default 65537).
 
-Choosing the parameters (`select`): the program's noise consumption is estimated from the
-*measured* per-operation noise of each set (the cost table, `costs.py`), and the cheapest
-set by measured latency that keeps at least `margin` bits of noise budget wins. Smaller q
+They are data that both sides need: `he-select-parameters` chooses one of them (the
+cheapest by measured latency that keeps enough noise budget, `tessel.passes.he.model`) and
+records its name in `hev.params`; the SEAL target builds its context from it. Smaller q
 makes every operation cheaper (key switching grows with the number of primes), so a
 depth-0 kernel should not pay for the default N=8192, 218-bit q.
 """
@@ -65,29 +65,3 @@ def by_name(name: str) -> ParamSet:
         if p.name == name:
             return p
     raise TesselError(f"unknown parameter set '{name}' (known: {', '.join(p.name for p in CANDIDATES)})")
-
-
-def galois_element(step: int, poly_modulus_degree: int) -> int:
-    """SEAL's Galois element for a row rotation by `step` (GaloisTool::get_elt_from_step).
-
-    The trap: KeyGenerator.create_galois_keys(list) in tenseal.sealapi resolves to the
-    overload taking *elements*, so steps must be converted here, never passed directly."""
-    n = poly_modulus_degree
-    if step == 0 or abs(step) >= n // 2:
-        raise ValueError(f"rotation step {step} out of range for N={n}")
-    exponent = n // 2 - abs(step) if step < 0 else step
-    return pow(3, exponent, 2 * n)
-
-
-def signed_power_of_two_steps(step: int) -> list[int]:
-    """`step` as a sum of signed powers of two with the fewest terms (non-adjacent form):
-    the rotations to compose when only power-of-two keys exist."""
-    out, k, bit = [], step, 1
-    while k:
-        if k & 1:
-            digit = 2 - (k & 3)  # +1 or -1
-            out.append(digit * bit)
-            k -= digit
-        k >>= 1
-        bit <<= 1
-    return out

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import z3
 
-from tessel.passes.he.polynomial import Poly, PolyDomain
-from tessel.passes.he.program import Program
-from tessel.passes.he.sketch import Example, Sketch, SketchShape
-from tessel.passes.he.spec import Spec
+from tessel.passes.he.synth.polynomial import Poly, PolyDomain
+from tessel.passes.he.synth.program import Program
+from tessel.passes.he.synth.sketch import Example, Sketch, SketchShape
+from tessel.passes.he.synth.spec import Spec
 
 SAT, UNSAT, TIMEOUT = "sat", "unsat", "timeout"
 
@@ -240,8 +240,10 @@ class Search:
 
         length = min_length
         stop = max_length
-        self.say(f"depth <= {depth}, lengths {min_length}..{max_length}, {len(self.shape.ops)} ops "
-                 f"({', '.join(self.shape.ops)}), rotations {list(self.shape.rotations[1:])}")
+        self.say(
+            f"depth <= {depth}, lengths {min_length}..{max_length}, {len(self.shape.ops)} ops "
+            f"({', '.join(self.shape.ops)}), rotations {list(self.shape.rotations[1:])}"
+        )
         while length <= stop:
             sk, state = sketch_for(length)
             bound = None if best is None else best.cost - 1
@@ -264,8 +266,10 @@ class Search:
                 shortest = length
                 stop = min(max_length, length + extra_length)
             counts = outcome.program.counts()
-            self.say(f"length {length}: found cost {outcome.cost} ({counts['rotate']} rot, "
-                     f"{counts['multiply']} mul, {counts['multiply_plain']} mul_plain); tightening")
+            self.say(
+                f"length {length}: found cost {outcome.cost} ({counts['rotate']} rot, "
+                f"{counts['multiply']} mul, {counts['multiply_plain']} mul_plain); tightening"
+            )
             # stay at this length: the next query asks for something cheaper
         return SearchResult(
             program=None if best is None else best.program,

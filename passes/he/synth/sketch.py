@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import z3
 
-from tessel.passes.he.program import (
+from tessel.dialects.hev.reference import IntDomain
+from tessel.passes.he.synth.program import (
     ADD,
     ADD_PLAIN,
     COMMUTATIVE,
@@ -40,10 +42,10 @@ from tessel.passes.he.program import (
     PlainSource,
     Program,
 )
-from tessel.passes.he.spec import IntDomain, Spec
+from tessel.passes.he.synth.spec import Spec
 
 Example = dict[tuple[int, int], int]  # (spec input, slot) -> value; absent slots are 0
-Value = int | z3.BitVecRef  # a slot value while building a constraint: folded when constant
+Value: TypeAlias = "int | z3.BitVecRef"  # a slot value while building a constraint: folded when constant
 
 
 class SparseInputs:
@@ -52,7 +54,7 @@ class SparseInputs:
     def __init__(self, values: Example):
         self.values = values
 
-    def __getitem__(self, i: int) -> "_Row":
+    def __getitem__(self, i: int) -> _Row:
         return _Row(self.values, i)
 
 
@@ -174,8 +176,12 @@ class Sketch:
             cs.append(z3.Implies(z3.Not(plain), self.p[i] == 0))
             # commutative operands in order: (a, ra) <= (b, rb)
             comm = self.is_op(i, COMMUTATIVE)
-            cs.append(z3.Implies(comm, z3.Or(z3.ULT(self.a[i], self.b[i]),
-                                             z3.And(self.a[i] == self.b[i], z3.ULE(self.ra[i], self.rb[i])))))
+            cs.append(
+                z3.Implies(
+                    comm,
+                    z3.Or(z3.ULT(self.a[i], self.b[i]), z3.And(self.a[i] == self.b[i], z3.ULE(self.ra[i], self.rb[i]))),
+                )
+            )
             # relinearization
             a3 = self._src_flag(self.a[i], size3, i)
             b3 = z3.And(self.uses_b(i), self._src_flag(self.b[i], size3, i))
@@ -195,7 +201,9 @@ class Sketch:
         # no dead components
         for i in range(L - 1):
             src = self.first + i
-            cs.append(z3.Or([z3.Or(self.a[j] == src, z3.And(self.uses_b(j), self.b[j] == src)) for j in range(i + 1, L)]))
+            cs.append(
+                z3.Or([z3.Or(self.a[j] == src, z3.And(self.uses_b(j), self.b[j] == src)) for j in range(i + 1, L)])
+            )
         # adjacent independent components in canonical order
         for i in range(L - 1):
             j, src = i + 1, self.first + i
@@ -289,7 +297,9 @@ class Sketch:
                     elif name == NEGATE:
                         r = _arith(SUB, 0, A, w)
                     else:
-                        P = _select([(self.p[i] == j, plain_at(j, slot)) for j in range(len(self.shape.plain_sources))], w)
+                        P = _select(
+                            [(self.p[i] == j, plain_at(j, slot)) for j in range(len(self.shape.plain_sources))], w
+                        )
                         r = _arith({ADD_PLAIN: ADD, SUB_PLAIN: SUB, MUL_PLAIN: MUL}[name], A, P, w)
                     leaves.append((self.op[i] == k, r))
                 v = _select(leaves, w)

@@ -12,9 +12,9 @@
 // PROGRESS-NEXT: he-synthesize: @add3: verified exactly mod 65537 at 8 output slots ({{[0-9.]+}} s)
 
 // A budget too small for anything: a clear error, exit 1.
-// RUN: not %tessel-opt %s -p 'he-synthesize{costs="%S/Inputs/costs.json" budget=0.000001 progress=false}' 2>&1 | %python %S/../tools/Inputs/count_lines.py | filecheck %s --check-prefix=BUDGET
+// RUN: not %tessel-opt %s -p 'he-synthesize{costs="%S/Inputs/costs.json" budget=0.000001 progress=false}' 2>&1 | %python %S/../../tools/Inputs/count_lines.py | filecheck %s --check-prefix=BUDGET
 // BUDGET:      lines: 1
-// BUDGET-NEXT: he-synthesize-options.mlir:[[# @LINE + 10]]:1: error: he-synthesize: no program for @add3 within the budget of 1e-06 s (lengths up to 1 have none); raise budget
+// BUDGET-NEXT: synthesize-options.mlir:[[# @LINE + 10]]:1: error: he-synthesize: no program for @add3 within the budget of 1e-06 s (lengths up to 1 have none); raise budget
 
 // kernel=NAME picks one spec; an unknown one is an error.
 // RUN: not %tessel-opt %s -p 'he-synthesize{kernel=nope}' 2>&1 | filecheck %s --check-prefix=KERNEL

@@ -1,7 +1,7 @@
 // tessel-run --target seal: encrypt, run on SEAL, decrypt, check against the spec.
 
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: not %tessel-run %s --target seal --costs %S/Inputs/costs.json --reps 2 | filecheck %s
+// RUN: not %tessel-run %s --target seal --costs %S/../passes/he/Inputs/costs.json --reps 2 | filecheck %s
 // CHECK:      {{^}}@blur_baseline: N=4096, q={{[0-9+]+}} bits ({{[0-9]+}}), t=65537 (selected); 3 add, 3 rotate; depth 0{{$}}
 // CHECK-NEXT: {{^}}  latency {{[0-9]+\.[0-9]+}} ms (median of 2), noise budget left {{[0-9]+}} bits, Galois keys for steps [-5, -4, -1]{{$}}
 // CHECK-NEXT: {{^}}  check against @blur: OK (16 slots){{$}}
@@ -23,12 +23,12 @@
 
 // Given inputs, outputs written by program name.
 // RUN: %python -c "import numpy as np; np.savez('%t/in.npz', x=np.arange(16))"
-// RUN: %tessel-run %s --target seal --entry blur_tree --inputs %t/in.npz -o %t/out.npz --reps 1 --costs %S/Inputs/costs.json
+// RUN: %tessel-run %s --target seal --entry blur_tree --inputs %t/in.npz -o %t/out.npz --reps 1 --costs %S/../passes/he/Inputs/costs.json
 // RUN: %python -c "import numpy as np; o = np.load('%t/out.npz')['blur_tree']; x = np.arange(16); e = x + np.roll(x, 4) + np.roll(x, 1) + np.roll(x, 5); assert (o == e).all(), (o, e); print('ok')" | filecheck %s --check-prefix=OUT
 // OUT: ok
 
 // The wrong program makes the run fail.
-// RUN: not %tessel-run %s --target seal --entry blur_wrong --reps 1 --costs %S/Inputs/costs.json > /dev/null
+// RUN: not %tessel-run %s --target seal --entry blur_wrong --reps 1 --costs %S/../passes/he/Inputs/costs.json > /dev/null
 
 func.func @blur(%x: !hev.vec<16> {hev.image = array<i64: 4, 4>}) -> !hev.vec<16> attributes {hev.spec} {
   %up = hev.spec.shift %x by -4 : !hev.vec<16>

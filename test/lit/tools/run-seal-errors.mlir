@@ -1,7 +1,7 @@
 // tessel-run --target seal with bad input: one line, exit 1, no traceback.
 
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: not %tessel-run %s --target seal --entry blur 2>&1 | %python %S/../tools/Inputs/count_lines.py | filecheck %s --check-prefix=SPEC
+// RUN: not %tessel-run %s --target seal --entry blur 2>&1 | %python %S/Inputs/count_lines.py | filecheck %s --check-prefix=SPEC
 // SPEC:      lines: 1
 // SPEC-NEXT: {{^}}tessel-run: error: @blur is not a program (it has no hev.implements); run he-synthesize to make one from a spec{{$}}
 

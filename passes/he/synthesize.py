@@ -5,9 +5,10 @@
 adds `@box_blur_synth` (attributes `hev.implements = @box_blur` and `hev.synthesis = {...}`)
 after each spec `@box_blur`. The search (`cegis.py`) runs over Porcupine's local-rotate
 sketch restricted by the spec (`restrict.py`), from the lower bounds up, tightening the
-measured-latency cost (`tessel.targets.seal.costs`) until z3 proves no cheaper program of
+measured-latency cost (`tessel.dialects.hev.costs`) until z3 proves no cheaper program of
 that length exists or the budget runs out. The program is then re-verified exactly, at the
-real plaintext modulus and at every output slot, on the emitted IR (`verify.py`).
+real plaintext modulus and at every output slot, on the emitted IR (`verify.py`). The
+synthesizer's modules are in `tessel.passes.he.synth`.
 
 Options: kernel=NAME (one spec only), budget (seconds per kernel), max-length, extra-length
 (longer sketches searched under the optimum's cost), width (bits per slot in z3), seed,
@@ -26,18 +27,18 @@ from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tessel.dialects.hev import costs as cost_table
 from tessel.dialects.hev import kernel
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.results_cache import ResultsCache, cache_folder
 from tessel.ir.source import parse_module, print_module
-from tessel.passes.he import restrict
-from tessel.passes.he.cegis import Search, SearchResult
-from tessel.passes.he.emit import emit_program
-from tessel.passes.he.program import ROTATE, Component, Operand, Program
-from tessel.passes.he.spec import INPUT, SHIFT, Spec, from_function
-from tessel.passes.he.verify import verify
-from tessel.targets.seal import costs as cost_table
-from tessel.targets.seal.selection import costs_for_depth
+from tessel.passes.he.model.choice import costs_for_depth
+from tessel.passes.he.synth import restrict
+from tessel.passes.he.synth.cegis import Search, SearchResult
+from tessel.passes.he.synth.emit import emit_program
+from tessel.passes.he.synth.program import ROTATE, Component, Operand, Program
+from tessel.passes.he.synth.spec import INPUT, SHIFT, Spec, from_function
+from tessel.passes.he.synth.verify import verify
 
 SUFFIX = "_synth"
 SYNTHESIS = "hev.synthesis"
@@ -80,7 +81,9 @@ class HeSynthesize(ModulePass):
                 Rewriter.insert_op(fn, InsertPoint.after(spec_fn))
                 verdict = verify(op, fn)
                 if not verdict.ok:  # pragma: no cover - the search verifies first; this guards emission
-                    raise TesselError(f"he-synthesize: @{name} failed the exact check at slot {verdict.first_bad_slot}; this is a Tessel bug")
+                    raise TesselError(
+                        f"he-synthesize: @{name} failed the exact check at slot {verdict.first_bad_slot}; this is a Tessel bug"
+                    )
                 if cache is not None:
                     cache.put(key, print_module(fn))
                 self._say(f"@{spec_fn.sym_name.data}: {verdict.summary(kernel.interface(spec_fn).plain_modulus)}")
@@ -121,7 +124,9 @@ class HeSynthesize(ModulePass):
             fn.erase()
             cache.discard(key)
             return None
-        self._say(f"@{spec_fn.sym_name.data}: from the cache ({cache.path(key).name}); {verdict.summary(kernel.interface(spec_fn).plain_modulus)}")
+        self._say(
+            f"@{spec_fn.sym_name.data}: from the cache ({cache.path(key).name}); {verdict.summary(kernel.interface(spec_fn).plain_modulus)}"
+        )
         return fn
 
     # ------------------------------------------------------------------
@@ -150,8 +155,14 @@ class HeSynthesize(ModulePass):
             entries[depth] = entry
             return u
 
-        search = Search(spec, shape, units, budget_s=self.budget, seed=self.seed,
-                        progress=(lambda line: self._say(line)) if self.progress else None)
+        search = Search(
+            spec,
+            shape,
+            units,
+            budget_s=self.budget,
+            seed=self.seed,
+            progress=(lambda line: self._say(line)) if self.progress else None,
+        )
         result: SearchResult | None = None
         for depth in range(lower.min_depth, lower.min_depth + 2):
             result = search.run(lower.min_length, self.max_length, depth, self.extra_length)
@@ -180,7 +191,11 @@ class HeSynthesize(ModulePass):
         }
         self._say(
             f"@{spec.name}: {len(result.program.components)} operations, cost {result.cost * 10} us at {entry.params.name}, "
-            + ("optimal (proven)" if result.optimal else f"optimality not proven (lengths <= {result.proven_length} decided)")
+            + (
+                "optimal (proven)"
+                if result.optimal
+                else f"optimality not proven (lengths <= {result.proven_length} decided)"
+            )
             + f", {result.seconds:.1f} s, {result.rounds} z3 queries, {result.examples} examples"
         )
         return result.program, DictionaryAttr(summary)

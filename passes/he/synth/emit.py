@@ -18,8 +18,8 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from tessel.dialects import hev
 from tessel.dialects.hev.kernel import IMPLEMENTS, implements_attr
-from tessel.passes.he import program as P
-from tessel.passes.he.program import Program
+from tessel.passes.he.synth import program as P
+from tessel.passes.he.synth.program import Program
 
 _CT_CT = {P.ADD: hev.AddOp, P.SUB: hev.SubOp, P.MUL: hev.MultiplyOp}
 _PLAIN = {P.ADD_PLAIN: hev.AddPlainOp, P.SUB_PLAIN: hev.SubPlainOp, P.MUL_PLAIN: hev.MultiplyPlainOp}

@@ -2,9 +2,11 @@
 the noise budget it consumes, both measured on SEAL by `python -m tessel.targets.seal.profile`
 (written to `costs.json` beside this file, with the machine and the command that made it).
 
-Latencies drive the synthesizer's cost and the choice of parameters; noise figures drive
-the choice of parameters. Nothing here is hard-coded: a missing table is an error that
-names the command to run.
+The table is data between the two sides, so its format lives with the dialect: the SEAL
+target's profiler writes it, the passes read it (latencies drive the synthesizer's cost
+and the choice of parameters; noise figures drive the choice of parameters) and no pass
+ever runs SEAL. Nothing here is hard-coded: a missing table is an error that names the
+command to run.
 
 Sets with several data primes also have one sub-entry per lower level of their modulus
 chain (`levels`: level k is after k modulus switches): the latency of every server
@@ -22,24 +24,58 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tessel.ir.diagnostics import TesselError
-from tessel.targets.seal.params import CANDIDATES, ParamSet
+
+from .params import CANDIDATES, ParamSet
 
 TABLE = os.path.join(os.path.dirname(__file__), "costs.json")
-PROFILE_COMMAND = "python -m tessel.targets.seal.profile -o targets/seal/costs.json"
+PROFILE_COMMAND = "python -m tessel.targets.seal.profile -o dialects/hev/costs.json"
 
 # Operations with a latency in the table (microseconds).
 LATENCY_OPS = (
-    "add", "sub", "negate", "multiply", "square", "relinearize", "rotate", "multiply_plain",
-    "add_plain", "sub_plain", "mod_switch", "encrypt", "encode", "decrypt",
+    "add",
+    "sub",
+    "negate",
+    "multiply",
+    "square",
+    "relinearize",
+    "rotate",
+    "multiply_plain",
+    "add_plain",
+    "sub_plain",
+    "mod_switch",
+    "encrypt",
+    "encode",
+    "decrypt",
 )
 # Operations with a measured noise consumption (bits) besides "fresh" (the budget of a new
 # encryption).
-NOISE_OPS = ("add", "sub", "negate", "multiply", "relinearize", "rotate", "multiply_plain", "add_plain", "sub_plain", "mod_switch")
+NOISE_OPS = (
+    "add",
+    "sub",
+    "negate",
+    "multiply",
+    "relinearize",
+    "rotate",
+    "multiply_plain",
+    "add_plain",
+    "sub_plain",
+    "mod_switch",
+)
 # Latencies measured at every lower level of a chain: the server operations, and switching a
 # size-3 ciphertext ("mod_switch3").
 LEVEL_LATENCY_OPS = (
-    "add", "sub", "negate", "multiply", "square", "relinearize", "rotate", "multiply_plain",
-    "add_plain", "sub_plain", "mod_switch", "mod_switch3",
+    "add",
+    "sub",
+    "negate",
+    "multiply",
+    "square",
+    "relinearize",
+    "rotate",
+    "multiply_plain",
+    "add_plain",
+    "sub_plain",
+    "mod_switch",
+    "mod_switch3",
 )
 
 
@@ -64,9 +100,13 @@ class Entry:
         if k == 0:
             return self
         if not 0 < k < self.data_levels:
-            raise TesselError(f"{self.params.name} has no level {k} (its chain has {self.data_levels} levels: 0 to {self.data_levels - 1})")
+            raise TesselError(
+                f"{self.params.name} has no level {k} (its chain has {self.data_levels} levels: 0 to {self.data_levels - 1})"
+            )
         if len(self.levels) < k:
-            raise TesselError(f"the cost table {self.source or ''} has no figures for level {k} of {self.params.name}; rerun: {PROFILE_COMMAND}")
+            raise TesselError(
+                f"the cost table {self.source or ''} has no figures for level {k} of {self.params.name}; rerun: {PROFILE_COMMAND}"
+            )
         return self.levels[k - 1]
 
     def switch_us(self, size: int) -> float:
@@ -127,14 +167,20 @@ def load(path: str = TABLE) -> CostTable:
             continue
         missing = [op for op in LATENCY_OPS if op not in e.get("latency_us", {})]
         if missing or "fresh" not in e.get("noise_bits", {}):
-            raise TesselError(f"cost table {path}: entry {name} lacks {', '.join(missing) or 'noise_bits.fresh'}; rerun: {PROFILE_COMMAND}")
+            raise TesselError(
+                f"cost table {path}: entry {name} lacks {', '.join(missing) or 'noise_bits.fresh'}; rerun: {PROFILE_COMMAND}"
+            )
         t = int(data["plain_modulus"])
         levels = []
         for k, lv in enumerate(e.get("levels", []), start=1):
             missing = [op for op in LEVEL_LATENCY_OPS if op not in lv.get("latency_us", {})]
             if missing or not {"fresh", "fresh3"} <= set(lv.get("noise_bits", {})):
-                raise TesselError(f"cost table {path}: level {k} of {name} lacks {', '.join(missing) or 'noise_bits.fresh/fresh3'}; rerun: {PROFILE_COMMAND}")
-            levels.append(Entry(known[name], dict(lv["latency_us"]), dict(lv["noise_bits"]), t, level_index=k, source=path))
+                raise TesselError(
+                    f"cost table {path}: level {k} of {name} lacks {', '.join(missing) or 'noise_bits.fresh/fresh3'}; rerun: {PROFILE_COMMAND}"
+                )
+            levels.append(
+                Entry(known[name], dict(lv["latency_us"]), dict(lv["noise_bits"]), t, level_index=k, source=path)
+            )
         entries[name] = Entry(known[name], dict(e["latency_us"]), dict(e["noise_bits"]), t, tuple(levels), source=path)
     if not entries:
         raise TesselError(f"cost table {path} has no parameter sets; rerun: {PROFILE_COMMAND}")

@@ -73,7 +73,7 @@ func.func @plain(%c: !hev.ct<16, level = 1>, %p: !hev.pt<16>) {
 // CHECK: %c = hev.spec.mul %two, %b : !hev.vec<16>
 // CHECK: %n = hev.spec.neg %c : !hev.vec<16>
 // CHECK: %t = hev.spec.sum %n : !hev.vec<16>
-func.func @spec(%x: !hev.vec<16> {hev.image = array<i64: 4, 4>}, %y: !hev.vec<16> {hev.public, hev.domain = "bits"}) -> (!hev.vec<16> {hev.slots = array<i64: 0, 3>}) attributes {hev.spec, hev.plain_modulus = 786433 : i64} {
+func.func @spec(%x: !hev.vec<16> {hev.image = array<i64: 4, 4>}, %y: !hev.vec<16> {hev.public, hev.domain = #hev<domain bits>}) -> (!hev.vec<16> {hev.slots = array<i64: 0, 3>}) attributes {hev.spec, hev.plain_modulus = 786433 : i64} {
   %s = hev.spec.shift %x by -5 : !hev.vec<16>
   %a = hev.spec.add %x, %s : !hev.vec<16>
   %b = hev.spec.sub %a, %y : !hev.vec<16>

@@ -8,7 +8,8 @@ sets, on each function with `hev.implements`,
     hev.rotation_keys = array<i64: -64, -1>    the only Galois keys to generate
     hev.noise_estimate = 12 : i64              estimated noise budget left (bits)
 The choice: the cheapest set by measured latency whose estimated budget keeps `margin` bits
-(see `tessel.targets.seal.selection`).
+(see `tessel.passes.he.model.choice`). The pass reads the measured cost table; it never runs
+SEAL (the table is measured by `python -m tessel.targets.seal.profile`).
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.passes import ModulePass
 
+from tessel.dialects.hev import costs as cost_table
 from tessel.dialects.hev import kernel
+from tessel.dialects.hev.metrics import rotation_steps
 from tessel.ir.diagnostics import TesselError
-from tessel.targets.seal import costs as cost_table
-from tessel.targets.seal.execute import rotations
-from tessel.targets.seal.runtime import normalize_step
-from tessel.targets.seal.selection import DEFAULT_MARGIN, select
+from tessel.passes.he.model.choice import DEFAULT_MARGIN, select
 
 PARAMS = "hev.params"
 ROTATION_KEYS = "hev.rotation_keys"
@@ -45,7 +45,7 @@ class HeSelectParameters(ModulePass):
         for fn in kernel.programs(op):
             choice = select(fn, table, self.margin)
             n = kernel.interface(fn).slots
-            steps = sorted({normalize_step(r, n) for r in rotations(fn)} - {0})
+            steps = rotation_steps(fn, n)
             fn.attributes[PARAMS] = StringAttr(choice.params.name)
             fn.attributes[ROTATION_KEYS] = DenseArrayBase.from_list(i64, steps)
             fn.attributes[NOISE_ESTIMATE] = IntegerAttr(int(choice.estimated_budget), 64)

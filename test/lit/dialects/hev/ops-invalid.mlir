@@ -153,3 +153,51 @@ func.func @spec_types(%x: !hev.vec<8>, %y: !hev.vec<4>) {
   %s = hev.spec.add %x, %y : !hev.vec<8>
   func.return
 }
+
+// -----
+
+func.func @plain_slots_type(%p: !hev.pt<3>) {
+  // CHECK: error: !hev.pt slot count must be a power of two between 1 and 16384, got 3
+  func.return
+}
+
+// -----
+
+func.func @negative_level(%c: !hev.ct<8, level = -1>) {
+  // CHECK: error: !hev.ct level must be non-negative, got -1
+  func.return
+}
+
+// -----
+
+func.func @encode_result(%v: !hev.vec<8>) {
+  // CHECK: ops-invalid.mlir:[[# @LINE + 1]]:3: error: 'hev.encode' op result type should be !hev.pt<8>, got !hev.pt<16>
+  %p = hev.encode %v : !hev.vec<8> -> !hev.pt<16>
+  func.return
+}
+
+// -----
+
+// Operand type constraints: a cleartext vector is not a ciphertext.
+func.func @add_cleartext(%v: !hev.vec<8>, %c: !hev.ct<8>) {
+  // CHECK: ops-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: {{.*}}!hev.vec<8>{{.*}}
+  %s = hev.add %v, %c : !hev.vec<8>, !hev.ct<8> -> !hev.ct<8>
+  func.return
+}
+
+// -----
+
+// A plaintext operand must be a plaintext, and the result has the ciphertext's type.
+func.func @multiply_plain_result(%c: !hev.ct<8>, %p: !hev.pt<8>) {
+  // CHECK: ops-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: {{.*}}hev.multiply_plain{{.*}}
+  %m = "hev.multiply_plain"(%c, %p) : (!hev.ct<8>, !hev.pt<8>) -> !hev.ct<8, level = 1>
+  func.return
+}
+
+// -----
+
+// hev.domain is an enum: any or bits.
+// CHECK: ops-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: {{.*}}`any`{{.*}}`bits`{{.*}}
+func.func @bad_domain(%v: !hev.vec<8> {hev.domain = #hev<domain bool>}) {
+  func.return
+}

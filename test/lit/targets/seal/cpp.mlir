@@ -48,7 +48,7 @@
 // ONE-NOT: dot_prog
 // ONE:     ham_prog_parameters
 // ONE-NOT: dot_prog
-// NOPE: tessel-translate: error: {{.*}}translate-seal-cpp.mlir: no program @nope (a function with hev.implements)
+// NOPE: tessel-translate: error: {{.*}}cpp.mlir: no program @nope (a function with hev.implements)
 // OPT: tessel-translate: error: seal-cpp takes --opt entry=NAME only, got 'stream'
 
 func.func @ham(%a: !hev.vec<4>, %b: !hev.vec<4>) -> !hev.vec<4> attributes {hev.spec} {

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tessel.passes.he import program as P
-from tessel.passes.he.polynomial import PolyDomain
-from tessel.passes.he.program import PlainSource, normalize_rotation
-from tessel.passes.he.sketch import SketchShape
-from tessel.passes.he.spec import ADD, CONST, INPUT, MUL, NEG, SHIFT, SUB, SUM, Spec, ceil_log2
+from tessel.dialects.hev.metrics import normalize_rotation
+from tessel.passes.he.synth import program as P
+from tessel.passes.he.synth.polynomial import PolyDomain
+from tessel.passes.he.synth.program import PlainSource
+from tessel.passes.he.synth.sketch import SketchShape
+from tessel.passes.he.synth.spec import ADD, CONST, INPUT, MUL, NEG, SHIFT, SUB, SUM, Spec, ceil_log2
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def rotation_candidates(spec: Spec) -> tuple[int, ...]:
     """
     n = spec.slots
     offsets = [o for o in spec.shift_offsets()]
-    images = {spec.inputs[i].image for i in spec.secret_inputs if spec.inputs[i].image}
+    images = {image for i in spec.secret_inputs if (image := spec.inputs[i].image) is not None}
     amounts: set[int] = set()
     if images and offsets:
         (height, width), *_ = sorted(images)

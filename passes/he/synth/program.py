@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tessel.passes.he.spec import Domain
+from tessel.dialects.hev.reference import Domain
 
 # Component operations. CT_CT take two ciphertexts, PLAIN take a ciphertext and a plaintext.
 ADD, SUB, MUL, NEGATE = "add", "sub", "multiply", "negate"
@@ -129,10 +129,3 @@ class Program:
         counts["rotate"] = len(self.rotations())
         counts["relinearize"] = sum(self.relinearize)
         return counts
-
-
-def normalize_rotation(amount: int, slots: int) -> int:
-    """The representative of `amount` mod `slots` in (-slots/2, slots/2]: the same rotation
-    of an n-slot vector, with the smallest |step| (cheapest to compose from other keys)."""
-    r = amount % slots
-    return r - slots if r > slots // 2 else r

@@ -213,5 +213,6 @@ def hoist(module: builtin.ModuleOp) -> list[str]:
     moves = Moves()
     patterns: list[RewritePattern] = [CropThroughPointwise(moves), CropThroughStencil(moves),
                                       DownsampleThroughPointwise(moves), GateThroughPerFrame(moves)]  # fmt: skip
-    PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(module)
+    # no dead-code elimination: bodies stay as written (the fusion budget counts their ops)
+    PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(module)
     return moves.lines

@@ -426,39 +426,54 @@ def _downsample_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
     n_full = min(s.shape[1], src.shape[1] // fx) * c  # output elements whose block is whole
     n = fy * fx
     acc = "float" if is_float else ("i16" if s.bits == 8 and n <= 256 else "i32" if s.bits <= 16 else "i64")
+    past = s.shape[0] * fy > src.shape[0]  # rounding ceil: the last block reads rows past the frame
     rows = []
     for i in range(1 if nearest else fy):
-        at, zero = fold_index(f, f.emit(f"add i64 {f.emit(f'mul i64 %r, {fy}')}, {i}"), src.shape[0], border)
+        at, zero = f.emit(f"add i64 {f.emit(f'mul i64 %r, {fy}')}, {i}"), None
+        if past:
+            at, zero = fold_index(f, at, src.shape[0], border)
         rows.append(em.row_pointer(f, src, at, zero))
     base_lanes = em.lanes_for(int(acc[1:]) if not is_float else 32)
     lanes = max(c, base_lanes // c * c)
 
-    def combine(parts: list[str], width: int) -> str:
-        """The block's value from its parts (widened sums, rounded mean), as type t."""
-        if nearest:
-            return parts[0]
-        va = vec_type(acc, width)
-        total = ""
-        for part in parts:
+    class Sum:
+        """The block's value, accumulated part by part (widened sums, then the rounded mean)."""
+
+        def __init__(self, width: int) -> None:
+            self.width, self.total = width, ""
+
+        def add(self, part: str) -> None:
+            va = vec_type(acc, self.width)
+            if nearest:
+                self.total = part
+                return
             if not is_float:
-                part = f.emit(f"{'sext' if signed else 'zext'} {vec_type(t, width)} {part} to {va}")
-            total = part if not total else f.emit(f"{'fadd' if is_float else 'add'} {va} {total}, {part}")
-        if is_float:
-            return f.emit(f"fdiv {va} {total}, {const(float(n), 'float', width)}")
-        biased = f.emit(f"add {va} {total}, {const(n // 2, acc, width)}")
-        if signed:  # floor division, as the reference's (sum + n//2) // n
-            q = f.emit(f"sdiv {va} {biased}, {const(n, acc, width)}")
-            r = f.emit(f"srem {va} {biased}, {const(n, acc, width)}")
-            fix = f.emit(f"and {vec_type('i1', width)} {f.emit(f'icmp ne {va} {r}, {const(0, acc, width)}')}, "
-                         f"{f.emit(f'icmp slt {va} {biased}, {const(0, acc, width)}')}")  # fmt: skip
-            bits1 = vec_type("i1", width)
-            total = f.emit(f"sub {va} {q}, {f.emit(f'zext {bits1} {fix} to {va}')}")
-        else:
-            total = f.emit(f"udiv {va} {biased}, {const(n, acc, width)}")
-        return f.emit(f"trunc {va} {total} to {vec_type(t, width)}")
+                part = f.emit(f"{'sext' if signed else 'zext'} {vec_type(t, self.width)} {part} to {va}")
+            self.total = (
+                part if not self.total else f.emit(f"{'fadd' if is_float else 'add'} {va} {self.total}, {part}")
+            )
+
+        def value(self) -> str:
+            width, total = self.width, self.total
+            if nearest:
+                return total
+            va = vec_type(acc, width)
+            if is_float:
+                return f.emit(f"fdiv {va} {total}, {const(float(n), 'float', width)}")
+            biased = f.emit(f"add {va} {total}, {const(n // 2, acc, width)}")
+            if signed:  # floor division, as the reference's (sum + n//2) // n
+                q = f.emit(f"sdiv {va} {biased}, {const(n, acc, width)}")
+                r = f.emit(f"srem {va} {biased}, {const(n, acc, width)}")
+                fix = f.emit(f"and {vec_type('i1', width)} {f.emit(f'icmp ne {va} {r}, {const(0, acc, width)}')}, "
+                             f"{f.emit(f'icmp slt {va} {biased}, {const(0, acc, width)}')}")  # fmt: skip
+                bits1 = vec_type("i1", width)
+                total = f.emit(f"sub {va} {q}, {f.emit(f'zext {bits1} {fix} to {va}')}")
+            else:
+                total = f.emit(f"udiv {va} {biased}, {const(n, acc, width)}")
+            return f.emit(f"trunc {va} {total} to {vec_type(t, width)}")
 
     def block_at(e: str, width: int) -> None:
-        parts = []
+        total = Sum(width)
         for p in rows:
             at = f.emit(f"mul i64 {e}, {fx}")
             wide = f.emit(
@@ -474,9 +489,10 @@ def _downsample_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
                     )
                     if width == 1:
                         part = f.emit(f"extractelement <1 x {t}> {part}, i64 0")
-                parts.append(part)
-        total = combine(parts, width)
-        f.do(f"store {vec_type(t, width)} {total}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
+                total.add(part)
+        f.do(
+            f"store {vec_type(t, width)} {total.value()}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1"
+        )
 
     full = n_full // lanes * lanes
     if full:
@@ -485,16 +501,16 @@ def _downsample_row(em: PipelineEmitter, f: Func, s: Stage) -> None:
         f.loop(str(full), str(n_full), c, lambda e: block_at(e, c), prefix="e")
     for e in range(n_full, n_out):  # the partial block of `rounding ceil`: columns folded here
         x, ch = divmod(e, c)
-        parts = []
+        scalar = Sum(1)
         for p in rows:
             for j in range(1 if nearest else fx):
                 col = fold(x * fx + j, src.shape[1], border)
                 if col is None:
-                    parts.append(const(0, t, 1))
+                    scalar.add(const(0, t, 1))
                     continue
                 at = f.emit(f"getelementptr {t}, ptr {p}, i64 {col * c + ch}")
-                parts.append(f.emit(f"load {t}, ptr {at}, align 1"))
-        f.do(f"store {t} {combine(parts, 1)}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
+                scalar.add(f.emit(f"load {t}, ptr {at}, align 1"))
+        f.do(f"store {t} {scalar.value()}, ptr {f.emit(f'getelementptr {t}, ptr %dst, i64 {e}')}, align 1")
 
 
 def _crop_row(em: PipelineEmitter, f: Func, s: Stage) -> None:

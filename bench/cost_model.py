@@ -23,7 +23,7 @@ import numpy as np
 from tessel.bench.common import log
 from tessel.tune import cost_model
 from tessel.tune.features import SIZE
-from tessel.tune.records import Records
+from tessel.passes.sched.tuning.records import Records
 
 
 class _Random(cost_model.CostModel):

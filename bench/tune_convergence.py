@@ -40,7 +40,7 @@ def main_task(model):
 
 def curve(task, strategy: str, trials: int, threads: int, seed: int) -> list[float]:
     """Best seconds after each trial (inf until one succeeds)."""
-    from tessel.tune.records import Records
+    from tessel.passes.sched.tuning.records import Records
     from tessel.tune.tuner import Options, Tuner
 
     with tempfile.TemporaryDirectory() as d:

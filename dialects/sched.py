@@ -5,7 +5,7 @@ name kernel-to-loops gives the stage) and holds a sequence of primitives on loop
 in the style of MLIR's transform dialect: `sched.axes` yields one handle per axis of the
 stage (spatial, then reduction), `split` and `tile` yield new handles, the others annotate
 or reorder. `kernel-to-loops` replays the sequence to build the stage's loop nest
-(`passes/schedule/apply_sched.py`); the tuner writes and samples schedules in this form.
+(`passes/kernel/loops/apply_sched.py`); the tuner writes and samples schedules in this form.
 
     sched.stage "k5_conv2d_nchwc_relu__s1" {
       %n, %mo, %oh, %ow, %mi, %co, %kh, %kw, %ci = sched.axes ["n", "mo", "oh", "ow", "mi", "co", "kh", "kw", "ci"]
@@ -29,15 +29,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, StringAttr, i64
-from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.dialects.builtin import I64, ArrayAttr, DenseArrayBase, IntegerAttr, StringAttr, i64
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
-    opt_prop_def,
+    operand_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -46,6 +58,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from tessel.ir.diagnostics import TesselError, op_location
 
@@ -60,96 +73,137 @@ class LoopType(ParametrizedAttribute, TypeAttribute):
 LOOP = LoopType()
 
 
+class GpuIndex(StrEnum):
+    """The GPU index a bound loop's iterations become (CUDA's special registers)."""
+
+    BLOCK_X = "blockIdx.x"
+    BLOCK_Y = "blockIdx.y"
+    BLOCK_Z = "blockIdx.z"
+    THREAD_X = "threadIdx.x"
+    THREAD_Y = "threadIdx.y"
+    THREAD_Z = "threadIdx.z"
+
+
+@irdl_attr_definition
+class GpuIndexAttr(EnumAttribute[GpuIndex], SpacedOpaqueSyntaxAttribute):
+    name = "sched.gpu_index"
+
+
+def _positive(op: Operation, factors: Sequence[int]) -> None:
+    if any(k <= 0 for k in factors):
+        raise VerifyException(f"factors must be positive, got {list(factors)}")
+
+
 class PrimitiveOp(IRDLOperation):
-    """`[%r, ... =] sched.<name> %l, ... [by N, ...]`: loops in, loops out, integer knobs."""
+    """A schedule primitive: loop handles in, loop handles out, integer knobs.
 
-    loops = var_operand_def(LoopType)
-    results_ = var_result_def(LoopType)
-    factors = opt_prop_def(DenseArrayBase)
-
-    RESULTS: ClassVar[int | None] = 0  # handles produced (None: two per operand, as tile's)
-    KEYWORD: ClassVar[str] = "by"
+    `make(loops, factors)` builds any primitive from lists, and `knobs` reads its integer
+    arguments back as a tuple, so code that writes or replays schedules treats all
+    primitives alike."""
 
     @classmethod
     def make(cls, loops: Sequence[SSAValue], factors: Sequence[int] = ()) -> PrimitiveOp:
-        props = {"factors": DenseArrayBase.from_list(i64, list(factors))} if factors else {}
-        return cls.create(operands=list(loops), result_types=[LOOP] * cls.result_count(len(loops)), properties=props)
+        return cls.create(operands=list(loops), result_types=[LOOP] * cls.result_count(len(loops)),
+                          properties=cls._knob_properties(factors))  # fmt: skip
 
     @classmethod
     def result_count(cls, operands: int) -> int:
-        return 2 * operands if cls.RESULTS is None else cls.RESULTS
+        return 0
+
+    @classmethod
+    def _knob_properties(cls, factors: Sequence[int]) -> dict[str, Attribute]:
+        if factors:
+            raise ValueError(f"{cls.name} takes no factor")
+        return {}
 
     @property
     def knobs(self) -> tuple[int, ...]:
-        return tuple(self.factors.get_values()) if self.factors is not None else ()  # type: ignore[union-attr]
+        return ()
 
-    def print(self, printer: Printer) -> None:
-        if self.loops:
-            printer.print_string(" ")
-            printer.print_list(self.loops, printer.print_ssa_value)
-        if self.knobs:
-            printer.print_string(f" {self.KEYWORD} " + ", ".join(str(k) for k in self.knobs))
+
+class SplitLikeOp(PrimitiveOp):
+    loop = operand_def(LoopType)
+    outer = result_def(LoopType)
+    inner = result_def(LoopType)
+    factor = prop_def(IntegerAttr[I64])
+    assembly_format = "$loop `by` $factor attr-dict"
 
     @classmethod
-    def parse(cls, parser: Parser) -> PrimitiveOp:
-        loops = []
-        operand = parser.parse_optional_unresolved_operand()
-        if operand is not None:
-            loops.append(operand)
-            while parser.parse_optional_punctuation(",") is not None:
-                loops.append(parser.parse_unresolved_operand())
-        factors: list[int] = []
-        if parser.parse_optional_keyword(cls.KEYWORD) is not None:
-            factors = [parser.parse_integer(allow_boolean=False)]
-            while parser.parse_optional_punctuation(",") is not None:
-                factors.append(parser.parse_integer(allow_boolean=False))
-        return cls.make([parser.resolve_operand(o, LOOP) for o in loops], factors)
+    def result_count(cls, operands: int) -> int:
+        return 2
+
+    @classmethod
+    def _knob_properties(cls, factors: Sequence[int]) -> dict[str, Attribute]:
+        (factor,) = factors
+        return {"factor": IntegerAttr(factor, i64)}
+
+    @property
+    def knobs(self) -> tuple[int, ...]:
+        return (self.factor.value.data,)
 
     def verify_(self) -> None:
-        if self.result_count(len(self.loops)) != len(self.results):
-            raise VerifyException(f"yields {self.result_count(len(self.loops))} handles, got {len(self.results)}")
-        if any(k <= 0 for k in self.knobs):
-            raise VerifyException(f"factors must be positive, got {list(self.knobs)}")
+        _positive(self, self.knobs)
 
 
 @irdl_op_definition
-class SplitOp(PrimitiveOp):
+class SplitOp(SplitLikeOp):
     """%outer, %inner = sched.split %l by F: the inner loop runs F iterations."""
 
     name = "sched.split"
-    RESULTS: ClassVar[int | None] = 2
-
-    def verify_(self) -> None:
-        super().verify_()
-        if len(self.loops) != 1 or len(self.knobs) != 1:
-            raise VerifyException("takes one loop and one factor")
 
 
 @irdl_op_definition
-class SplitClampOp(PrimitiveOp):
+class SplitClampOp(SplitLikeOp):
     """Like split, but the last outer step moves back to end at the loop's end instead of
     leaving a tail (the tiles overlap; no guards in the inner loop)."""
 
     name = "sched.split_clamp"
-    RESULTS: ClassVar[int | None] = 2
-
-    def verify_(self) -> None:
-        super().verify_()
-        if len(self.loops) != 1 or len(self.knobs) != 1:
-            raise VerifyException("takes one loop and one factor")
 
 
 @irdl_op_definition
 class TileOp(PrimitiveOp):
-    """%o1, %o2, %i1, %i2 = sched.tile %a, %b by Fa, Fb: split each, outers before inners."""
+    """%o1, %o2, %i1, %i2 = sched.tile %a, %b by Fa, Fb: split each, outers before inners.
+
+    Custom syntax: its results are twice its operands, which a declarative format cannot
+    say without spelling out every result type."""
 
     name = "sched.tile"
-    RESULTS: ClassVar[int | None] = None
+    loops = var_operand_def(LoopType)
+    tiles = var_result_def(LoopType)
+    factors = prop_def(DenseArrayBase.constr(i64))
+
+    @classmethod
+    def result_count(cls, operands: int) -> int:
+        return 2 * operands
+
+    @classmethod
+    def _knob_properties(cls, factors: Sequence[int]) -> dict[str, Attribute]:
+        return {"factors": DenseArrayBase.from_list(i64, list(factors))}
+
+    @property
+    def knobs(self) -> tuple[int, ...]:
+        return tuple(int(k) for k in self.factors.get_values())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.loops, printer.print_ssa_value)
+        printer.print_string(" by " + ", ".join(str(k) for k in self.knobs))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TileOp:
+        loops = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_keyword("by")
+        factors = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=False))
+        op = cls.make([parser.resolve_operand(o, LOOP) for o in loops], factors)
+        assert isinstance(op, TileOp)
+        return op
 
     def verify_(self) -> None:
-        super().verify_()
-        if len(self.loops) < 1 or len(self.knobs) != len(self.loops):
+        if len(self.knobs) != len(self.loops):
             raise VerifyException("takes one factor per loop")
+        if len(self.tiles) != 2 * len(self.loops):
+            raise VerifyException(f"yields {2 * len(self.loops)} handles, got {len(self.tiles)}")
+        _positive(self, self.knobs)
 
 
 @irdl_op_definition
@@ -157,19 +211,17 @@ class FuseOp(PrimitiveOp):
     """%f = sched.fuse %a, %b: adjacent loops as one (the runtime splits the fused range)."""
 
     name = "sched.fuse"
-    RESULTS: ClassVar[int | None] = 1
+    loops = var_operand_def(LoopType)
+    fused = result_def(LoopType)
+    assembly_format = "$loops attr-dict"
+
+    @classmethod
+    def result_count(cls, operands: int) -> int:
+        return 1
 
     def verify_(self) -> None:
-        super().verify_()
-        if len(self.loops) < 2 or self.knobs:
-            raise VerifyException("takes two or more loops and no factor")
-
-
-class AnnotationOp(PrimitiveOp):
-    def verify_(self) -> None:
-        super().verify_()
-        if len(self.loops) != 1 or self.knobs:
-            raise VerifyException("takes one loop")
+        if len(self.loops) < 2:
+            raise VerifyException("takes two or more loops")
 
 
 @irdl_op_definition
@@ -177,27 +229,41 @@ class ReorderOp(PrimitiveOp):
     """The listed loops take the positions they occupy, in the listed order (TVM's reorder)."""
 
     name = "sched.reorder"
+    loops = var_operand_def(LoopType)
+    assembly_format = "$loops attr-dict"
 
     def verify_(self) -> None:
-        super().verify_()
-        if len(self.loops) < 2 or self.knobs:
+        if len(self.loops) < 2:
             raise VerifyException("takes two or more loops")
         if len(set(self.loops)) != len(self.loops):
             raise VerifyException("lists a loop twice")
 
 
+class AnnotationOp(PrimitiveOp):
+    """A primitive on one loop that changes how it runs, not which loops there are."""
+
+    loop = operand_def(LoopType)
+    assembly_format = "$loop attr-dict"
+
+
 @irdl_op_definition
 class VectorizeOp(AnnotationOp):
+    """sched.vectorize %l: the innermost loop's iterations become SIMD lanes."""
+
     name = "sched.vectorize"
 
 
 @irdl_op_definition
 class ParallelOp(AnnotationOp):
+    """sched.parallel %l: the outermost loop's range is shared out to threads."""
+
     name = "sched.parallel"
 
 
 @irdl_op_definition
 class UnrollOp(AnnotationOp):
+    """sched.unroll %l: the loop is copied out, so its tiles have constant indices."""
+
     name = "sched.unroll"
 
 
@@ -208,15 +274,7 @@ class CacheWriteOp(AnnotationOp):
     compute_at)."""
 
     name = "sched.cache_write"
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" at ")
-        printer.print_ssa_value(self.loops[0])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrimitiveOp:
-        parser.parse_keyword("at")
-        return cls.make([parser.resolve_operand(parser.parse_unresolved_operand(), LOOP)])
+    assembly_format = "`at` $loop attr-dict"
 
 
 @irdl_op_definition
@@ -231,6 +289,7 @@ class ComputeInlineOp(PrimitiveOp):
     """sched.compute_inline: compute the stage where its consumer reads it."""
 
     name = "sched.compute_inline"
+    assembly_format = "attr-dict"
 
 
 @irdl_op_definition
@@ -246,35 +305,17 @@ class BindOp(AnnotationOp):
     (blockIdx.x|y|z, threadIdx.x|y|z); the grid is sized to the loop's extent."""
 
     name = "sched.bind"
-    INDICES: ClassVar[tuple[str, ...]] = ("blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z")
+    gpu_index = prop_def(GpuIndexAttr)
+    assembly_format = "$loop `to` $gpu_index attr-dict"
+    INDICES: ClassVar[tuple[str, ...]] = tuple(i.value for i in GpuIndex)
 
     @classmethod
     def make_bind(cls, loop: SSAValue, index: str) -> BindOp:
-        return cls.make([loop], [cls.INDICES.index(index) + 1])  # type: ignore[return-value]
+        return cls.create(operands=[loop], properties={"gpu_index": GpuIndexAttr(GpuIndex(index))})
 
     @property
     def index(self) -> str:
-        return self.INDICES[self.knobs[0] - 1]
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.loops[0])
-        printer.print_string(f" to {self.index}")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrimitiveOp:
-        loop = parser.resolve_operand(parser.parse_unresolved_operand(), LOOP)
-        parser.parse_keyword("to")
-        pos = parser.pos
-        name = parser.parse_identifier()
-        if name not in cls.INDICES:
-            parser.raise_error(f"expected one of {', '.join(cls.INDICES)}, got '{name}'", pos, parser.pos)
-        return cls.make_bind(loop, name)
-
-    def verify_(self) -> None:
-        PrimitiveOp.verify_(self)
-        if len(self.loops) != 1 or len(self.knobs) != 1 or not 1 <= self.knobs[0] <= 6:
-            raise VerifyException("takes one loop and a GPU index")
+        return self.gpu_index.data.value
 
 
 @irdl_op_definition
@@ -293,7 +334,10 @@ class VirtualThreadOp(AnnotationOp):
 
 @irdl_op_definition
 class AxesOp(IRDLOperation):
-    """%a, %b, ... = sched.axes ["a", "b", ...]: one handle per axis of the stage."""
+    """%a, %b, ... = sched.axes ["a", "b", ...]: one handle per axis of the stage.
+
+    Custom syntax: the number of results follows from the names, which a declarative
+    format cannot say without spelling out every result type."""
 
     name = "sched.axes"
     handles = var_result_def(LoopType)
@@ -330,29 +374,16 @@ class StageOp(IRDLOperation):
     stage = prop_def(StringAttr)
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
+    assembly_format = "$stage $body attr-dict"
 
     @classmethod
-    def make(cls, stage: str, ops: Sequence[IRDLOperation]) -> StageOp:
+    def make(cls, stage: str, ops: Sequence[Operation]) -> StageOp:
         block = Block()
         block.add_ops(ops)
         return cls.create(properties={"stage": StringAttr(stage)}, regions=[Region(block)])
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.stage.data)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StageOp:
-        stage = parser.parse_str_literal()
-        body = parser.parse_region()
-        if not body.blocks:
-            body.add_block(Block())
-        return cls.create(properties={"stage": StringAttr(stage)}, regions=[body])
-
     def verify_(self) -> None:
-        ops = list(self.body.block.ops)
+        ops = list(self.body.block.ops) if self.body.blocks else []
         if not ops or not isinstance(ops[0], AxesOp):
             raise VerifyException(f'"{self.stage.data}" must begin with sched.axes')
         if any(isinstance(o, AxesOp) for o in ops[1:]):
@@ -373,7 +404,7 @@ PRIMITIVES: tuple[type[IRDLOperation], ...] = (
     ComputeAtOp, ComputeInlineOp, CacheReadOp, BindOp, TensorizeOp, VirtualThreadOp,
 )  # fmt: skip
 
-SCHED = Dialect("sched", [StageOp, AxesOp, *PRIMITIVES], [LoopType])
+SCHED = Dialect("sched", [StageOp, AxesOp, *PRIMITIVES], [LoopType, GpuIndexAttr])
 
 
 def stages(ops: Sequence[Attribute] | Block) -> dict[str, StageOp]:

@@ -47,6 +47,9 @@ def from_parse_error(err: ParseError) -> TesselError:
     """A ParseError as one line; xDSL's own rendering spans several lines."""
     loc = err.span.get_location()
     message = " ".join(err.msg.split())
+    if message == "in block definition":
+        # xDSL's parser stopped after a complete op and found no next op: say what it saw
+        message = f"unexpected '{err.span.text}' after the end of an operation"
     # a control byte (binary input read as text) would vanish from the one line: show it
     message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
     return TesselError(message, f"{loc.file}:{loc.line}:{loc.col}")

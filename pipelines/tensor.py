@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from tessel.ir.diagnostics import TesselError
@@ -36,11 +36,11 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
     return [TgFoldBatchnorm(), TgConvTransposeToConv(), TgLayout(pack_dense=target != "gpu"), TgFoldConstants(), TgFuse(), TgPlanMemory()]
 
 
-def kernel_passes(schedules: Mapping | None = None, target: str = "cpu") -> list[ModulePass]:
-    from tessel.passes.tg.to_kernel import TgToKernel
+def kernel_passes(target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.kernel.to_loops import KernelToLoops
+    from tessel.passes.tg.to_kernel import TgToKernel
 
-    return [TgToKernel(), KernelToLoops(schedules=dict(schedules or {}), target=target)]
+    return [TgToKernel(), KernelToLoops(target=target)]
 
 
 @dataclass
@@ -65,12 +65,14 @@ class CompileReport:
 
 
 def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | None = None,
-          schedules: Mapping | None = None, stop_after: str | None = None,
-          records: str | None = None, target: str = "cpu", host: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
+          stop_after: str | None = None, records: str | None = None, target: str = "cpu",
+          host: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
     `stop_after`, when given); the store holds folded weights. With `records` (a tuning
-    log), each stage the log has measured gets its fastest schedule. `target` "gpu" gives
-    the stages GPU schedules (loops bound to block and thread indices)."""
+    log), each stage the log has measured on `host` (this CPU unless given) gets its
+    fastest schedule, as sched IR written into the module before kernel-to-loops (as the
+    pass sched-apply-records does). `target` "gpu" gives the stages GPU schedules (loops
+    bound to block and thread indices)."""
     from xdsl.dialects import func
 
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
@@ -79,7 +81,7 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     ctx = make_context()
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
     report = CompileReport()
-    passes = [*graph_passes(target), *kernel_passes(schedules, target)]
+    passes = [*graph_passes(target), *kernel_passes(target)]
     if dump_dir:
         os.makedirs(dump_dir, exist_ok=True)
         for old in os.listdir(dump_dir):
@@ -89,9 +91,7 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     for i, p in enumerate(passes, start=1):
         start = time.perf_counter()
         if p.name == "kernel-to-loops" and records:
-            tuned, report.untuned = tuned_schedules(module, records, target, host)
-            report.tuned = len(tuned)
-            p = kernel_passes({**tuned, **(schedules or {})}, target)[-1]
+            report.tuned, report.untuned = apply_records(module, records, host)
         PassPipeline(with_weights((p,), store)).apply(ctx, module)
         verify(module)
         report.seconds[p.name] = time.perf_counter() - start
@@ -100,9 +100,9 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
         if p.name == "tg-plan-memory":
             for fn in module.ops:
                 memory = fn.attributes.get(MEMORY_ATTR) if isinstance(fn, func.FuncOp) else None
-                if memory is not None:
-                    report.arena_bytes = memory.data["arena"].value.data  # type: ignore[attr-defined]
-                    report.unplanned_bytes = memory.data["unplanned"].value.data  # type: ignore[attr-defined]
+                if isinstance(memory, DictionaryAttr):
+                    report.arena_bytes = _int(memory, "arena")
+                    report.unplanned_bytes = _int(memory, "unplanned")
         if p.name == stop_after:
             break
     report.kernels = sum(1 for f in module.ops if isinstance(f, func.FuncOp) and KERNEL_ATTR in f.attributes)
@@ -110,34 +110,23 @@ def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | N
     return store, report
 
 
-def tuned_schedules(module: ModuleOp, path: str, target: str = "cpu", host: str | None = None) -> tuple[dict, list[str]]:
-    """Stage name -> the fastest recorded schedule, for every stage the records know (for
-    this CPU, or for the GPU `host` names); and the names of the stages they do not."""
-    from tessel.dialects import sched
-    from tessel.ir.source import parse_module
-    from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
-    from tessel.passes.sched.default import stage_names
-    from tessel.tune.records import Records
-    from tessel.tune.task import stage_keys
-    from xdsl.dialects import func
+def _int(attrs: DictionaryAttr, key: str) -> int:
+    value = attrs.data[key]
+    assert isinstance(value, IntegerAttr)
+    return value.value.data
 
-    from tessel.dialects.kernel import KERNEL_ATTR
 
-    records = Records(path)
-    if not records.entries:
-        from tessel.ir.diagnostics import TesselError
+def apply_records(module: ModuleOp, path: str, host: str | None = None) -> tuple[int, list[str]]:
+    """Write the fastest recorded schedule of every stage the log at `path` knows into
+    `module` (after tg-to-kernel) as sched IR; the number of stages scheduled so and the
+    names of the others. `host`: the machine the records are for (this CPU by default)."""
+    from tessel.passes.sched.tuning.apply import insert_schedules, recorded_schedules
+    from tessel.passes.sched.tuning.records import Records
+    from tessel.targets.cpu.jit import host_description
 
-        raise TesselError(f"{path}: no tuning records (run tessel-tune first)")
-    ops = {name: op for fn in module.ops if isinstance(fn, func.FuncOp) and KERNEL_ATTR in fn.attributes for name, op in stage_names(fn)}
-    schedules, untuned = {}, []
-    for name, key in stage_keys(module, host).items():
-        best = records.best(key)
-        if best is None or not best.get("schedule"):
-            untuned.append(name)
-            continue
-        (stage,) = sched.stages(parse_module(make_context(), best["schedule"]).ops).values()
-        schedules[name] = schedule_from_stage(ops[name], stage, target)
-    return schedules, untuned
+    schedules, untuned = recorded_schedules(module, Records(path), host or host_description())
+    insert_schedules(module, schedules)
+    return len(schedules), untuned
 
 
 def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
@@ -146,8 +135,7 @@ def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
 
 
 def compile_for_gpu(module: ModuleOp, weights: Mapping[str, np.ndarray], emulate: bool = False, threads: int = 2,
-                    dump_dir: str | None = None, schedules: Mapping | None = None, arch: str | None = None,
-                    records: str | None = None):  # fmt: skip
+                    dump_dir: str | None = None, arch: str | None = None, records: str | None = None):  # fmt: skip
     """Lower a tg module with GPU schedules and load it on the GPU (targets/gpu/runtime.py),
     or, with `emulate`, run the same kernels on this CPU (targets/gpu/emulate.py). With
     `records` (a `tessel-tune --target gpu` log), each stage measured on this GPU gets its
@@ -159,7 +147,7 @@ def compile_for_gpu(module: ModuleOp, weights: Mapping[str, np.ndarray], emulate
         from tessel.targets.gpu.runtime import device_description
 
         host = device_description()
-    store, report = lower(module, weights, dump_dir, schedules, records=records, target="gpu", host=host)
+    store, report = lower(module, weights, dump_dir, records=records, target="gpu", host=host)
     start = time.perf_counter()
     if emulate:
         from tessel.targets.gpu.emulate import EmulatedGpuExecutable
@@ -185,12 +173,11 @@ def _dump_code(directory: str, name: str, text: str, after: int = 0) -> None:
 
 
 def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2,
-                    dump_dir: str | None = None, schedules: Mapping | None = None,
-                    records: str | None = None):  # fmt: skip
+                    dump_dir: str | None = None, records: str | None = None):  # fmt: skip
     """Lower a tg module and JIT it: returns (CpuExecutable, CompileReport)."""
     from tessel.targets.cpu.runtime import CpuExecutable
 
-    store, report = lower(module, weights, dump_dir, schedules, records=records)
+    store, report = lower(module, weights, dump_dir, records=records)
     start = time.perf_counter()
     executable = CpuExecutable(module, store, threads=threads)
     report.seconds["llvm"] = time.perf_counter() - start

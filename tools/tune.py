@@ -76,7 +76,7 @@ def kernel_module(path: str, bind: list[str], shapes: list[str]):
 
 
 def tune_command(args: argparse.Namespace) -> int:
-    from tessel.tune.records import Records
+    from tessel.passes.sched.tuning.records import Records
     from tessel.tune.task import extract_tasks
     from tessel.tune.tuner import Options, Tuner
 

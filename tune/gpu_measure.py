@@ -21,7 +21,6 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from tessel.passes.kernel.to_loops import stage_function
-from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.tune import gpu_space
 from tessel.tune.measure import Candidate, Result, _schedule_text, check_result
 from tessel.tune.task import StageRunner
@@ -40,8 +39,7 @@ class GpuMeasurer:
         """The stage's buffers (seeded) and its output under the CPU default schedule."""
         task = candidate.task
         if task.key not in self.reference:
-            op, _ = task.compute_op()
-            runner = StageRunner(task, default_schedule(op), threads=2)
+            runner = StageRunner(task, None, threads=2)
             inputs = [np.array(b, copy=True) for b in runner.buffers]
             out = runner.run().copy()
             self.reference[task.key] = (inputs, runner.out_index, out)
@@ -65,8 +63,7 @@ class GpuMeasurer:
         cu = self.cu
         start = time.perf_counter()
         op, visible = c.task.compute_op()
-        schedule = gpu_space.build(op, c.knobs)
-        fn, _ = stage_function("stage", op, visible, schedule, target="gpu")
+        fn, _ = stage_function("stage", op, visible, gpu_space.loops(op, c.knobs), target="gpu")
         ptx = compile_ptx(emit_ptx_module(ModuleOp([fn])), self.arch)
         module = check(cu, cu.cuModuleLoadData(ptx.encode() + b"\0"), "cuModuleLoadData")
         build_s = time.perf_counter() - start

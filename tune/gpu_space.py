@@ -18,7 +18,8 @@ import itertools
 import random
 from collections.abc import Iterator
 
-from tessel.dialects import kernel
+from tessel.dialects import kernel, sched
+from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
 from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule, tiled_gpu_schedule
 from tessel.passes.kernel.loops.schedule import StageSchedule
 from tessel.tune.space import neighbours_in, sample_from
@@ -51,6 +52,16 @@ def neighbours(op: kernel.ComputeOp, knobs: Knobs, rng: random.Random, count: in
     return neighbours_in(knob_space(op), knobs, rng, count)
 
 
-def build(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
-    tiled = None if knobs.get("default") else tiled_gpu_schedule(op, knobs)  # (None also where the sketch does not apply)
+TARGET = "gpu"  # the target this space's schedules are for
+
+
+def build(op: kernel.ComputeOp, knobs: Knobs, name: str = "stage") -> sched.StageOp:
+    """The schedule of a knob set as sched IR for the stage function `name`."""
+    return stage_from_schedule(op, name, loops(op, knobs))
+
+
+def loops(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
+    """The loop nest a knob set describes (the default GPU schedule where the tiled sketch
+    does not apply)."""
+    tiled = None if knobs.get("default") else tiled_gpu_schedule(op, knobs)
     return tiled or default_gpu_schedule(op)

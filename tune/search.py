@@ -26,7 +26,7 @@ from tessel.dialects import kernel
 from tessel.tune import space
 from tessel.tune.cost_model import CostModel
 from tessel.tune.features import features
-from tessel.tune.records import knob_id
+from tessel.passes.sched.tuning.records import knob_id
 
 Scorer = Callable[[list[space.Knobs]], np.ndarray]
 
@@ -37,7 +37,7 @@ def scorer(op: kernel.ComputeOp, model: CostModel, sp=space) -> Scorer:  # noqa:
     def score(points: list[space.Knobs]) -> np.ndarray:
         todo = [p for p in points if knob_id(p) not in cache]
         if todo:
-            X = np.stack([features(op, sp.build(op, p)) for p in todo])
+            X = np.stack([features(op, sp.loops(op, p)) for p in todo])
             for p, s in zip(todo, model.predict(X)):
                 cache[knob_id(p)] = float(s)
         return np.array([cache[knob_id(p)] for p in points])

@@ -12,9 +12,10 @@ kernel.compute gets a space, fused epilogues included.
   blocked a second time for cache reuse (`block_axis`, `block`), the first one parallel;
   rows that do not divide their axis either leave a guarded tail or clamp the last tile.
 
-A point of the space is a `Knobs` dict; `build` turns it into a StageSchedule (always one
-that validates), `sample` draws one, `neighbours` changes one knob (for annealing and
-mutation), and `knob_space` lists every knob's values (for features and search).
+A point of the space is a `Knobs` dict; `build` turns it into the candidate schedule as
+sched IR (always one that validates: the IR is what is measured, recorded and applied),
+`sample` draws one, `neighbours` changes one knob (for annealing and mutation), and
+`knob_space` lists every knob's values (for features and search).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import math
 import random
 from collections.abc import Iterator
 
-from tessel.dialects import kernel
+from tessel.dialects import kernel, sched
+from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
 from tessel.passes.kernel.loops.schedule import Loop, StageSchedule, default_schedule, vector_width
 
 Knobs = dict[str, object]
@@ -95,9 +97,17 @@ def neighbours_in(space: dict[str, list], knobs: Knobs, rng: random.Random, coun
 DEFAULT: Knobs = {"default": True}  # the point that stands for the default schedule
 
 
-def build(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
-    """The StageSchedule of a knob set; knobs that do not fit the stage fall back to the
-    nearest valid value (a width over the axis, a tile over the axis), so every point
+TARGET = "cpu"  # the target this space's schedules are for
+
+
+def build(op: kernel.ComputeOp, knobs: Knobs, name: str = "stage") -> sched.StageOp:
+    """The schedule of a knob set as sched IR for the stage function `name`."""
+    return stage_from_schedule(op, name, loops(op, knobs))
+
+
+def loops(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
+    """The loop nest a knob set describes; knobs that do not fit the stage fall back to
+    the nearest valid value (a width over the axis, a tile over the axis), so every point
     builds a valid schedule. `DEFAULT` builds the default schedule."""
     if knobs.get("default"):
         return default_schedule(op)

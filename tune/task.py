@@ -10,7 +10,6 @@ correctness checks work on.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 from collections.abc import Sequence
@@ -18,14 +17,16 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
-from tessel.dialects import kernel
+from tessel.dialects import kernel, sched
 from tessel.dialects.kernel import KERNEL_ATTR
-from tessel.ir.source import make_context, parse_module, print_module
+from tessel.ir.source import make_context, parse_module
+from tessel.passes.sched.tuning.keys import anonymous_text, task_key
 from tessel.passes.kernel.to_loops import stage_function
-from tessel.passes.kernel.loops.schedule import StageSchedule
+from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
+from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.targets.cpu.jit import CompiledModule, host_description
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
@@ -66,41 +67,9 @@ def _stage(fn: func.FuncOp, index: int) -> tuple[kernel.ComputeOp, list[SSAValue
     raise IndexError(f"{fn.sym_name.data} has no stage {index}")
 
 
-def _anonymous(fn: func.FuncOp) -> str:
-    """The function's text with every value name and its own name dropped."""
-    clone = fn.clone()
-    for op in clone.walk():
-        for r in op.results:
-            r.name_hint = None
-        for region in op.regions:
-            for block in region.blocks:
-                for a in block.args:
-                    a.name_hint = None
-    clone.properties["sym_name"] = StringAttr("kernel")
-    return print_module(ModuleOp([clone]))
-
-
 def _flops(op: kernel.ComputeOp) -> int:
     points = math.prod(op.domain)
     return 2 * points if op.reduce_count else points
-
-
-def stage_keys(module: ModuleOp, host: str | None = None) -> dict[str, str]:
-    """Every stage function name of a module after tg-to-kernel -> its task key (for this
-    CPU, or for `host`: a GPU's description)."""
-    host = host or host_description()
-    keys = {}
-    for fn in module.ops:
-        if isinstance(fn, func.FuncOp) and KERNEL_ATTR in fn.attributes:
-            text = _anonymous(fn)
-            stages = [o for o in fn.body.block.ops if isinstance(o, kernel.ComputeOp)]
-            for i in range(len(stages)):
-                keys[f"{fn.sym_name.data}__s{i}"] = _key(host, i, text)
-    return keys
-
-
-def _key(host: str, index: int, text: str) -> str:
-    return hashlib.sha256(f"{host}|s{index}|{text}".encode()).hexdigest()[:20]
 
 
 def extract_tasks(module: ModuleOp, host: str | None = None) -> list[Task]:
@@ -117,10 +86,10 @@ def extract_tasks(module: ModuleOp, host: str | None = None) -> list[Task]:
     for fn in module.ops:
         if not isinstance(fn, func.FuncOp) or KERNEL_ATTR not in fn.attributes:
             continue
-        text = _anonymous(fn)
+        text = anonymous_text(fn)
         stages = [o for o in fn.body.block.ops if isinstance(o, kernel.ComputeOp)]
         for i, op in enumerate(stages):
-            key = _key(host, i, text)
+            key = task_key(host, i, text)
             launches = max(1, calls.get(fn.sym_name.data, 1))
             if key in tasks:
                 tasks[key].weight += launches
@@ -130,13 +99,14 @@ def extract_tasks(module: ModuleOp, host: str | None = None) -> list[Task]:
 
 
 class StageRunner:
-    """One stage compiled under one schedule, with buffers of its own (inputs random,
-    fixed by `seed`), runnable and timeable."""
+    """One stage compiled under one schedule (sched IR; None: the default schedule), with
+    buffers of its own (inputs random, fixed by `seed`), runnable and timeable."""
 
-    def __init__(self, task: Task, schedule: StageSchedule, threads: int = 2, seed: int = 0,
+    def __init__(self, task: Task, schedule: sched.StageOp | None = None, threads: int = 2, seed: int = 0,
                  buffers: Sequence[np.ndarray] | None = None, cache: bool = False):  # fmt: skip
         op, visible = task.compute_op()
-        fn, extent = stage_function("stage", op, visible, schedule)
+        view = schedule_from_stage(op, schedule) if schedule is not None else default_schedule(op)
+        fn, extent = stage_function("stage", op, visible, view)
         self.compiled = CompiledModule(emit_module(ModuleOp([fn])), use_cache=cache)
         rng = np.random.default_rng(seed)
         if buffers is None:

@@ -27,7 +27,7 @@ from tessel.tune.cost_model import CostModel
 from tessel.tune.features import SIZE, features
 from tessel.tune.measure import Candidate, LocalMeasurer, Result
 from tessel.tune.ray_measure import RayMeasurer
-from tessel.tune.records import Records, knob_id
+from tessel.passes.sched.tuning.records import Records, knob_id
 from tessel.tune.task import Task
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ class Tuner:
 
     def _entry(self, task: Task, op, r: Result) -> dict:
         try:
-            vec = features(op, self.space.build(op, r.knobs)).tolist()
+            vec = features(op, self.space.loops(op, r.knobs)).tolist()
         except Exception:  # noqa: BLE001  (a schedule that cannot be built has no features)
             vec = None
         return {"key": task.key, "stage": task.stage, "target": self.options.target, "host": self.host, "knobs": r.knobs,

@@ -5,15 +5,16 @@ its kernel.
 
 The stage function `@k0_conv__s0(%x, %w, %out, %lo: index, %hi: index)` holds the loop
 nest the stage's schedule asks for (see `loop_builder`); [lo, hi) is the part of its
-parallel loop to run, so the runtime can hand ranges to threads. Schedules come from
-`default_schedule` unless a `schedules` mapping (stage function name -> StageSchedule) is
-given programmatically, or a `sched.stage` op in the module names the stage: its
-primitives are replayed to build the loop nest (`apply_sched.py`), and consumed.
+parallel loop to run, so the runtime can hand ranges to threads. A stage's schedule is
+sched IR: a `sched.stage` op in the module that names the stage (written by hand, by
+sched-default, or from tuning records by sched-apply-records) has its primitives replayed
+to build the loop nest (`loops/apply_sched.py`) and is consumed; a stage no sched.stage
+names gets the default schedule of its target.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, memref
@@ -81,7 +82,6 @@ def _stage_names(module: builtin.ModuleOp) -> list[str]:
 class KernelToLoops(ModulePass):
     name = "kernel-to-loops"
 
-    schedules: dict = field(default_factory=dict, compare=False, hash=False)
     target: str = "cpu"  # "gpu": default GPU schedules, sched.bind allowed, grid dims on each stage
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
@@ -106,7 +106,7 @@ class KernelToLoops(ModulePass):
                     schedule = schedule_from_stage(o, written[name], self.target)
                     used.add(name)
                 else:
-                    schedule = self.schedules.get(name) or (default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o))
+                    schedule = default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o)
                 stage, extent = stage_function(name, o, list(visible), schedule, self.target)
                 op.body.block.insert_op_before(stage, fn)
                 launch = kernel.LaunchOp.create(

@@ -45,7 +45,7 @@ def test_random_schedules_from_the_space_equal_the_default(graph: Graph, seed: i
     stages = []
     for fn in [o for o in module.ops if "kernel.kernel" in o.attributes]:
         for stage, compute in stage_names(fn):
-            stages.append(stage_from_schedule(compute, stage, space.build(compute, space.sample(compute, rng))))
+            stages.append(stage_from_schedule(compute, stage, space.loops(compute, space.sample(compute, rng))))
     for s in stages:
         module.body.block.add_op(s)
     module = parse_module(ctx, print_module(module))  # the schedules go through text

@@ -88,7 +88,7 @@ def test_a_scalar_stage_schedule_survives_text() -> None:
     stages = [(s, c) for fn in module.ops if "kernel.kernel" in fn.attributes for s, c in stage_names(fn)]
     assert any(not c.axis_names for _, c in stages), "the scalar stage is there"
     for stage, compute in stages:
-        schedule = space.build(compute, space.DEFAULT)
+        schedule = space.loops(compute, space.DEFAULT)
         written = parse_module(ctx, print_module(stage_from_schedule(compute, stage, schedule))).body.block.first_op
         replayed = schedule_from_stage(compute, written)
         assert [(l.axis, l.extent, l.kind) for l in replayed.loops] == [(l.axis, l.extent, l.kind) for l in schedule.loops]

@@ -83,6 +83,8 @@ class StageSchedule:
                 raise ValueError("only the innermost loop may be vectorized")
             if loop.kind == "vector" and loop.axis >= k:
                 raise ValueError("a reduction axis cannot be vectorized")
+            if loop.kind == "vector" and op.reduce_count and self.acc_at is None:
+                raise ValueError("a reduction stage's vectorized loop accumulates in registers: give the stage a cache_write")
             if loop.clamp:
                 same = [l for l in self.loops if l.axis == loop.axis]
                 inner = [l for l in same if l is not loop]

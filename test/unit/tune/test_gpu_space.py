@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
 from tessel.ir.source import make_context, parse_module, print_module
-from tessel.passes.schedule.apply_sched import schedule_from_stage, stage_from_schedule
-from tessel.passes.schedule.kernel_to_loops import KernelToLoops
-from tessel.passes.schedule.sched_default import stage_names
+from tessel.passes.kernel.loops.apply_sched import schedule_from_stage, stage_from_schedule
+from tessel.passes.kernel.to_loops import KernelToLoops
+from tessel.passes.sched.default import stage_names
 from tessel.targets.gpu.emulate import EmulatedGpuExecutable
 from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
 from tessel.targets.gpu.ptxas import assemble, find_ptxas
@@ -46,7 +46,7 @@ def test_sampled_gpu_schedules_compute_the_same(name: str, seed: int) -> None:
     rng = random.Random(seed)
     for fn in _kernel_fns(module):
         for stage, compute in stage_names(fn):
-            schedule = gpu_space.build(compute, gpu_space.sample(compute, rng))
+            schedule = gpu_space.loops(compute, gpu_space.sample(compute, rng))
             module.body.block.add_op(stage_from_schedule(compute, stage, schedule))
     module = parse_module(ctx, print_module(module))  # the schedules go through text
     PassPipeline((KernelToLoops(target="gpu"),)).apply(ctx, module)
@@ -71,7 +71,7 @@ def test_every_gpu_knob_value_builds_a_valid_schedule(name: str) -> None:
             base = {k: v[0] for k, v in values.items()}
             for knob, options in values.items():
                 for option in options:
-                    schedule = gpu_space.build(compute, {**base, knob: option})
+                    schedule = gpu_space.loops(compute, {**base, knob: option})
                     schedule.validate(compute)
                     assert schedule.is_gpu or all(e == 1 for e in compute.domain[: compute.spatial_count])
                     replayed = schedule_from_stage(compute, stage_from_schedule(compute, stage, schedule), "gpu")
@@ -87,6 +87,6 @@ def test_features_of_gpu_schedules_see_the_grid() -> None:
     _, module, _ = kernels("matmul")
     (fn,) = [f for f in _kernel_fns(module) if "matmul" in f.sym_name.data]
     _, compute = stage_names(fn)[0]
-    small = features(compute, gpu_space.build(compute, {"tx": 32, "cols": 1, "ty_axis": 0, "ty": 1, "rows": 1, "unroll_k": 1}))
-    tiled = features(compute, gpu_space.build(compute, {"tx": 32, "cols": 4, "ty_axis": 0, "ty": 4, "rows": 4, "unroll_k": 4}))
+    small = features(compute, gpu_space.loops(compute, {"tx": 32, "cols": 1, "ty_axis": 0, "ty": 1, "rows": 1, "unroll_k": 1}))
+    tiled = features(compute, gpu_space.loops(compute, {"tx": 32, "cols": 4, "ty_axis": 0, "ty": 4, "rows": 4, "unroll_k": 4}))
     assert small.shape == tiled.shape == (SIZE,) and not np.array_equal(small, tiled)

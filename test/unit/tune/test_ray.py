@@ -15,7 +15,7 @@ from pathlib import Path  # noqa: E402
 from tessel.tune import space  # noqa: E402
 from tessel.tune.measure import Candidate  # noqa: E402
 from tessel.tune.ray_measure import RayMeasurer  # noqa: E402
-from tessel.tune.records import Records  # noqa: E402
+from tessel.passes.sched.tuning.records import Records  # noqa: E402
 from tessel.tune.tuner import Options, Tuner  # noqa: E402
 
 # the good, crashing and hanging kernels of the local measurer's tests (--import-mode=importlib

@@ -102,7 +102,7 @@ def test_sampled_schedules_compute_the_same(name, seed):
     text_stages = []
     for fn in [o for o in module.ops if hasattr(o, "sym_name") and "kernel.kernel" in o.attributes]:
         for stage, compute in stage_names(fn):
-            schedule = space.build(compute, space.sample(compute, rng))
+            schedule = space.loops(compute, space.sample(compute, rng))
             text_stages.append(stage_from_schedule(compute, stage, schedule))
     for s in text_stages:
         module.body.block.add_op(s)
@@ -123,7 +123,7 @@ def test_every_knob_value_builds_a_valid_schedule(name):
             base = {k: v[0] for k, v in values.items()}
             for knob, options in values.items():
                 for option in options:
-                    schedule = space.build(compute, {**base, knob: option})
+                    schedule = space.loops(compute, {**base, knob: option})
                     schedule.validate(compute)
                     replayed = schedule_from_stage(compute, stage_from_schedule(compute, stage, schedule))
                     assert [(l.axis, l.extent, l.stride, l.kind, l.clamp) for l in replayed.loops] == [

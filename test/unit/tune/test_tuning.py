@@ -15,7 +15,7 @@ from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module
 from tessel.tune import cost_model, space
 from tessel.tune.measure import Candidate, LocalMeasurer, Result
-from tessel.tune.records import Records, knob_id
+from tessel.passes.sched.tuning.records import Records, knob_id
 from tessel.tune.task import extract_tasks
 from tessel.tune.tuner import Options, Tuner
 
@@ -159,7 +159,7 @@ def test_model_guided_search_proposes_valid_unmeasured_points():
     from tessel.tune.features import features
     from tessel.tune import search
 
-    X = np.stack([features(op, space.build(op, p)) for p in points])
+    X = np.stack([features(op, space.loops(op, p)) for p in points])
     seconds = list(1e-3 * (1 + np.arange(40) / 40))
     model.fit(X, [task.key] * 40, seconds)
     measured = {knob_id(p) for p in points}
@@ -167,4 +167,4 @@ def test_model_guided_search_proposes_valid_unmeasured_points():
         batch = search.propose(strategy, op, model, measured, points[:4], 8, rng)
         assert len(batch) == 8 and not {knob_id(p) for p in batch} & measured
         for p in batch:
-            space.build(op, p).validate(op)
+            space.loops(op, p).validate(op)

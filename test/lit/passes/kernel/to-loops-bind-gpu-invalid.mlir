@@ -5,7 +5,7 @@
 // bound twice, sched.parallel (the grid is the parallelism), too many threads per block,
 // shared-memory tiles at a spatial loop, without bound loops, or too big for a block.
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_matmul__s0": reduction axis k cannot be bound to a GPU index
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_matmul__s0": reduction axis k cannot be bound to a GPU index
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -23,7 +23,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 14]]:3: error: sched.bind in sched.stage "k0_matmul__s0": two loops are bound to threadIdx.x
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 14]]:3: error: sched.bind in sched.stage "k0_matmul__s0": two loops are bound to threadIdx.x
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -42,7 +42,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_matmul__s0": loops bound to GPU indices must be the outermost ones
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_matmul__s0": loops bound to GPU indices must be the outermost ones
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -60,7 +60,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 15]]:3: error: sched.bind in sched.stage "k0_matmul__s0": the loop is already thread
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 15]]:3: error: sched.bind in sched.stage "k0_matmul__s0": the loop is already thread
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -80,7 +80,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": a GPU stage's parallelism is its grid: bind loops with sched.bind instead
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": a GPU stage's parallelism is its grid: bind loops with sched.bind instead
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -98,7 +98,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_wide__s0": 2048 threads per block exceed 1024
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_wide__s0": 2048 threads per block exceed 1024
 func.func @k0_wide(%a: memref<4096xf32>, %c: memref<4096xf32>) attributes {kernel.kernel} {
   kernel.compute "copy" %c(i = 4096) : memref<4096xf32> {
   ^bb0(%i: index):
@@ -116,7 +116,7 @@ sched.stage "k0_wide__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 14]]:3: error: sched.cache_read in sched.stage "k0_matmul__s0": shared-memory tiles are loaded at a serial reduction loop
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 14]]:3: error: sched.cache_read in sched.stage "k0_matmul__s0": shared-memory tiles are loaded at a serial reduction loop
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -135,7 +135,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.cache_read in sched.stage "k0_matmul__s0": staging through shared memory needs loops bound to GPU indices
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 13]]:3: error: sched.cache_read in sched.stage "k0_matmul__s0": staging through shared memory needs loops bound to GPU indices
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -153,7 +153,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-bind-gpu-invalid.mlir:[[# @LINE + 2]]:3: error: the shared-memory tiles of stage matmul take 163840 bytes, over the 49152 a block may use
+// CHECK: to-loops-bind-gpu-invalid.mlir:[[# @LINE + 2]]:3: error: the shared-memory tiles of stage matmul take 163840 bytes, over the 49152 a block may use
 func.func @k0_big(%a: memref<64x1024xf32>, %b: memref<1024x16xf32>, %c: memref<64x16xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 64, j = 16) reduce(k = 1024) combine "add" init 0.000000e+00 : f32 : memref<64x16xf32> {
   ^bb0(%i: index, %j: index, %k: index):

@@ -4,7 +4,7 @@
 // is one line at the primitive (or the stage) and names it.
 
 // A schedule for a stage the module does not have.
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 11]]:1: error: sched.stage "k0_matmul__s7" names no stage of this module (stages: k0_matmul__s0)
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 11]]:1: error: sched.stage "k0_matmul__s7" names no stage of this module (stages: k0_matmul__s0)
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -22,7 +22,7 @@ sched.stage "k0_matmul__s7" {
 // -----
 
 // The axes must be the stage's, by name and order.
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 12]]:3: error: sched.axes in sched.stage "k0_matmul__s0": names axes ['j', 'i', 'k'], the stage's are ['i', 'j', 'k']
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 12]]:3: error: sched.axes in sched.stage "k0_matmul__s0": names axes ['j', 'i', 'k'], the stage's are ['i', 'j', 'k']
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -40,7 +40,7 @@ sched.stage "k0_matmul__s0" {
 // -----
 
 // A reduction axis cannot become vector lanes (its lanes would have to be summed).
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.vectorize in sched.stage "k0_matmul__s0": a reduction axis cannot be vectorized
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.vectorize in sched.stage "k0_matmul__s0": a reduction axis cannot be vectorized
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -59,7 +59,7 @@ sched.stage "k0_matmul__s0" {
 // -----
 
 // Only the outermost loop is split across threads.
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": only the outermost loop may be parallel
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": only the outermost loop may be parallel
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -78,7 +78,7 @@ sched.stage "k0_matmul__s0" {
 // -----
 
 // The vector loop must be innermost.
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.vectorize in sched.stage "k0_matmul__s0": only the innermost loop may be vectorized
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.vectorize in sched.stage "k0_matmul__s0": only the innermost loop may be vectorized
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -97,7 +97,7 @@ sched.stage "k0_matmul__s0" {
 // -----
 
 // The accumulator tile holds the reduction loops (they cannot be outside it).
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 14]]:3: error: sched.cache_write in sched.stage "k0_matmul__s0": reduction loops must be inside the accumulator tile
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 14]]:3: error: sched.cache_write in sched.stage "k0_matmul__s0": reduction loops must be inside the accumulator tile
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -117,7 +117,7 @@ sched.stage "k0_matmul__s0" {
 // -----
 
 // A loop is annotated once.
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 14]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": the loop is already unroll
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 14]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": the loop is already unroll
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -137,7 +137,7 @@ sched.stage "k0_matmul__s0" {
 // -----
 
 // A clamped split needs at least one whole tile.
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.split_clamp in sched.stage "k0_matmul__s0": split_clamp factor 8 exceeds the loop's 6 iterations
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.split_clamp in sched.stage "k0_matmul__s0": split_clamp factor 8 exceeds the loop's 6 iterations
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -156,7 +156,7 @@ sched.stage "k0_matmul__s0" {
 // -----
 
 // Primitives the cpu target does not implement say so.
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.fuse in sched.stage "k0_matmul__s0": the cpu loop builder gives each loop one axis; fuse is not supported yet
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.fuse in sched.stage "k0_matmul__s0": the cpu loop builder gives each loop one axis; fuse is not supported yet
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -174,7 +174,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_matmul__s0": bind maps loops to GPU indices and needs the gpu target
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.bind in sched.stage "k0_matmul__s0": bind maps loops to GPU indices and needs the gpu target
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -192,7 +192,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.compute_at in sched.stage "k0_matmul__s0": stages are separate loop nests on the cpu target; compute_at is not supported yet
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.compute_at in sched.stage "k0_matmul__s0": stages are separate loop nests on the cpu target; compute_at is not supported yet
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -210,7 +210,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.tensorize in sched.stage "k0_matmul__s0": no tensor intrinsic is registered for the cpu target
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.tensorize in sched.stage "k0_matmul__s0": no tensor intrinsic is registered for the cpu target
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -228,7 +228,7 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// CHECK: sched-apply-invalid.mlir:[[# @LINE + 13]]:3: error: sched.virtual_thread in sched.stage "k0_matmul__s0": virtual threads are for the vta target
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.virtual_thread in sched.stage "k0_matmul__s0": virtual threads are for the vta target
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -242,4 +242,25 @@ func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20x
 sched.stage "k0_matmul__s0" {
   %i, %j, %k = sched.axes ["i", "j", "k"]
   sched.virtual_thread %j
+}
+
+// -----
+
+// A vectorized reduction stage must accumulate in a register tile (cache_write).
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 15]]:3: error: sched.vectorize in sched.stage "k0_matmul__s0": a reduction stage's vectorized loop accumulates in registers: give the stage a cache_write
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x16xf32>, %c: memref<6x16xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 16) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x16xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x16xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  %j.o, %j.i = sched.split %j by 8
+  sched.reorder %i, %j.o, %k, %j.i
+  sched.vectorize %j.i
 }

@@ -7,11 +7,11 @@
 // The second RUN line stops at the first case and checks exactly that.
 
 // ERR:      lines: 1
-// ERR-NEXT: {{^}}{{.*}}tg-to-kernel-invalid.mlir:[[# @LINE + 5]]:3: error: tg-to-kernel expects fused groups (run tg-fuse first), found tg.relu{{$}}
+// ERR-NEXT: {{^}}{{.*}}to-kernel-invalid.mlir:[[# @LINE + 5]]:3: error: tg-to-kernel expects fused groups (run tg-fuse first), found tg.relu{{$}}
 
 // The pass consumes tg.fused groups only: a bare tg op means tg-fuse did not run.
 func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: tg-to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: tg-to-kernel expects fused groups (run tg-fuse first), found tg.relu
+  // CHECK: to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: tg-to-kernel expects fused groups (run tg-fuse first), found tg.relu
   %r = tg.relu %x : tensor<4xf32>
   func.return %r : tensor<4xf32>
 }
@@ -21,7 +21,7 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // Inside a group every non-anchor value is computed element by element from the group's
 // inputs; a tg.constant has no such rule (tg-fuse keeps constants outside groups).
 func.func @constant_inside(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: tg-to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'constant_add' to a kernel: tg.constant cannot be computed element-wise
+  // CHECK: to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'constant_add' to a kernel: tg.constant cannot be computed element-wise
   %t = tg.fused "constant_add"(%a) : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a1: tensor<4xf32>):
     %k = tg.constant dense<1.0> : tensor<4xf32>
@@ -37,7 +37,7 @@ func.func @constant_inside(%a: tensor<4xf32>) -> tensor<4xf32> {
 // element being stored. A transpose reads the matmul at another index, so it cannot be
 // an epilogue (tg-fuse only fuses element-wise consumers into a matmul).
 func.func @anchor_transposed(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  // CHECK: tg-to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_transpose' to a kernel: tg.matmul cannot be computed element-wise
+  // CHECK: to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_transpose' to a kernel: tg.matmul cannot be computed element-wise
   %t = tg.fused "matmul_transpose"(%a, %b) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> {
   ^bb0(%a1: tensor<4x4xf32>, %b1: tensor<4x4xf32>):
     %y = tg.matmul %a1, %b1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
@@ -52,7 +52,7 @@ func.func @anchor_transposed(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor
 // A kernel is built around one anchor; two matmuls in one group (hand-written: tg-fuse
 // never makes this) must be split, not half-lowered.
 func.func @two_anchors(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  // CHECK: tg-to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_matmul' to a kernel: it holds 2 anchor ops (tg.matmul, tg.matmul); a kernel has one
+  // CHECK: to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_matmul' to a kernel: it holds 2 anchor ops (tg.matmul, tg.matmul); a kernel has one
   %t = tg.fused "matmul_matmul"(%a, %b) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> {
   ^bb0(%a1: tensor<4x4xf32>, %b1: tensor<4x4xf32>):
     %y = tg.matmul %a1, %b1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
@@ -67,7 +67,7 @@ func.func @two_anchors(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf
 // The anchor's stage writes one output; a group that also yields its epilogue's value
 // would leave that second output unwritten, so it is rejected.
 func.func @anchor_two_results(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
-  // CHECK: tg-to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_relu' to a kernel: it yields 2 values; a group around tg.matmul yields only that op's results
+  // CHECK: to-kernel-invalid.mlir:[[# @LINE + 1]]:3: error: cannot lower 'matmul_relu' to a kernel: it yields 2 values; a group around tg.matmul yields only that op's results
   %t:2 = tg.fused "matmul_relu"(%a, %b) : (tensor<4x4xf32>, tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
   ^bb0(%a1: tensor<4x4xf32>, %b1: tensor<4x4xf32>):
     %y = tg.matmul %a1, %b1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>

@@ -98,38 +98,6 @@ def test_a_mirror_window_wider_than_its_frame_reflects_periodically() -> None:
     """Found by test_fuzz_img: a 5x5 mirror stencil on a 2x2 frame (after a downsample)
     reflected once and clamped; numpy's reflect padding (the reference) is periodic."""
     from tessel.dialects.img.reference import run as reference
-    from tessel.img_compiler import compile_program, entry_function
-
-    args = ", ".join(f"%p{i}: i8" for i in range(25))
-    text = f"""func.func @p() {{
-  %v1 = img.source {{fps = 10 : f64, camera = "cam"}} : !img.stream<4x4x1xui8>
-  %v3 = img.downsample %v1 {{factor = array<i64: 2, 2>, mode = "nearest"}} : !img.stream<4x4x1xui8> -> !img.stream<2x2x1xui8>
-  %v4 = img.stencil %v3 {{window = array<i64: 5, 5>, border = "mirror"}} : (!img.stream<2x2x1xui8>) -> !img.stream<2x2x1xui8> {{
-  ^bb0({args}):
-    %s1 = arith.addi %p0, %p4 : i8
-    img.yield %s1 : i8
-  }}
-  img.sink %v4 : !img.stream<2x2x1xui8>
-  func.return
-}}"""
-    ctx = make_context()
-    module = parse_module(ctx, text, "fuzz.mlir")
-    fn = entry_function(module)
-    original = fn.clone()
-    exe = compile_program(ctx, module)
-    frames = [np.random.default_rng(s).integers(0, 256, (4, 4, 1)).astype(np.uint8) for s in range(3)]
-    sinks: list = []
-    reference(original, [], {"cam": frames}, sinks)
-    got = exe.run([], {"cam": frames})
-    exe.close()
-    for a, b in zip(got.sinks[0], sinks[0]):
-        np.testing.assert_array_equal(a, b)
-
-
-def test_a_mirror_window_wider_than_its_frame_reflects_periodically_declarative() -> None:
-    """The regression above in the img dialect's declarative syntax (issue 19: enums, typed
-    properties) through pipelines/img.py (was img_compiler.py), which the test above predates."""
-    from tessel.dialects.img.reference import run as reference
     from tessel.pipelines.img import compile_program, entry_function
 
     args = ", ".join(f"%p{i}: i8" for i in range(25))

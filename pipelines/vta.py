@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import builtin, func
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.passes import PassPipeline
@@ -88,28 +89,39 @@ def _is_constant(op: Operation) -> bool:
 def _constant(op: Operation, weights: Mapping[str, np.ndarray]) -> np.ndarray:
     if isinstance(op, tg.ConstantOp):
         return tg.constant_value(op)
-    return np.asarray(weights[op.weight_name])  # type: ignore[attr-defined]
+    assert isinstance(op, tg.WeightOp)  # _is_constant
+    return np.asarray(weights[op.weight_name])
 
 
-def _outline(ops: list[Operation], env: Mapping[SSAValue, np.ndarray], later: set[SSAValue], module: builtin.ModuleOp) -> tuple[builtin.ModuleOp, list[SSAValue], list[SSAValue]]:
+def _outline(
+    ops: list[Operation], env: Mapping[SSAValue, np.ndarray], later: set[SSAValue], module: builtin.ModuleOp
+) -> tuple[builtin.ModuleOp, list[SSAValue], list[SSAValue]]:
     """A module whose @main runs `ops`: arguments = values from before, results = values used later."""
     inside = {r for o in ops for r in o.results}
     args = [v for o in ops for v in o.operands if v not in inside]
     args = list(dict.fromkeys(args))
-    results = [r for o in ops for r in o.results if r in later]
+    results: list[SSAValue] = [r for o in ops for r in o.results if r in later]
     block = Block(arg_types=[a.type for a in args])
     mapping: dict[SSAValue, SSAValue] = dict(zip(args, block.args))
     for o in ops:
         block.add_op(o.clone(value_mapper=mapping))
     block.add_op(func.ReturnOp(*[mapping[r] for r in results]))
-    fn = func.FuncOp("main", builtin.FunctionType.from_lists([a.type for a in args], [r.type for r in results]), Region(block))
+    fn = func.FuncOp(
+        "main", builtin.FunctionType.from_lists([a.type for a in args], [r.type for r in results]), Region(block)
+    )
     out = builtin.ModuleOp([fn])
     if WEIGHTS_ATTR in module.attributes:
         out.attributes[WEIGHTS_ATTR] = module.attributes[WEIGHTS_ATTR]
     return out, args, results
 
 
-def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarray], weights: Mapping[str, np.ndarray], threads: int = 2) -> VtaRun:
+def execute(
+    module: builtin.ModuleOp,
+    fn: func.FuncOp,
+    inputs: Sequence[np.ndarray],
+    weights: Mapping[str, np.ndarray],
+    threads: int = 2,
+) -> VtaRun:
     """Run `fn` of a compiled module: its VTA layers on the simulator, the rest on the CPU."""
     programs = {o.sym_name.data: o for o in module.ops if isinstance(o, vta.ProgramOp)}
     env: dict[SSAValue, np.ndarray] = dict(zip(fn.body.block.args, inputs))
@@ -132,7 +144,9 @@ def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarr
         if compute:
             later = used_after[at - 1] if at > 0 else set()
             # constants the segment reads are cloned into it so the CPU pipeline sees them as weights
-            consts = [o for o in segment if _is_constant(o) and any(u.operation in compute for r in o.results for u in r.uses)]
+            consts = [
+                o for o in segment if _is_constant(o) and any(u.operation in compute for r in o.results for u in r.uses)
+            ]
             sub, args, results = _outline(consts + compute, env, later, module)
             executable, _ = compile_for_cpu(sub, weights, threads=threads)
             try:
@@ -145,8 +159,11 @@ def execute(module: builtin.ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarr
                 executable.close()
             env.update(zip(results, outs))
             run.host_segments += 1
-            run.host_notes += [f"{o.name} at {op_location(o) or 'its op'}: {o.attributes[vta.HOST_ATTR].data} (runs on the CPU)"  # type: ignore[attr-defined]
-                               for o in compute if vta.HOST_ATTR in o.attributes]  # fmt: skip
+            run.host_notes += [
+                f"{o.name} at {op_location(o) or 'its op'}: {why.data} (runs on the CPU)"
+                for o in compute
+                if isinstance(why := o.attributes.get(vta.HOST_ATTR), StringAttr)
+            ]
         segment = []
 
     for i, o in enumerate(ops):

@@ -27,7 +27,7 @@ from tessel.ir.signature import inputs, outputs, random_inputs
 from tessel.ir.source import make_context, print_module, read_module, verify
 from tessel.ir.weights import WeightStore
 from tessel.targets.reference.interpreter import entry_function, run
-from tessel.tools.cli import check_output_path, load_npz
+from tessel.tools.cli import check_output_path, load_npz, save_npz_atomically, write_atomically
 from tessel.tools.oracles import compare
 
 
@@ -78,8 +78,7 @@ def run_command(args: argparse.Namespace) -> int:
     verify(module)
     compile_s = time.perf_counter() - start
     if args.dump_ir:
-        with open(args.dump_ir, "w") as f:
-            f.write(print_module(module))
+        write_atomically(args.dump_ir, print_module(module), "--dump-ir")
     fn = entry_function(module)
     start = time.perf_counter()
     result = execute(module, fn, feed, weights, args.threads)
@@ -87,19 +86,25 @@ def run_command(args: argparse.Namespace) -> int:
     print(f"compiled {len(result.layers)} VTA layer(s) in {compile_s:.2f} s ({cfg.describe()})")
     for note in result.host_notes:
         print(f"  note: {note}")
-    print(f"ran @{fn.sym_name.data}: {len(result.layers)} layer(s) on the simulated VTA, "
-          f"{result.host_segments} segment(s) on the CPU, in {elapsed:.2f} s of simulation")  # fmt: skip
+    print(
+        f"ran @{fn.sym_name.data}: {len(result.layers)} layer(s) on the simulated VTA, "
+        f"{result.host_segments} segment(s) on the CPU, in {elapsed:.2f} s of simulation"
+    )
     print(f"  {'layer':<16} {'cycles':>10} {'util':>6} {'GOPS':>7} {'insns':>6} {'DRAM KiB':>9}  hazards  schedule")
     hazards = 0
     for s in result.layers:
         c = s.cycles
         hazards += len(s.hazards.hazards) + (s.hazards.deadlock is not None) + bool(s.hazards.leftover)
         sched = s.notes.split(": ", 1)[-1]
-        print(f"  {s.name:<16} {c.cycles:>10} {c.utilization:>6.1%} {c.gops(cfg.clock_mhz):>7.1f} {s.insns:>6} "
-              f"{c.dram_bytes / 1024:>9.1f}  {len(s.hazards.hazards):>7}  {sched}")  # fmt: skip
+        print(
+            f"  {s.name:<16} {c.cycles:>10} {c.utilization:>6.1%} {c.gops(cfg.clock_mhz):>7.1f} {s.insns:>6} "
+            f"{c.dram_bytes / 1024:>9.1f}  {len(s.hazards.hazards):>7}  {sched}"
+        )
         moved = ", ".join(f"{k} {v / 1024:.1f}" for k, v in sorted(c.bytes_loaded.items()))
-        print(f"    DRAM KiB loaded: {moved}; stored: out {c.bytes_stored / 1024:.1f}; GEMM micro-ops {c.uops}; "
-              f"busy cycles: " + ", ".join(f"{m} {b}" for m, b in c.module_busy.items()))  # fmt: skip
+        print(
+            f"    DRAM KiB loaded: {moved}; stored: out {c.bytes_stored / 1024:.1f}; GEMM micro-ops {c.uops}; "
+            f"busy cycles: " + ", ".join(f"{m} {b}" for m, b in c.module_busy.items())
+        )
         if not s.hazards.ok:
             for line in s.hazards.lines(_program(module, s.name), 5):
                 print(f"    {line}")
@@ -107,16 +112,18 @@ def run_command(args: argparse.Namespace) -> int:
         total = sum(s.cycles.cycles for s in result.layers)
         print(f"  total {total} cycles = {total / (cfg.clock_mhz * 1e3):.3f} ms at {cfg.clock_mhz:g} MHz")
     if result.host_segments:
-        print(f"  the {result.host_segments} CPU segment(s): {result.host_ms:.3f} ms on this machine ({args.threads} threads)")
+        print(
+            f"  the {result.host_segments} CPU segment(s): {result.host_ms:.3f} ms on this machine ({args.threads} threads)"
+        )
     named = {p.name: r for p, r in zip(out_ports, result.outputs)}
     for name, value in named.items():
         print(f"  {name}: {value.dtype}{list(value.shape)}  min {value.min()}  max {value.max()}")
     if args.output:
-        np.savez(args.output, **named)
+        save_npz_atomically(args.output, named)
     ok = hazards == 0
     if hazards:
         print(f"hazard checker: {hazards} problem(s)")
-    if args.check:
+    if reference_module is not None:  # --check
         expected = dict(zip((p.name for p in out_ports), run(reference_module, feed, weights)))
         report = compare(named, expected, 0.0, 0.0)
         print(f"check against the reference semantics: {report.summary()}")

@@ -106,14 +106,14 @@ class DepsAttr(BitEnumAttribute[Dep]):
 
     @staticmethod
     def of(insn: isa.Insn) -> DepsAttr:
-        return DepsAttr(Dep(d) for d in insn.deps())
+        return DepsAttr(frozenset(Dep(d) for d in insn.deps()))
 
     def flags(self) -> dict[str, bool]:
         """The four `isa.Insn` flag fields."""
         return {d.value: d in self.data for d in Dep}
 
 
-NO_DEPS = DepsAttr(())
+NO_DEPS = DepsAttr(frozenset())
 
 _SIDES = ("top", "left", "bottom", "right")
 
@@ -158,6 +158,8 @@ class PaddingAttr(ParametrizedAttribute):
         given = parser.parse_comma_separated_list(parser.Delimiter.ANGLE, side)
         if sorted(k for k, _ in given) != sorted(_SIDES):
             names = ", ".join(k for k, _ in given)
-            parser.raise_error(f"#vta.padding takes top, left, bottom and right once each, got {names}", pos, parser.pos)
+            parser.raise_error(
+                f"#vta.padding takes top, left, bottom and right once each, got {names}", pos, parser.pos
+            )
         values = dict(given)
         return tuple(IntAttr(values[k]) for k in _SIDES)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -187,14 +188,14 @@ def load_config(path: str | Path) -> VtaConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a VTA config is a JSON object of LOG_* keys")
     base = preset(str(data.pop("TARGET", "pynq")))
-    changes: dict[str, object] = {"name": Path(path).stem}
+    changes: dict[str, Any] = {"name": Path(path).stem}  # VtaConfig field -> a checked number
     for key, value in data.items():
         if key not in _JSON_KEYS:
             raise ConfigError(f"{path}: unknown key '{key}' (known: {', '.join(_JSON_KEYS)}, TARGET)")
         if not isinstance(value, int | float) or value < 0:
             raise ConfigError(f"{path}: '{key}' must be a non-negative number, got {value!r}")
         changes[_JSON_KEYS[key]] = value
-    config = replace(base, **changes)  # type: ignore[arg-type]
+    config = replace(base, **changes)
     check(config, str(path))
     return config
 

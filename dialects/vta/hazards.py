@@ -32,8 +32,10 @@ class Hazard:
 
     def describe(self, prog: Program) -> str:
         a, b = prog.insns[self.first], prog.insns[self.second]
-        return (f"{self.kind} on {self.buffer}: instruction {self.first} ({a.opcode.name}, {a.module.name.lower()}) and "
-                f"{self.second} ({b.opcode.name}, {b.module.name.lower()}) are not ordered by any token")  # fmt: skip
+        return (
+            f"{self.kind} on {self.buffer}: instruction {self.first} ({a.opcode.name}, {a.module.name.lower()}) and "
+            f"{self.second} ({b.opcode.name}, {b.module.name.lower()}) are not ordered by any token"
+        )
 
 
 @dataclass
@@ -56,8 +58,10 @@ class Report:
         if self.leftover:
             out.append("tokens left at the end: " + ", ".join(f"{q}={n}" for q, n in self.leftover.items()))
         for k, d in self.pipeline[:limit]:
-            out.append(f"instruction {k} (GEMM) updates an accumulator again after {d} micro-ops, inside the "
-                       f"{prog.cfg.timing.pipeline_depth}-deep GEMM pipeline (read before the previous write)")  # fmt: skip
+            out.append(
+                f"instruction {k} (GEMM) updates an accumulator again after {d} micro-ops, inside the "
+                f"{prog.cfg.timing.pipeline_depth}-deep GEMM pipeline (read before the previous write)"
+            )
         return out
 
 
@@ -107,7 +111,7 @@ def _clocks(prog: Program, trace: Trace) -> tuple[dict[int, tuple[int, int, int]
         for src in trace.pop_sources.get(k, []):
             c = [max(a, b) for a, b in zip(c, clock[src])]
         c[m] = seen[m]
-        clock[k] = tuple(c)  # type: ignore[assignment]
+        clock[k] = (c[0], c[1], c[2])  # one count per module: load, compute, store
         last[m] = clock[k]
     return clock, position
 
@@ -136,7 +140,9 @@ def check(prog: Program, trace: Trace | None = None) -> Report:
     return Report(hazards, trace.deadlock, trace.leftover, list(trace.pipeline))
 
 
-def _conflicts(prog: Program, fa: list[Access], fb: list[Access], a: int, b: int, hazards: list[Hazard], seen: set) -> None:
+def _conflicts(
+    prog: Program, fa: list[Access], fb: list[Access], a: int, b: int, hazards: list[Hazard], seen: set
+) -> None:
     first, second = sorted((a, b))
     f1, f2 = (fa, fb) if a == first else (fb, fa)
     for buf1, lo1, hi1, w1 in f1:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import IntEnum
+from typing import Any
 
 from .config import VtaConfig
 
@@ -183,20 +184,56 @@ def _header() -> list[tuple[str, int, bool]]:
 
 def layout(kind: type[Insn], cfg: VtaConfig) -> list[tuple[str, int, bool]]:
     """(field, width, signed) in declaration order, as hw_spec.h declares them."""
-    uop, acc, inp, wgt = cfg.log2(cfg.uop_depth), cfg.log2(cfg.acc_depth), cfg.log2(cfg.inp_depth), cfg.log2(cfg.wgt_depth)
-    loops = [("reset", 1, False), ("uop_bgn", uop, False), ("uop_end", uop + 1, False), ("iter_out", 14, False), ("iter_in", 14, False)]
+    uop, acc, inp, wgt = (
+        cfg.log2(cfg.uop_depth),
+        cfg.log2(cfg.acc_depth),
+        cfg.log2(cfg.inp_depth),
+        cfg.log2(cfg.wgt_depth),
+    )
+    loops = [
+        ("reset", 1, False),
+        ("uop_bgn", uop, False),
+        ("uop_end", uop + 1, False),
+        ("iter_out", 14, False),
+        ("iter_in", 14, False),
+    ]
     if kind is MemInsn:
-        return [*_header(), ("memory_type", 3, False), ("sram_base", 16, False), ("dram_base", 32, False),
-                ("y_size", 16, False), ("x_size", 16, False), ("x_stride", 16, False),
-                ("y_pad_0", 4, False), ("y_pad_1", 4, False), ("x_pad_0", 4, False), ("x_pad_1", 4, False)]  # fmt: skip
+        return [
+            *_header(),
+            ("memory_type", 3, False),
+            ("sram_base", 16, False),
+            ("dram_base", 32, False),
+            ("y_size", 16, False),
+            ("x_size", 16, False),
+            ("x_stride", 16, False),
+            ("y_pad_0", 4, False),
+            ("y_pad_1", 4, False),
+            ("x_pad_0", 4, False),
+            ("x_pad_1", 4, False),
+        ]
     if kind is GemmInsn:
-        return [*_header(), *loops, ("dst_factor_out", acc, False), ("dst_factor_in", acc, False),
-                ("src_factor_out", inp, False), ("src_factor_in", inp, False),
-                ("wgt_factor_out", wgt, False), ("wgt_factor_in", wgt, False)]  # fmt: skip
+        return [
+            *_header(),
+            *loops,
+            ("dst_factor_out", acc, False),
+            ("dst_factor_in", acc, False),
+            ("src_factor_out", inp, False),
+            ("src_factor_in", inp, False),
+            ("wgt_factor_out", wgt, False),
+            ("wgt_factor_in", wgt, False),
+        ]
     if kind is AluInsn:
-        return [*_header(), *loops, ("dst_factor_out", acc, False), ("dst_factor_in", acc, False),
-                ("src_factor_out", acc, False), ("src_factor_in", acc, False),
-                ("alu_opcode", 3, False), ("use_imm", 1, False), ("imm", 16, True)]  # fmt: skip
+        return [
+            *_header(),
+            *loops,
+            ("dst_factor_out", acc, False),
+            ("dst_factor_in", acc, False),
+            ("src_factor_out", acc, False),
+            ("src_factor_in", acc, False),
+            ("alu_opcode", 3, False),
+            ("use_imm", 1, False),
+            ("imm", 16, True),
+        ]
     return _header()
 
 
@@ -252,11 +289,16 @@ def decode(word: int, cfg: VtaConfig) -> Insn:
         op = Opcode(opcode)
     except ValueError:
         raise EncodeError(f"unknown opcode {opcode}") from None
-    kind: type[Insn] = {Opcode.LOAD: MemInsn, Opcode.STORE: MemInsn, Opcode.GEMM: GemmInsn,
-                        Opcode.ALU: AluInsn, Opcode.FINISH: FinishInsn}[op]  # fmt: skip
+    kind: type[Insn] = {
+        Opcode.LOAD: MemInsn,
+        Opcode.STORE: MemInsn,
+        Opcode.GEMM: GemmInsn,
+        Opcode.ALU: AluInsn,
+        Opcode.FINISH: FinishInsn,
+    }[op]
     values = _unpack(word, _positions(layout(kind, cfg), 64, 128))
     values.pop("opcode")
-    args: dict[str, object] = {k: v for k, v in values.items()}
+    args: dict[str, Any] = dict(values)  # the layout's field names are the record's
     for d in (*DEPS, "reset", "use_imm"):
         if d in args:
             args[d] = bool(args[d])
@@ -271,7 +313,7 @@ def decode(word: int, cfg: VtaConfig) -> Insn:
             args["alu_opcode"] = AluOp(args["alu_opcode"])
         except ValueError:
             raise EncodeError(f"unknown ALU opcode {args['alu_opcode']}") from None
-    return kind(**args)  # type: ignore[arg-type]
+    return kind(**args)
 
 
 def encode_uop(uop: Uop, cfg: VtaConfig) -> int:

@@ -52,8 +52,12 @@ class Conv2dLayer:
         """Ops per byte of compulsory DRAM traffic (each input, weight, bias and output once):
         the layer's position on a roofline, whatever program runs it."""
         kh, kw = self.kernel
-        moved = (self.in_channels * self.height * self.width + self.out_channels * self.in_channels * kh * kw
-                 + self.out_channels * self.out_height * self.out_width + 4 * self.out_channels * self.bias)  # fmt: skip
+        moved = (
+            self.in_channels * self.height * self.width
+            + self.out_channels * self.in_channels * kh * kw
+            + self.out_channels * self.out_height * self.out_width
+            + 4 * self.out_channels * self.bias
+        )
         return 2 * self.macs / moved
 
     def lower_bound(self) -> int:

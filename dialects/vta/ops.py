@@ -33,7 +33,7 @@ that every field fits its bit width in the program's configuration (the encoding
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import (
     I64,
@@ -152,17 +152,21 @@ class TensorOp(IRDLOperation):
 
     @staticmethod
     def make(t: Tensor) -> TensorOp:
-        return TensorOp.create(properties={
-            "tensor": StringAttr(t.name), "offset": _int(t.offset),
-            "shape": DenseArrayBase.from_list(i64, list(t.shape)), "dtype": DtypeAttr(Dtype(t.dtype))})  # fmt: skip
+        return TensorOp.create(
+            properties={
+                "tensor": StringAttr(t.name),
+                "offset": _int(t.offset),
+                "shape": DenseArrayBase.from_list(i64, list(t.shape)),
+                "dtype": DtypeAttr(Dtype(t.dtype)),
+            }
+        )
 
     def verify_(self) -> None:
         if self.offset.value.data % ALIGN:
             raise VerifyException(f"offset {self.offset.value.data} is not {ALIGN}-byte aligned")
 
     def value(self) -> Tensor:
-        shape = cast(tuple[int, ...], self.shape.get_values())
-        return Tensor(self.tensor.data, self.offset.value.data, shape, self.dtype.data.value)
+        return Tensor(self.tensor.data, self.offset.value.data, self.shape.get_values(), self.dtype.data.value)
 
 
 @irdl_op_definition
@@ -204,9 +208,9 @@ class InsnOp(IRDLOperation):
     traits = traits_def(HasParent(ProgramOp))
     KIND: ClassVar[type[isa.Insn]]
 
-    def _field_values(self) -> dict[str, object]:
+    def _field_values(self) -> dict[str, Any]:
         """The record's fields that are properties of the same name (integers as ints)."""
-        out: dict[str, object] = {}
+        out: dict[str, Any] = {}
         for f in fields(self.KIND):
             attr = self.properties.get(f.name)
             if isinstance(attr, IntegerAttr):
@@ -214,7 +218,7 @@ class InsnOp(IRDLOperation):
         return out
 
     def insn(self) -> isa.Insn:
-        return self.KIND(**self.deps.flags(), **self._field_values())  # type: ignore[arg-type]  # the fields are KIND's by construction
+        return self.KIND(**self.deps.flags(), **self._field_values())
 
     def verify_(self) -> None:
         cfg = _program_config(self)
@@ -230,7 +234,9 @@ _LOOPS = (
     "`uop` `=` `[` $uop_bgn `,` $uop_end `]` `,` `iter` `=` `[` $iter_out `,` $iter_in `]` `,` "
     "`dst` `=` `[` $dst_factor_out `,` $dst_factor_in `]` `,` `src` `=` `[` $src_factor_out `,` $src_factor_in `]`"
 )
-_TILE = "`sram` `=` $sram_base `,` `dram` `=` $dram_base `,` `y` `=` $y_size `,` `x` `=` $x_size `,` `stride` `=` $x_stride"
+_TILE = (
+    "`sram` `=` $sram_base `,` `dram` `=` $dram_base `,` `y` `=` $y_size `,` `x` `=` $x_size `,` `stride` `=` $x_stride"
+)
 _DEPS = "(`deps` $deps^)? attr-dict"
 
 
@@ -247,7 +253,7 @@ class _LoopInsnOp(InsnOp):
     src_factor_out = prop_def(IntegerAttr[I64])
     src_factor_in = prop_def(IntegerAttr[I64])
 
-    def _field_values(self) -> dict[str, object]:
+    def _field_values(self) -> dict[str, Any]:
         return {**super()._field_values(), "reset": self.reset is not None}
 
 
@@ -266,10 +272,16 @@ class LoadOp(InsnOp):
     pad = opt_prop_def(PaddingAttr)
     assembly_format = f"`(` $buffer `,` {_TILE} (`,` `pad` `=` $pad^)? `)` {_DEPS}"
 
-    def _field_values(self) -> dict[str, object]:
+    def _field_values(self) -> dict[str, Any]:
         top, left, bottom, right = self.pad.values() if self.pad is not None else (0, 0, 0, 0)
-        return {**super()._field_values(), "memory_type": self.buffer.mem(),
-                "y_pad_0": top, "y_pad_1": bottom, "x_pad_0": left, "x_pad_1": right}  # fmt: skip
+        return {
+            **super()._field_values(),
+            "memory_type": self.buffer.mem(),
+            "y_pad_0": top,
+            "y_pad_1": bottom,
+            "x_pad_0": left,
+            "x_pad_1": right,
+        }
 
 
 @irdl_op_definition
@@ -286,8 +298,8 @@ class StoreOp(InsnOp):
     x_stride = prop_def(IntegerAttr[I64])
     assembly_format = f"`(` $buffer `,` {_TILE} `)` {_DEPS}"
 
-    def _field_values(self) -> dict[str, object]:
-        return {**super()._field_values(), "store": True, "memory_type": cast(BufferAttr, self.buffer).mem()}
+    def _field_values(self) -> dict[str, Any]:
+        return {**super()._field_values(), "store": True, "memory_type": self.buffer.mem()}
 
 
 @irdl_op_definition
@@ -298,7 +310,9 @@ class GemmOp(_LoopInsnOp):
     KIND: ClassVar[type[isa.Insn]] = isa.GemmInsn
     wgt_factor_out = prop_def(IntegerAttr[I64])
     wgt_factor_in = prop_def(IntegerAttr[I64])
-    assembly_format = f"`(` (`reset` $reset^ `,`)? {_LOOPS} `,` `wgt` `=` `[` $wgt_factor_out `,` $wgt_factor_in `]` `)` {_DEPS}"
+    assembly_format = (
+        f"`(` (`reset` $reset^ `,`)? {_LOOPS} `,` `wgt` `=` `[` $wgt_factor_out `,` $wgt_factor_in `]` `)` {_DEPS}"
+    )
 
 
 @irdl_op_definition
@@ -311,9 +325,14 @@ class AluOp(_LoopInsnOp):
     imm = opt_prop_def(IntegerAttr[I64])
     assembly_format = f"`(` $opcode `,` (`imm` `=` $imm^ `,`)? (`reset` $reset^ `,`)? {_LOOPS} `)` {_DEPS}"
 
-    def _field_values(self) -> dict[str, object]:
+    def _field_values(self) -> dict[str, Any]:
         imm = self.imm.value.data if self.imm is not None else 0
-        return {**super()._field_values(), "alu_opcode": self.opcode.alu_op(), "use_imm": self.imm is not None, "imm": imm}
+        return {
+            **super()._field_values(),
+            "alu_opcode": self.opcode.alu_op(),
+            "use_imm": self.imm is not None,
+            "imm": imm,
+        }
 
 
 @irdl_op_definition
@@ -328,6 +347,7 @@ class FinishOp(InsnOp):
 def insn_op(insn: isa.Insn) -> InsnOp:
     """The op of an instruction record (the inverse of `InsnOp.insn`)."""
     props: dict[str, object] = {"deps": DepsAttr.of(insn)}
+    names: tuple[str, ...]
     if isinstance(insn, isa.MemInsn):
         cls: type[InsnOp] = StoreOp if insn.store else LoadOp
         props["buffer"] = BufferAttr.of(insn.memory_type)
@@ -382,10 +402,22 @@ class Conv2dOp(IRDLOperation):
     )
 
     @staticmethod
-    def make(operands: list, result_type: TensorType, stride: int, pads: tuple[int, int, int, int], shift: int,
-             relu: bool, clip: tuple[int, int]) -> Conv2dOp:  # fmt: skip
-        props: dict[str, object] = {"stride": _int(stride), "pads": PaddingAttr.of(*pads), "shift": _int(shift),
-                                    "clip_min": _int(clip[0]), "clip_max": _int(clip[1])}  # fmt: skip
+    def make(
+        operands: list,
+        result_type: TensorType,
+        stride: int,
+        pads: tuple[int, int, int, int],
+        shift: int,
+        relu: bool,
+        clip: tuple[int, int],
+    ) -> Conv2dOp:
+        props: dict[str, object] = {
+            "stride": _int(stride),
+            "pads": PaddingAttr.of(*pads),
+            "shift": _int(shift),
+            "clip_min": _int(clip[0]),
+            "clip_max": _int(clip[1]),
+        }
         if relu:
             props["relu"] = UnitAttr()
         return Conv2dOp.create(operands=operands, result_types=[result_type], properties=cast(dict, props))
@@ -413,5 +445,17 @@ class Conv2dOp(IRDLOperation):
         x, w, _ = self._types()
         _, c, h, wd = x.get_shape()
         oc, _, kh, kw = w.get_shape()
-        return Conv2dLayer(name, c, h, wd, oc, (kh, kw), self.stride.value.data, self.pads.values(), self.bias is not None,
-                           self.shift.value.data, self.relu is not None, (self.clip_min.value.data, self.clip_max.value.data))  # fmt: skip
+        return Conv2dLayer(
+            name,
+            c,
+            h,
+            wd,
+            oc,
+            (kh, kw),
+            self.stride.value.data,
+            self.pads.values(),
+            self.bias is not None,
+            self.shift.value.data,
+            self.relu is not None,
+            (self.clip_min.value.data, self.clip_max.value.data),
+        )

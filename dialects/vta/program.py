@@ -93,5 +93,10 @@ class Program:
 
 
 def elem_bytes(cfg: VtaConfig, mem: Mem) -> int:
-    return {Mem.UOP: 4, Mem.INP: cfg.inp_elem_bytes, Mem.WGT: cfg.wgt_elem_bytes,
-            Mem.ACC: cfg.acc_elem_bytes, Mem.OUT: cfg.out_elem_bytes}[mem]  # fmt: skip
+    return {
+        Mem.UOP: 4,
+        Mem.INP: cfg.inp_elem_bytes,
+        Mem.WGT: cfg.wgt_elem_bytes,
+        Mem.ACC: cfg.acc_elem_bytes,
+        Mem.OUT: cfg.out_elem_bytes,
+    }[mem]

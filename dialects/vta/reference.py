@@ -31,8 +31,11 @@ QUEUES = {
     "g2s": ((Module.COMPUTE, "push_next"), (Module.STORE, "pop_prev")),
     "s2g": ((Module.STORE, "push_prev"), (Module.COMPUTE, "pop_next")),
 }
-_ALLOWED = {Module.LOAD: {"pop_next", "push_next"}, Module.STORE: {"pop_prev", "push_prev"},
-            Module.COMPUTE: {"pop_prev", "pop_next", "push_prev", "push_next"}}  # fmt: skip
+_ALLOWED = {
+    Module.LOAD: {"pop_next", "push_next"},
+    Module.STORE: {"pop_prev", "push_prev"},
+    Module.COMPUTE: {"pop_prev", "pop_next", "push_prev", "push_next"},
+}
 
 
 class SimError(RuntimeError):
@@ -85,7 +88,9 @@ def validate(prog: Program) -> list[str]:
     for k, insn in enumerate(prog.insns):
         bad = set(insn.deps()) - _ALLOWED[insn.module]
         if bad:
-            errors.append(f"instruction {k} ({insn.opcode.name}) runs on the {insn.module.name.lower()} module, which has no {', '.join(sorted(bad))}")
+            errors.append(
+                f"instruction {k} ({insn.opcode.name}) runs on the {insn.module.name.lower()} module, which has no {', '.join(sorted(bad))}"
+            )
         if isinstance(insn, MemInsn) and insn.store and (insn.y_pad_0 or insn.y_pad_1 or insn.x_pad_0 or insn.x_pad_1):
             errors.append(f"instruction {k} (STORE) has padding, which only loads support")
         if isinstance(insn, MemInsn) and insn.store and insn.memory_type not in (Mem.OUT, Mem.ACC):
@@ -168,7 +173,9 @@ def _sram(sram: Sram, mem: Mem) -> np.ndarray:
 
 def _check(k: int, what: str, idx: np.ndarray, depth: int) -> None:
     if idx.size and (idx.min() < 0 or idx.max() >= depth):
-        raise SimError(f"instruction {k}: {what} index {int(idx.max() if idx.max() >= depth else idx.min())} out of range (depth {depth})")
+        raise SimError(
+            f"instruction {k}: {what} index {int(idx.max() if idx.max() >= depth else idx.min())} out of range (depth {depth})"
+        )
 
 
 def _load(prog: Program, sram: Sram, dram: np.ndarray, insn: MemInsn, k: int) -> None:
@@ -178,10 +185,17 @@ def _load(prog: Program, sram: Sram, dram: np.ndarray, insn: MemInsn, k: int) ->
     rows = insn.dram_base + np.arange(insn.y_size)[:, None] * insn.x_stride + np.arange(insn.x_size)[None, :]
     _check(k, f"DRAM {insn.memory_type.name}", rows, src.shape[0])
     dst = _sram(sram, insn.memory_type)
-    _check(k, f"{insn.memory_type.name} SRAM", np.array([insn.sram_base, insn.sram_base + insn.rows * insn.cols - 1]), dst.shape[0])
+    _check(
+        k,
+        f"{insn.memory_type.name} SRAM",
+        np.array([insn.sram_base, insn.sram_base + insn.rows * insn.cols - 1]),
+        dst.shape[0],
+    )
     if insn.memory_type is Mem.UOP:
         words = src[rows.reshape(-1)]
-        tile = np.array([[u.dst, u.src, u.wgt] for u in prog.decoded_uops(words)], dtype=np.int64).reshape(insn.y_size, insn.x_size, 3)
+        tile = np.array([[u.dst, u.src, u.wgt] for u in prog.decoded_uops(words)], dtype=np.int64).reshape(
+            insn.y_size, insn.x_size, 3
+        )
     else:
         tile = src[rows]
     block = np.zeros((insn.rows, insn.cols, *dst.shape[1:]), dtype=dst.dtype)
@@ -266,7 +280,9 @@ def _alu(prog: Program, sram: Sram, insn: AluInsn, k: int) -> int:
         return 0
     if not insn.use_imm:
         _check(k, "ACC", src, sram.acc.shape[0])
-    independent = np.unique(dst).size == dst.size and (insn.use_imm or not np.isin(src, dst).any() or np.array_equal(src, dst))
+    independent = np.unique(dst).size == dst.size and (
+        insn.use_imm or not np.isin(src, dst).any() or np.array_equal(src, dst)
+    )
     if independent:
         b = np.full((dst.size, sram.acc.shape[1]), insn.imm, np.int32) if insn.use_imm else sram.acc[src]
         sram.acc[dst] = _alu_apply(insn.alu_opcode, sram.acc[dst], b)

@@ -25,8 +25,19 @@ def _t(shape: tuple[int, ...], et: str) -> str:
     return "tensor<" + "x".join(map(str, shape)) + f"x{et}>"
 
 
-def conv_chain(x: str, shape: tuple[int, ...], name: str, oc: int, k: int, s: int, shift: int, lines: list[str],
-               weights: dict[str, np.ndarray], rng: np.random.Generator, relu: bool = True) -> tuple[str, tuple[int, ...]]:  # fmt: skip
+def conv_chain(
+    x: str,
+    shape: tuple[int, ...],
+    name: str,
+    oc: int,
+    k: int,
+    s: int,
+    shift: int,
+    lines: list[str],
+    weights: dict[str, np.ndarray],
+    rng: np.random.Generator,
+    relu: bool = True,
+) -> tuple[str, tuple[int, ...]]:
     """Append one int8 conv layer to `lines`; returns the result value and its shape."""
     _, c, h, w = shape
     p = k // 2
@@ -74,18 +85,24 @@ def resnet18(lines: list[str], weights: dict[str, np.ndarray], rng: np.random.Ge
     """ResNet-18 in int8: C1 and the head on the CPU, every other convolution on VTA."""
     v, shape = conv_chain("%x", (1, 3, 224, 224), "c1", 64, 7, 2, shift_for(3, 7), lines, weights, rng)
     pooled = (1, 64, 56, 56)
-    lines.append(f"    %pool = tg.max_pool2d {v} {{kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, "
-                 f"dilations = array<i64: 1, 1>, ceil_mode = false}} : ({_t(shape, 'i8')}) -> {_t(pooled, 'i8')}")  # fmt: skip
+    lines.append(
+        f"    %pool = tg.max_pool2d {v} {{kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, "
+        f"dilations = array<i64: 1, 1>, ceil_mode = false}} : ({_t(shape, 'i8')}) -> {_t(pooled, 'i8')}"
+    )
     v, shape = "%pool", pooled
     for stage, width in enumerate((64, 128, 256, 512)):
         for block in range(2):
             stride = 2 if stage and not block else 1
             tag = f"l{stage + 1}b{block}"
             a, ashape = conv_chain(v, shape, f"{tag}c1", width, 3, stride, shift_for(shape[1], 3), lines, weights, rng)
-            b, bshape = conv_chain(a, ashape, f"{tag}c2", width, 3, 1, shift_for(width, 3), lines, weights, rng, relu=False)
+            b, bshape = conv_chain(
+                a, ashape, f"{tag}c2", width, 3, 1, shift_for(width, 3), lines, weights, rng, relu=False
+            )
             skip = v
             if stride == 2:
-                skip, _ = conv_chain(v, shape, f"{tag}sc", width, 1, 2, shift_for(shape[1], 1), lines, weights, rng, relu=False)
+                skip, _ = conv_chain(
+                    v, shape, f"{tag}sc", width, 1, 2, shift_for(shape[1], 1), lines, weights, rng, relu=False
+                )
             v, shape = residual_add(b, skip, bshape, f"{tag}out", lines), bshape
     # head: global sum pool (>> 6), then the 512 -> 1000 classifier (1000 is not a multiple of 16: CPU)
     t32 = _t(shape, "i32")
@@ -141,7 +158,9 @@ def layer_module(name: str, weights_file: str, rng: np.random.Generator) -> tupl
         result = "%x"
         for layer in names:
             _, _, oc, k, s = RESNET18[layer]
-            result, shape = conv_chain(result, shape, layer.lower(), oc, k, s, shift_for(shape[1], k), lines, weights, rng)
+            result, shape = conv_chain(
+                result, shape, layer.lower(), oc, k, s, shift_for(shape[1], k), lines, weights, rng
+            )
         out_shape = shape
     header = [
         f'builtin.module attributes {{tg.weights = "{weights_file}"}} {{',

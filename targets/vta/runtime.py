@@ -59,7 +59,9 @@ class LayerStats:
     insns: int
 
 
-def run_conv2d(op: Conv2dOp, programs: Mapping[str, ProgramOp], operands: Sequence[np.ndarray]) -> tuple[np.ndarray, LayerStats]:
+def run_conv2d(
+    op: Conv2dOp, programs: Mapping[str, ProgramOp], operands: Sequence[np.ndarray]
+) -> tuple[np.ndarray, LayerStats]:
     """Run a `vta.conv2d` on the program it names: its int8 output and the layer's report."""
     if op.program is None:
         raise TesselError("vta.conv2d has no program: run vta-codegen first", op_location(op))

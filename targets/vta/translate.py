@@ -72,8 +72,14 @@ def insn_items(insn: Insn) -> list[Item]:
     ignores the field otherwise, so the text form drops it."""
     items: list[Item] = []
     if isinstance(insn, MemInsn):
-        items += [(insn.memory_type.name.lower(), None), ("sram", insn.sram_base), ("dram", insn.dram_base),
-                  ("y", insn.y_size), ("x", insn.x_size), ("stride", insn.x_stride)]  # fmt: skip
+        items += [
+            (insn.memory_type.name.lower(), None),
+            ("sram", insn.sram_base),
+            ("dram", insn.dram_base),
+            ("y", insn.y_size),
+            ("x", insn.x_size),
+            ("stride", insn.x_stride),
+        ]
         pads = [insn.y_pad_0, insn.y_pad_1, insn.x_pad_0, insn.x_pad_1]
         if any(pads):
             items.append(("pad", pads))
@@ -84,8 +90,12 @@ def insn_items(insn: Insn) -> list[Item]:
                 items.append(("imm", insn.imm))
         if insn.reset:
             items.append(("reset", None))
-        items += [("uop", [insn.uop_bgn, insn.uop_end]), ("iter", [insn.iter_out, insn.iter_in]),
-                  ("dst", [insn.dst_factor_out, insn.dst_factor_in]), ("src", [insn.src_factor_out, insn.src_factor_in])]  # fmt: skip
+        items += [
+            ("uop", [insn.uop_bgn, insn.uop_end]),
+            ("iter", [insn.iter_out, insn.iter_in]),
+            ("dst", [insn.dst_factor_out, insn.dst_factor_in]),
+            ("src", [insn.src_factor_out, insn.src_factor_in]),
+        ]
         if isinstance(insn, GemmInsn):
             items.append(("wgt", [insn.wgt_factor_out, insn.wgt_factor_in]))
     if insn.deps():
@@ -107,8 +117,11 @@ def listing_line(insn: Insn) -> str:
 
 
 def listing(name: str, prog: Program) -> str:
-    lines = [f"// {name}: {prog.cfg.describe()}", f"// {len(prog.insns)} instructions, {len(prog.uops)} micro-ops: "
-             + ", ".join(f"{k} {v}" for k, v in prog.counts().items())]  # fmt: skip
+    lines = [
+        f"// {name}: {prog.cfg.describe()}",
+        f"// {len(prog.insns)} instructions, {len(prog.uops)} micro-ops: "
+        + ", ".join(f"{k} {v}" for k, v in prog.counts().items()),
+    ]
     for t in prog.tensors.values():
         lines.append(f"tensor {t.name:<8} offset {t.offset:>9}  {t.dtype}{list(t.shape)}")
     for k, u in enumerate(prog.uops):

@@ -23,7 +23,9 @@ and `hazards.check` proves it on every generated program.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TypedDict
 
 from tessel.dialects.vta.config import VtaConfig
 from tessel.dialects.vta.cycles import estimate
@@ -59,7 +61,19 @@ def steps(layer: Conv2dLayer, cfg: VtaConfig, t: Tiling) -> list[Step]:
         for oh0 in range(0, oh, t.th):
             chunks = math.ceil(icb / t.tic)
             for c, ic0 in enumerate(range(0, icb, t.tic)):
-                out.append(Step(tile, c, chunks, oc0, min(t.toc, ocb - oc0), oh0, min(t.th, oh - oh0), ic0, min(t.tic, icb - ic0)))
+                out.append(
+                    Step(
+                        tile,
+                        c,
+                        chunks,
+                        oc0,
+                        min(t.toc, ocb - oc0),
+                        oh0,
+                        min(t.th, oh - oh0),
+                        ic0,
+                        min(t.tic, icb - ic0),
+                    )
+                )
             tile += 1
     return out
 
@@ -69,9 +83,10 @@ class _Kernels:
 
     def __init__(self, prog: Program):
         self.prog = prog
-        self.ranges: dict[tuple, tuple[int, int]] = {}
+        self.ranges: dict[tuple[object, ...], tuple[int, int]] = {}
 
-    def get(self, key: tuple, make) -> tuple[int, int]:
+    def get(self, key: tuple[object, ...], make: Callable[[], list[Uop]]) -> tuple[int, int]:
+        """The (begin, end) of the kernel `key` in the table, made by `make` the first time."""
         if key not in self.ranges:
             uops: list[Uop] = make()
             bgn = len(self.prog.uops)
@@ -80,13 +95,16 @@ class _Kernels:
         return self.ranges[key]
 
 
-def compile_layer(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None, candidates: int = 12) -> Program:
+def compile_layer(
+    layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None, candidates: int = 12
+) -> Program:
     """The VTA program for `layer`, reading tensors `input`, `weight`, `bias`, writing `output`."""
     return compile_layer_with_tiling(layer, cfg, vt, tiling, candidates)[0]
 
 
-def compile_layer_with_tiling(layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None,
-                              candidates: int = 12) -> tuple[Program, Tiling]:  # fmt: skip
+def compile_layer_with_tiling(
+    layer: Conv2dLayer, cfg: VtaConfig, vt: int = 2, tiling: Tiling | None = None, candidates: int = 12
+) -> tuple[Program, Tiling]:
     """The VTA program for `layer` and the tiling it was generated with.
 
     Without a given tiling, the `candidates` best by the analytic cost are each generated and
@@ -163,12 +181,18 @@ class _Emitter:
     def program(self) -> Program:
         plan = steps(self.layer, self.cfg, self.t)
         tiles = plan[-1].tile + 1
-        share = {"inp": self.cfg.inp_depth // self.vt, "wgt": self.cfg.wgt_depth // self.vt, "acc": self.cfg.acc_depth // self.vt}
+        share = {
+            "inp": self.cfg.inp_depth // self.vt,
+            "wgt": self.cfg.wgt_depth // self.vt,
+            "acc": self.cfg.acc_depth // self.vt,
+        }
         body: list[Insn] = []
         for k, st in enumerate(plan):
             si, sa = k % self.vt, st.tile % self.vt
             acc0 = sa * share["acc"]
-            sl = _Slots(si * share["inp"], si * share["wgt"], acc0, acc0 + st.toc * st.th * self.ow, in_rows(self.layer, st.th))
+            sl = _Slots(
+                si * share["inp"], si * share["wgt"], acc0, acc0 + st.toc * st.th * self.ow, in_rows(self.layer, st.th)
+            )
             first, last = st.chunk == 0, st.chunk == st.chunks - 1
             loads, comp = self.load_block(st, sl, si), self.compute_block(st, sl, first, last)
             stores = self.store_block(st, sl) if last else []
@@ -184,10 +208,16 @@ class _Emitter:
         prog = self.prog
         table = prog.place_uops()
         if len(prog.uops) > self.cfg.uop_depth:
-            raise CodegenError(f"layer {self.layer.name}: the micro-op kernels need {len(prog.uops)} entries, the buffer holds {self.cfg.uop_depth}")
+            raise CodegenError(
+                f"layer {self.layer.name}: the micro-op kernels need {len(prog.uops)} entries, the buffer holds {self.cfg.uop_depth}"
+            )
         # the whole micro-op table once, at its own indices (the kernels' uop_bgn/uop_end)
         n = len(prog.uops)
-        prog.insns = [MemInsn(memory_type=Mem.UOP, sram_base=0, dram_base=table.base(4), y_size=1, x_size=n, x_stride=n), *body, FinishInsn()]
+        prog.insns = [
+            MemInsn(memory_type=Mem.UOP, sram_base=0, dram_base=table.base(4), y_size=1, x_size=n, x_stride=n),
+            *body,
+            FinishInsn(),
+        ]
         prog.notes.append(f"{self.layer.name}: {self.t.describe()}, {len(plan)} steps, {tiles} tiles, {n} micro-ops")
         return prog
 
@@ -199,27 +229,55 @@ class _Emitter:
         r0 = st.oh0 * self.s - layer.pads[0]
         top, bottom = max(0, -r0), max(0, r0 + sl.rows - layer.height)
         for i in range(st.tic):
-            loads.append(MemInsn(memory_type=Mem.INP, sram_base=sl.inp + i * sl.rows * self.wp,
-                                 dram_base=self.x.base(cfg.inp_elem_bytes) + ((st.ic0 + i) * layer.height + max(r0, 0)) * layer.width,
-                                 y_size=sl.rows - top - bottom, x_size=layer.width, x_stride=layer.width,
-                                 y_pad_0=top, y_pad_1=bottom, x_pad_0=layer.pads[1], x_pad_1=layer.pads[3]))  # fmt: skip
+            loads.append(
+                MemInsn(
+                    memory_type=Mem.INP,
+                    sram_base=sl.inp + i * sl.rows * self.wp,
+                    dram_base=self.x.base(cfg.inp_elem_bytes)
+                    + ((st.ic0 + i) * layer.height + max(r0, 0)) * layer.width,
+                    y_size=sl.rows - top - bottom,
+                    x_size=layer.width,
+                    x_stride=layer.width,
+                    y_pad_0=top,
+                    y_pad_1=bottom,
+                    x_pad_0=layer.pads[1],
+                    x_pad_1=layer.pads[3],
+                )
+            )
         key = (st.oc0, st.toc, st.ic0, st.tic)
         if self.resident.get(si) != key:
             self.resident[si] = key
-            loads.append(MemInsn(memory_type=Mem.WGT, sram_base=sl.wgt,
-                                 dram_base=self.w.base(cfg.wgt_elem_bytes) + (st.oc0 * self.icb + st.ic0) * kh * kw,
-                                 y_size=st.toc, x_size=st.tic * kh * kw, x_stride=self.icb * kh * kw))  # fmt: skip
+            loads.append(
+                MemInsn(
+                    memory_type=Mem.WGT,
+                    sram_base=sl.wgt,
+                    dram_base=self.w.base(cfg.wgt_elem_bytes) + (st.oc0 * self.icb + st.ic0) * kh * kw,
+                    y_size=st.toc,
+                    x_size=st.tic * kh * kw,
+                    x_stride=self.icb * kh * kw,
+                )
+            )
         return loads
 
     def compute_block(self, st: Step, sl: _Slots, first: bool, last: bool) -> list[Insn]:
         ow = self.ow
         comp: list[Insn] = []
-        loops = dict(iter_out=st.th, iter_in=ow, dst_factor_out=ow, dst_factor_in=1)
+        loops = _Loops(iter_out=st.th, iter_in=ow, dst_factor_out=ow, dst_factor_in=1)
         if first:
             if self.b is not None:
-                comp.append(MemInsn(memory_type=Mem.ACC, sram_base=sl.bias, dram_base=self.b.base(self.cfg.acc_elem_bytes) + st.oc0,
-                                    y_size=1, x_size=st.toc, x_stride=st.toc))  # fmt: skip
-            bgn, end = self.kernels.get(("tile", sl.acc, st.toc, st.th), lambda: [Uop(dst=sl.acc + o * st.th * ow) for o in range(st.toc)])
+                comp.append(
+                    MemInsn(
+                        memory_type=Mem.ACC,
+                        sram_base=sl.bias,
+                        dram_base=self.b.base(self.cfg.acc_elem_bytes) + st.oc0,
+                        y_size=1,
+                        x_size=st.toc,
+                        x_stride=st.toc,
+                    )
+                )
+            bgn, end = self.kernels.get(
+                ("tile", sl.acc, st.toc, st.th), lambda: [Uop(dst=sl.acc + o * st.th * ow) for o in range(st.toc)]
+            )
             comp.append(GemmInsn(reset=True, uop_bgn=bgn, uop_end=end, **loops))
         comp += self.gemm(st, sl)
         if last:
@@ -236,23 +294,53 @@ class _Emitter:
         kh, kw = self.layer.kernel
         ow, s, wp, rows = self.ow, self.s, self.wp, sl.rows
         if st.toc * st.th * ow >= self.cfg.timing.pipeline_depth:
+
             def walk() -> list[Uop]:
-                return [Uop(dst=sl.acc + (o * st.th + r) * ow + c, src=sl.inp + r * s * wp + c * s + kx, wgt=sl.wgt + o * st.tic * kh * kw + kx)
-                        for kx in range(kw) for r in range(st.th) for c in range(ow) for o in range(st.toc)]  # fmt: skip
+                return [
+                    Uop(
+                        dst=sl.acc + (o * st.th + r) * ow + c,
+                        src=sl.inp + r * s * wp + c * s + kx,
+                        wgt=sl.wgt + o * st.tic * kh * kw + kx,
+                    )
+                    for kx in range(kw)
+                    for r in range(st.th)
+                    for c in range(ow)
+                    for o in range(st.toc)
+                ]
 
             bgn, end = self.kernels.get(("gemm", sl.acc, sl.inp, sl.wgt, st.toc, st.tic, st.th), walk)
-            return [GemmInsn(uop_bgn=bgn, uop_end=end, iter_out=st.tic, iter_in=kh, src_factor_out=rows * wp, src_factor_in=wp,
-                             wgt_factor_out=kh * kw, wgt_factor_in=kw)]  # fmt: skip
+            return [
+                GemmInsn(
+                    uop_bgn=bgn,
+                    uop_end=end,
+                    iter_out=st.tic,
+                    iter_in=kh,
+                    src_factor_out=rows * wp,
+                    src_factor_in=wp,
+                    wgt_factor_out=kh * kw,
+                    wgt_factor_in=kw,
+                )
+            ]
         out: list[Insn] = []
         for i in range(st.tic):
             for ky in range(kh):
                 for kx in range(kw):
-                    def term(i: int = i, ky: int = ky, kx: int = kx) -> list[Uop]:
-                        return [Uop(dst=sl.acc + (o * st.th + r) * ow + c, src=sl.inp + (i * rows + r * s + ky) * wp + c * s + kx,
-                                    wgt=sl.wgt + ((o * st.tic + i) * kh + ky) * kw + kx)
-                                for r in range(st.th) for c in range(ow) for o in range(st.toc)]  # fmt: skip
 
-                    bgn, end = self.kernels.get(("term", sl.acc, sl.inp, sl.wgt, st.toc, st.tic, st.th, i, ky, kx), term)
+                    def term(i: int = i, ky: int = ky, kx: int = kx) -> list[Uop]:
+                        return [
+                            Uop(
+                                dst=sl.acc + (o * st.th + r) * ow + c,
+                                src=sl.inp + (i * rows + r * s + ky) * wp + c * s + kx,
+                                wgt=sl.wgt + ((o * st.tic + i) * kh + ky) * kw + kx,
+                            )
+                            for r in range(st.th)
+                            for c in range(ow)
+                            for o in range(st.toc)
+                        ]
+
+                    bgn, end = self.kernels.get(
+                        ("term", sl.acc, sl.inp, sl.wgt, st.toc, st.tic, st.th, i, ky, kx), term
+                    )
                     out.append(GemmInsn(uop_bgn=bgn, uop_end=end))
         return out
 
@@ -260,22 +348,57 @@ class _Emitter:
         ow, oh = self.ow, self.layer.out_height
         out0 = self.y.base(self.cfg.out_elem_bytes)
         if st.th == oh:  # whole images: the channel blocks are contiguous
-            return [MemInsn(store=True, memory_type=Mem.OUT, sram_base=sl.acc, dram_base=out0 + st.oc0 * oh * ow,
-                            y_size=st.toc * st.th, x_size=ow, x_stride=ow)]  # fmt: skip
-        return [MemInsn(store=True, memory_type=Mem.OUT, sram_base=sl.acc + o * st.th * ow, dram_base=out0 + ((st.oc0 + o) * oh + st.oh0) * ow,
-                        y_size=st.th, x_size=ow, x_stride=ow) for o in range(st.toc)]  # fmt: skip
+            return [
+                MemInsn(
+                    store=True,
+                    memory_type=Mem.OUT,
+                    sram_base=sl.acc,
+                    dram_base=out0 + st.oc0 * oh * ow,
+                    y_size=st.toc * st.th,
+                    x_size=ow,
+                    x_stride=ow,
+                )
+            ]
+        return [
+            MemInsn(
+                store=True,
+                memory_type=Mem.OUT,
+                sram_base=sl.acc + o * st.th * ow,
+                dram_base=out0 + ((st.oc0 + o) * oh + st.oh0) * ow,
+                y_size=st.th,
+                x_size=ow,
+                x_stride=ow,
+            )
+            for o in range(st.toc)
+        ]
 
 
-def _epilogue(layer: Conv2dLayer, kernels: _Kernels, acc0: int, bias0: int, st: Step, ow: int, loops: dict) -> list[Insn]:
+class _Loops(TypedDict):
+    """The two affine loops of the epilogue and the accumulator reset: rows x columns of a tile."""
+
+    iter_out: int
+    iter_in: int
+    dst_factor_out: int
+    dst_factor_in: int
+
+
+def _epilogue(
+    layer: Conv2dLayer, kernels: _Kernels, acc0: int, bias0: int, st: Step, ow: int, loops: _Loops
+) -> list[Insn]:
     """Bias, requantizing shift, ReLU + clip on the ALU; the STORE then truncates to int8."""
     out: list[Insn] = []
     th = st.th
     plain = kernels.get(("tile", acc0, st.toc, th), lambda: [Uop(dst=acc0 + o * th * ow) for o in range(st.toc)])
     if layer.bias:
-        bgn, end = kernels.get(("bias", acc0, bias0, st.toc, th), lambda: [Uop(dst=acc0 + o * th * ow, src=bias0 + o) for o in range(st.toc)])
+        bgn, end = kernels.get(
+            ("bias", acc0, bias0, st.toc, th),
+            lambda: [Uop(dst=acc0 + o * th * ow, src=bias0 + o) for o in range(st.toc)],
+        )
         out.append(AluInsn(alu_opcode=AluOp.ADD, uop_bgn=bgn, uop_end=end, **loops))
     if layer.shift:
-        out.append(AluInsn(alu_opcode=AluOp.SHR, use_imm=True, imm=layer.shift, uop_bgn=plain[0], uop_end=plain[1], **loops))
+        out.append(
+            AluInsn(alu_opcode=AluOp.SHR, use_imm=True, imm=layer.shift, uop_bgn=plain[0], uop_end=plain[1], **loops)
+        )
     lo, hi = layer.lower_bound(), layer.clip[1]
     if lo != INT32_MIN:
         out.append(AluInsn(alu_opcode=AluOp.MAX, use_imm=True, imm=lo, uop_bgn=plain[0], uop_end=plain[1], **loops))

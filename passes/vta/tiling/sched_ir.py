@@ -80,7 +80,10 @@ def tiling_from(stage: sched.StageOp) -> Tiling:
                 role[op.results[0]], role[op.results[1]] = (axis, "tiles"), (axis, "vthread")
                 split_of[op.results[1]] = factor
             else:
-                raise fail(op, f"VTA splits oc, oh and ic once each (and a tile loop by the virtual threads), not {axis} ({kind})")
+                raise fail(
+                    op,
+                    f"VTA splits oc, oh and ic once each (and a tile loop by the virtual threads), not {axis} ({kind})",
+                )
         elif isinstance(op, sched.VirtualThreadOp):
             if op.operands[0] not in split_of:
                 raise fail(op, "takes the inner loop of a split of the tile loop (%oh.o or %oc.o) by the thread count")

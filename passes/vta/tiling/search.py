@@ -60,7 +60,9 @@ def fits(layer: Conv2dLayer, cfg: VtaConfig, t: Tiling) -> str | None:
     # micro-op kernels per thread slot: the GEMM walk (kw x rows x columns x blocks) and the
     # epilogue's, twice over for a shorter last tile
     chunks = math.ceil(layer.in_channels // cfg.block / t.tic)
-    slots = len({(k % t.vt, (k // chunks) % t.vt) for k in range(t.vt * t.vt * chunks)})  # (input, accumulator) slot pairs
+    slots = len(
+        {(k % t.vt, (k // chunks) % t.vt) for k in range(t.vt * t.vt * chunks)}
+    )  # (input, accumulator) slot pairs
     uops = 2 * slots * (kw * t.th * ow * t.toc + 2 * t.toc)
     if uops > cfg.uop_depth:
         return f"the micro-op kernels need about {uops} entries, the buffer holds {cfg.uop_depth}"
@@ -79,7 +81,11 @@ def cost(layer: Conv2dLayer, cfg: VtaConfig, t: Tiling) -> float:
     oh, ow = layer.out_height, layer.out_width
     row_tiles, oc_tiles, chunks = math.ceil(oh / t.th), math.ceil(ocb / t.toc), math.ceil(icb / t.tic)
     bus = cfg.bus_bytes
-    inp = t.tic * (tm.dram_latency + in_rows(layer, t.th) * tm.row_overhead + in_rows(layer, t.th) * layer.width * cfg.inp_elem_bytes / bus)
+    inp = t.tic * (
+        tm.dram_latency
+        + in_rows(layer, t.th) * tm.row_overhead
+        + in_rows(layer, t.th) * layer.width * cfg.inp_elem_bytes / bus
+    )
     wgt = tm.dram_latency + t.toc * tm.row_overhead + t.toc * t.tic * kh * kw * cfg.wgt_elem_bytes / bus
     gemm = t.toc * t.tic * kh * kw * t.th * ow * tm.gemm_ii + tm.pipeline_depth
     alu = 4 * (t.toc * t.th * ow * tm.alu_ii + tm.pipeline_depth)
@@ -111,7 +117,9 @@ def ranked(layer: Conv2dLayer, cfg: VtaConfig, vt: int) -> list[Tiling]:
                     scored.append((cost(layer, cfg, t), len(scored), t))
     if not scored:
         smallest = Tiling(1, 1, 1, vt)
-        raise TilingError(f"layer {layer.name}: even one output row of one channel block does not fit ({fits(layer, cfg, smallest)})")
+        raise TilingError(
+            f"layer {layer.name}: even one output row of one channel block does not fit ({fits(layer, cfg, smallest)})"
+        )
     return [t for _, _, t in sorted(scored)]
 
 

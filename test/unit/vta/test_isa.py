@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields, replace
+from typing import Any
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
@@ -24,8 +25,20 @@ def _bits(word: int, lo: int, width: int) -> int:
 
 
 def test_load_fields_sit_where_hw_spec_puts_them():
-    insn = isa.MemInsn(memory_type=isa.Mem.INP, sram_base=0x1234, dram_base=0xDEADBEEF, y_size=7, x_size=58,
-                       x_stride=56, y_pad_0=1, y_pad_1=2, x_pad_0=3, x_pad_1=4, pop_next=True, push_next=True)
+    insn = isa.MemInsn(
+        memory_type=isa.Mem.INP,
+        sram_base=0x1234,
+        dram_base=0xDEADBEEF,
+        y_size=7,
+        x_size=58,
+        x_stride=56,
+        y_pad_0=1,
+        y_pad_1=2,
+        x_pad_0=3,
+        x_pad_1=4,
+        pop_next=True,
+        push_next=True,
+    )
     w = isa.encode(insn, CFG)
     assert _bits(w, 0, 3) == 0  # LOAD
     assert [_bits(w, 3 + i, 1) for i in range(4)] == [0, 1, 0, 1]  # pop_prev, pop_next, push_prev, push_next
@@ -36,8 +49,19 @@ def test_load_fields_sit_where_hw_spec_puts_them():
 
 
 def test_gemm_and_alu_fields():
-    g = isa.GemmInsn(reset=True, uop_bgn=8191, uop_end=8192, iter_out=3, iter_in=5, dst_factor_out=1, dst_factor_in=2,
-                     src_factor_out=3, src_factor_in=4, wgt_factor_out=5, wgt_factor_in=6)
+    g = isa.GemmInsn(
+        reset=True,
+        uop_bgn=8191,
+        uop_end=8192,
+        iter_out=3,
+        iter_in=5,
+        dst_factor_out=1,
+        dst_factor_in=2,
+        src_factor_out=3,
+        src_factor_in=4,
+        wgt_factor_out=5,
+        wgt_factor_in=6,
+    )
     w = isa.encode(g, CFG)
     assert _bits(w, 0, 3) == 2 and _bits(w, 7, 1) == 1
     assert [_bits(w, 8, 13), _bits(w, 21, 14), _bits(w, 35, 14), _bits(w, 49, 14)] == [8191, 8192, 3, 5]
@@ -57,7 +81,7 @@ def test_uop_packs_dst_src_wgt_into_32_bits():
 def _random_insn(rng: random.Random) -> isa.Insn:
     kind = rng.choice([isa.MemInsn, isa.GemmInsn, isa.AluInsn, isa.FinishInsn])
     widths = {name: width for name, width, _ in isa.layout(kind, CFG)}
-    args: dict[str, object] = {}
+    args: dict[str, Any] = {}
     for f in fields(kind):
         if f.name == "store":
             args[f.name] = rng.random() < 0.5
@@ -71,7 +95,7 @@ def _random_insn(rng: random.Random) -> isa.Insn:
             args[f.name] = rng.random() < 0.5
         else:
             args[f.name] = rng.randint(0, (1 << widths[f.name]) - 1)
-    return kind(**args)  # type: ignore[arg-type]
+    return kind(**args)
 
 
 def test_random_round_trips():
@@ -125,5 +149,7 @@ def test_field_widths_follow_the_configuration():
 
 def test_listing_lines():
     assert listing_line(replace(isa.FinishInsn(), pop_prev=True)) == "finish(deps=[pop_prev])"
-    load = isa.MemInsn(memory_type=isa.Mem.INP, y_size=8, x_size=8, x_stride=8, y_pad_0=1, y_pad_1=1, x_pad_0=1, x_pad_1=1)
+    load = isa.MemInsn(
+        memory_type=isa.Mem.INP, y_size=8, x_size=8, x_stride=8, y_pad_0=1, y_pad_1=1, x_pad_0=1, x_pad_1=1
+    )
     assert listing_line(load) == "load(inp, sram=0, dram=0, y=8, x=8, stride=8, pad=[1, 1, 1, 1])"

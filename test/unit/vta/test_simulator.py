@@ -31,17 +31,61 @@ def test_padded_load_gemm_and_truncating_store():
     wt = rng.integers(-128, 128, (2, 16, 16), dtype=np.int8)
     prog.uops = [isa.Uop(dst=0, src=0, wgt=1)]
     prog.place_uops()
-    inp0, wgt0, out0, uop0 = (prog.tensors[n].base(b) for n, b in (("input", 16), ("weight", 256), ("output", 16), ("uops", 4)))
+    inp0, wgt0, out0, uop0 = (
+        prog.tensors[n].base(b) for n, b in (("input", 16), ("weight", 256), ("output", 16), ("uops", 4))
+    )
     body = [
         isa.MemInsn(memory_type=isa.Mem.UOP, sram_base=0, dram_base=uop0, y_size=1, x_size=1, x_stride=1),
-        isa.MemInsn(memory_type=isa.Mem.INP, sram_base=0, dram_base=inp0, y_size=4, x_size=3, x_stride=3,
-                    y_pad_0=1, y_pad_1=1, x_pad_0=1, x_pad_1=1),
-        isa.MemInsn(memory_type=isa.Mem.WGT, sram_base=0, dram_base=wgt0, y_size=1, x_size=2, x_stride=2, push_next=True),
+        isa.MemInsn(
+            memory_type=isa.Mem.INP,
+            sram_base=0,
+            dram_base=inp0,
+            y_size=4,
+            x_size=3,
+            x_stride=3,
+            y_pad_0=1,
+            y_pad_1=1,
+            x_pad_0=1,
+            x_pad_1=1,
+        ),
+        isa.MemInsn(
+            memory_type=isa.Mem.WGT, sram_base=0, dram_base=wgt0, y_size=1, x_size=2, x_stride=2, push_next=True
+        ),
         # every padded pixel (6 x 5) times weight block 1, accumulated twice into a reset tile
-        isa.GemmInsn(reset=True, uop_bgn=0, uop_end=1, iter_out=6, iter_in=5, dst_factor_out=5, dst_factor_in=1, pop_prev=True),
-        isa.GemmInsn(uop_bgn=0, uop_end=1, iter_out=6, iter_in=5, dst_factor_out=5, dst_factor_in=1, src_factor_out=5, src_factor_in=1),
-        isa.GemmInsn(uop_bgn=0, uop_end=1, iter_out=6, iter_in=5, dst_factor_out=5, dst_factor_in=1, src_factor_out=5, src_factor_in=1, push_next=True),
-        isa.MemInsn(store=True, memory_type=isa.Mem.OUT, sram_base=5, dram_base=out0, y_size=4, x_size=5, x_stride=5, pop_prev=True),
+        isa.GemmInsn(
+            reset=True, uop_bgn=0, uop_end=1, iter_out=6, iter_in=5, dst_factor_out=5, dst_factor_in=1, pop_prev=True
+        ),
+        isa.GemmInsn(
+            uop_bgn=0,
+            uop_end=1,
+            iter_out=6,
+            iter_in=5,
+            dst_factor_out=5,
+            dst_factor_in=1,
+            src_factor_out=5,
+            src_factor_in=1,
+        ),
+        isa.GemmInsn(
+            uop_bgn=0,
+            uop_end=1,
+            iter_out=6,
+            iter_in=5,
+            dst_factor_out=5,
+            dst_factor_in=1,
+            src_factor_out=5,
+            src_factor_in=1,
+            push_next=True,
+        ),
+        isa.MemInsn(
+            store=True,
+            memory_type=isa.Mem.OUT,
+            sram_base=5,
+            dram_base=out0,
+            y_size=4,
+            x_size=5,
+            x_stride=5,
+            pop_prev=True,
+        ),
     ]
     prog.insns = [*body, isa.FinishInsn()]
     dram = prog.dram()
@@ -82,8 +126,26 @@ def test_alu_order_matters_when_an_execution_reads_an_earlier_write():
     prog.insns = [
         isa.MemInsn(memory_type=isa.Mem.UOP, sram_base=0, dram_base=uop0, y_size=1, x_size=1, x_stride=1),
         isa.MemInsn(memory_type=isa.Mem.ACC, sram_base=0, dram_base=acc.base(64), y_size=1, x_size=4, x_stride=4),
-        isa.AluInsn(alu_opcode=isa.AluOp.ADD, uop_bgn=0, uop_end=1, iter_out=1, iter_in=3, dst_factor_in=1, src_factor_in=1, push_next=True),
-        isa.MemInsn(store=True, memory_type=isa.Mem.OUT, sram_base=0, dram_base=prog.tensors["output"].base(16), y_size=1, x_size=4, x_stride=4, pop_prev=True),
+        isa.AluInsn(
+            alu_opcode=isa.AluOp.ADD,
+            uop_bgn=0,
+            uop_end=1,
+            iter_out=1,
+            iter_in=3,
+            dst_factor_in=1,
+            src_factor_in=1,
+            push_next=True,
+        ),
+        isa.MemInsn(
+            store=True,
+            memory_type=isa.Mem.OUT,
+            sram_base=0,
+            dram_base=prog.tensors["output"].base(16),
+            y_size=1,
+            x_size=4,
+            x_stride=4,
+            pop_prev=True,
+        ),
         isa.FinishInsn(),
     ]
     dram = prog.dram()
@@ -106,7 +168,10 @@ def test_flags_a_module_does_not_have_and_bad_indices_fail():
     with pytest.raises(SimError, match="runs on the load module, which has no pop_prev"):
         run(_program([isa.MemInsn(memory_type=isa.Mem.INP, pop_prev=True)]), np.zeros(256, np.uint8))
     with pytest.raises(SimError, match="STORE\\) has padding"):
-        run(_program([isa.MemInsn(store=True, memory_type=isa.Mem.OUT, y_size=1, x_size=1, y_pad_0=1)]), np.zeros(256, np.uint8))
+        run(
+            _program([isa.MemInsn(store=True, memory_type=isa.Mem.OUT, y_size=1, x_size=1, y_pad_0=1)]),
+            np.zeros(256, np.uint8),
+        )
     prog = _program([isa.MemInsn(memory_type=isa.Mem.INP, sram_base=2047, dram_base=0, y_size=1, x_size=2, x_stride=2)])
     with pytest.raises(SimError, match="INP SRAM index 2048 out of range"):
         run(prog, prog.dram())
@@ -123,7 +188,9 @@ def test_back_to_back_updates_of_one_accumulator_are_a_pipeline_hazard():
     prog.uops = [isa.Uop(dst=0, src=0, wgt=0), isa.Uop(dst=0, src=1, wgt=0)]
     prog.place_uops()
     prog.insns = [
-        isa.MemInsn(memory_type=isa.Mem.UOP, sram_base=0, dram_base=prog.tensors["uops"].base(4), y_size=1, x_size=2, x_stride=2),
+        isa.MemInsn(
+            memory_type=isa.Mem.UOP, sram_base=0, dram_base=prog.tensors["uops"].base(4), y_size=1, x_size=2, x_stride=2
+        ),
         isa.GemmInsn(uop_bgn=0, uop_end=2, iter_out=1, iter_in=4, dst_factor_in=1, src_factor_in=1),
         isa.FinishInsn(),
     ]

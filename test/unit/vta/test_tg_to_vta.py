@@ -21,8 +21,20 @@ def _t(shape, et: str) -> str:
     return "tensor<" + "x".join(map(str, shape)) + f"x{et}>"
 
 
-def conv_module(rng: np.random.Generator, c: int, hw: tuple[int, int], oc: int, k: int, s: int, pads, shift: int,
-                relu: str, clip: tuple[int, int] | None, bias: bool, order: str = "shift-clip") -> tuple[str, dict]:  # fmt: skip
+def conv_module(
+    rng: np.random.Generator,
+    c: int,
+    hw: tuple[int, int],
+    oc: int,
+    k: int,
+    s: int,
+    pads,
+    shift: int,
+    relu: str,
+    clip: tuple[int, int] | None,
+    bias: bool,
+    order: str = "shift-clip",
+) -> tuple[str, dict]:
     h, w = hw
     oh, ow = (h + pads[0] + pads[2] - k) // s + 1, (w + pads[1] + pads[3] - k) // s + 1
     wv = rng.integers(-128, 128, (oc, c, k, k), dtype=np.int8)
@@ -34,8 +46,10 @@ def conv_module(rng: np.random.Generator, c: int, hw: tuple[int, int], oc: int, 
         lines.append(f"  %b = tg.constant dense<{bv.tolist()}> : {_t((oc,), 'i32')}")
     lines.append(f"  %xi = tg.cast %x : {_t((1, c, h, w), 'i8')} -> {xt}")
     operands, types = ("%xi, %wi, %b", f"{xt}, {wt}, {_t((oc,), 'i32')}") if bias else ("%xi, %wi", f"{xt}, {wt}")
-    lines.append(f"  %v0 = tg.conv2d {operands} {{strides = array<i64: {s}, {s}>, pads = array<i64: {', '.join(map(str, pads))}>, "
-                 f"dilations = array<i64: 1, 1>, groups = 1 : i64}} : ({types}) -> {yt}")  # fmt: skip
+    lines.append(
+        f"  %v0 = tg.conv2d {operands} {{strides = array<i64: {s}, {s}>, pads = array<i64: {', '.join(map(str, pads))}>, "
+        f"dilations = array<i64: 1, 1>, groups = 1 : i64}} : ({types}) -> {yt}"
+    )
     steps = []
     if relu == "before":
         steps.append(f"tg.relu %v : {yt}")
@@ -46,13 +60,17 @@ def conv_module(rng: np.random.Generator, c: int, hw: tuple[int, int], oc: int, 
         if clip:
             steps.append(f"tg.clip %v {{min = {clip[0]} : i32, max = {clip[1]} : i32}} : {yt}")
     else:  # clip first: not VTA's order, stays in tg
-        steps.append(f"tg.clip %v {{min = {clip[0]} : i32, max = {clip[1]} : i32}} : {yt}")  # type: ignore[index]
+        assert clip is not None
+        steps.append(f"tg.clip %v {{min = {clip[0]} : i32, max = {clip[1]} : i32}} : {yt}")
         steps.append(f"tg.shift_right %v {{amount = {shift} : i64}} : {yt}")
     for i, step in enumerate(steps):
         lines.append(f"  %v{i + 1} = " + step.replace("%v", f"%v{i}", 1))
     lines.append(f"  %y = tg.cast %v{len(steps)} : {yt} -> {_t((1, oc, oh, ow), 'i8')}")
-    text = (f"func.func @main(%x: {_t((1, c, h, w), 'i8')}) -> {_t((1, oc, oh, ow), 'i8')} {{\n" + "\n".join(lines)
-            + f"\n  func.return %y : {_t((1, oc, oh, ow), 'i8')}\n}}\n")  # fmt: skip
+    text = (
+        f"func.func @main(%x: {_t((1, c, h, w), 'i8')}) -> {_t((1, oc, oh, ow), 'i8')} {{\n"
+        + "\n".join(lines)
+        + f"\n  func.return %y : {_t((1, oc, oh, ow), 'i8')}\n}}\n"
+    )
     return text, {}
 
 
@@ -108,16 +126,16 @@ def test_matmul_becomes_a_1x1_conv_and_agrees():
     m, k, n = 8, 32, 16
     wv = rng.integers(-128, 128, (k, n), dtype=np.int8)
     bv = rng.integers(-1000, 1000, (n,), dtype=np.int32)
-    text = f"""func.func @main(%x: {_t((m, k), 'i8')}) -> {_t((m, n), 'i8')} {{
-  %w = tg.constant dense<{wv.tolist()}> : {_t((k, n), 'i8')}
-  %b = tg.constant dense<{bv.tolist()}> : {_t((n,), 'i32')}
-  %xi = tg.cast %x : {_t((m, k), 'i8')} -> {_t((m, k), 'i32')}
-  %wi = tg.cast %w : {_t((k, n), 'i8')} -> {_t((k, n), 'i32')}
-  %p = tg.matmul %xi, %wi : ({_t((m, k), 'i32')}, {_t((k, n), 'i32')}) -> {_t((m, n), 'i32')}
-  %pb = tg.add %p, %b : ({_t((m, n), 'i32')}, {_t((n,), 'i32')}) -> {_t((m, n), 'i32')}
-  %s = tg.shift_right %pb {{amount = 5 : i64}} : {_t((m, n), 'i32')}
-  %y = tg.cast %s : {_t((m, n), 'i32')} -> {_t((m, n), 'i8')}
-  func.return %y : {_t((m, n), 'i8')}
+    text = f"""func.func @main(%x: {_t((m, k), "i8")}) -> {_t((m, n), "i8")} {{
+  %w = tg.constant dense<{wv.tolist()}> : {_t((k, n), "i8")}
+  %b = tg.constant dense<{bv.tolist()}> : {_t((n,), "i32")}
+  %xi = tg.cast %x : {_t((m, k), "i8")} -> {_t((m, k), "i32")}
+  %wi = tg.cast %w : {_t((k, n), "i8")} -> {_t((k, n), "i32")}
+  %p = tg.matmul %xi, %wi : ({_t((m, k), "i32")}, {_t((k, n), "i32")}) -> {_t((m, n), "i32")}
+  %pb = tg.add %p, %b : ({_t((m, n), "i32")}, {_t((n,), "i32")}) -> {_t((m, n), "i32")}
+  %s = tg.shift_right %pb {{amount = 5 : i64}} : {_t((m, n), "i32")}
+  %y = tg.cast %s : {_t((m, n), "i32")} -> {_t((m, n), "i8")}
+  func.return %y : {_t((m, n), "i8")}
 }}
 """
     module, expected, result = _both(text, 2, seed=5)

@@ -184,3 +184,31 @@ def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads
     if dump_dir:
         _dump_code(dump_dir, "llvm.ll", executable.llvm_ir)
     return executable, report
+
+
+def translate_for_cpu(path: str, options: Mapping[str, str]) -> str:
+    """`tessel-translate FILE --target cpu`: a tg module compiled through the pipeline (a
+    module already at loop level as it is), then the CPU target's LLVM IR or assembly."""
+    from tessel.targets.cpu import translate as cpu
+
+    cpu.check_options(options)
+    return cpu.translate(_loop_level(path, "cpu"), options)
+
+
+def translate_for_gpu(path: str, options: Mapping[str, str]) -> str:
+    """`tessel-translate FILE --target gpu`: as translate_for_cpu, with GPU schedules, then
+    the GPU target's PTX."""
+    from tessel.targets.gpu import translate as gpu
+
+    gpu.check_options(options)
+    return gpu.translate(_loop_level(path, "gpu"), options)
+
+
+def _loop_level(path: str, target: str) -> ModuleOp:
+    from tessel.ir.source import read_module
+
+    module = read_module(make_context(), path)
+    if any(op.dialect_name() == "tg" for op in module.walk()):
+        lower(module, WeightStore.for_module(module, path), target=target)
+    return module
+

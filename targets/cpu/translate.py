@@ -1,7 +1,7 @@
 """`tessel-translate FILE --target cpu`: the LLVM IR (or host assembly) of a module.
 
-The input is a tg module (compiled through the whole pipeline first) or a module already
-at loop level (after `kernel-to-loops`). Options:
+The input is a module at loop level (after `kernel-to-loops`); the tensor pipeline
+(`pipelines/tensor.py`) compiles a tg module down to it first. Options:
   --opt form=ll        LLVM IR as the emitter writes it (default; what the JIT is given)
   --opt form=opt-ll    after LLVM's O3 for this host
   --opt form=asm       host assembly (check the vector width: zmm registers on AVX-512)
@@ -11,27 +11,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from xdsl.dialects.builtin import ModuleOp
+
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, read_module
-from tessel.ir.weights import WeightStore
 
 FORMS = ("ll", "opt-ll", "asm")
 
 
-def translate(path: str, options: Mapping[str, str]) -> str:
-    from tessel.pipelines.tensor import lower
-    from tessel.targets.cpu.jit import CompiledModule
-    from tessel.targets.cpu.llvm_emit import emit_module
-
+def check_options(options: Mapping[str, str]) -> str:
+    """The form asked for; unknown options are one-line errors (before any compiling)."""
     unknown = sorted(set(options) - {"form"})
     if unknown:
         raise TesselError(f"cpu takes --opt form={'|'.join(FORMS)} only, got '{unknown[0]}'")
     form = options.get("form", "ll")
     if form not in FORMS:
         raise TesselError(f"cpu: unknown form '{form}' (choose {', '.join(FORMS)})")
-    module = read_module(make_context(), path)
-    if any(op.dialect_name() == "tg" for op in module.walk()):
-        lower(module, WeightStore.for_module(module, path))
+    return form
+
+
+def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
+    """The LLVM IR (or optimized IR, or assembly) of a loop-level module."""
+    from tessel.targets.cpu.jit import CompiledModule
+    from tessel.targets.cpu.llvm_emit import emit_module
+
+    form = check_options(options)
     ir = emit_module(module)
     if form == "ll":
         return ir

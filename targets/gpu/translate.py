@@ -1,7 +1,7 @@
 """`tessel-translate FILE --target gpu`: the PTX (or NVPTX LLVM IR) of a module.
 
-The input is a tg module (compiled through the whole pipeline with GPU schedules first) or
-a module already at loop level with GPU stages (`kernel-to-loops{target=gpu}`). No GPU is
+The input is a module at loop level with GPU stages (`kernel-to-loops{target=gpu}`); the
+tensor pipeline (`pipelines/tensor.py`) compiles a tg module down to it first. No GPU is
 needed: the PTX comes from LLVM's NVPTX backend in llvmlite. Options:
   --opt form=ptx       PTX assembly (default; what the CUDA driver loads)
   --opt form=ll        LLVM IR as the emitter writes it
@@ -17,18 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from xdsl.dialects.builtin import ModuleOp
+
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, read_module
-from tessel.ir.weights import WeightStore
 
 FORMS = ("ptx", "ll", "opt-ll", "resources")
 ARCH = re.compile(r"^sm_\d{2,3}a?$")
 PTX = re.compile(r"^ptx\d{2,3}$")
 
 
-def translate(path: str, options: Mapping[str, str]) -> str:
-    from tessel.pipelines.tensor import lower
-    from tessel.targets.gpu.nvptx import DEFAULT_ARCH, DEFAULT_PTX, compile_ptx, emit_ptx_module
+def check_options(options: Mapping[str, str]) -> tuple[str, str, str]:
+    """(form, arch, ptx) asked for; bad options are one-line errors (before any compiling)."""
+    from tessel.targets.gpu.nvptx import DEFAULT_ARCH, DEFAULT_PTX
 
     unknown = sorted(set(options) - {"form", "arch", "ptx"})
     if unknown:
@@ -42,9 +42,14 @@ def translate(path: str, options: Mapping[str, str]) -> str:
     ptx = options.get("ptx", DEFAULT_PTX)
     if not PTX.match(ptx):
         raise TesselError(f"gpu: ptx must look like ptx80, got '{ptx}'")
-    module = read_module(make_context(), path)
-    if any(op.dialect_name() == "tg" for op in module.walk()):
-        lower(module, WeightStore.for_module(module, path), target="gpu")
+    return form, arch, ptx
+
+
+def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
+    """The PTX (or NVPTX LLVM IR, or ptxas's resource table) of a loop-level module."""
+    from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
+
+    form, arch, ptx = check_options(options)
     ir = emit_ptx_module(module)
     if form == "ll":
         return ir

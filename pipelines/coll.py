@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tessel.dialects.coll.bounds import nic_bound
-from tessel.dialects.coll.model import Algorithm, CollKind, Topology
+from tessel.dialects.coll.model import Algorithm, Collective, CollKind, Topology
 from tessel.dialects.coll.reference import check as check_outputs
 from tessel.dialects.coll.reference import random_inputs
 from tessel.dialects.coll.reference import run as interpret
@@ -33,9 +33,15 @@ from tessel.targets.nccl.gloo import Report
 from tessel.targets.nccl.msccl_xml import emit
 
 __all__ = [
-    "Evaluation", "Options", "Result", "evaluate", "execute", "msccl_xml", "nic_bound", "problem",
+    "Evaluation", "Options", "Result", "buffer_bytes", "evaluate", "execute", "msccl_xml", "nic_bound", "problem",
     "synthesize", "synthesize_buckets", "timeline",
 ]  # fmt: skip
+
+
+def buffer_bytes(kind: CollKind, ranks: int, chunk_bytes: int, chunkup: int = 1) -> int:
+    """TACCL's size (one chunk) as Tessel's (the per-rank buffer: the larger of input and output)."""
+    coll = Collective(kind, ranks, chunkup)
+    return chunk_bytes * max(coll.input_chunks, coll.output_chunks)
 
 
 def problem(alg: Algorithm) -> str | None:

@@ -5,11 +5,17 @@ Examples:
   tessel-run topo.json --target nccl --collective allgather --size 1MB --sketch sk.json
   tessel-run ndv2x2 --target nccl --collective allreduce --sizes 1KB,1MB,1GB -o ar.xml   # size buckets
   tessel-run ndv2 --target nccl --collective allgather --size 64KB --execute gloo --ranks 8
+  tessel-run topo.json --target nccl --collective allgather --chunk-size 1MB --nodes 3   # TACCL's size
   tessel-run algo.mlir --target nccl --timeline links.png         # an IR file with coll.algorithm(s)
 
-TOPOLOGY is a built-in (ndv2, ndv2xN, dgx2, dgx2xN, ringN), TACCL's topology JSON, or an .mlir
-module holding a coll.topology (and coll.collective or coll.algorithm ops). Sizes: 1KB = 1024
-bytes (nccl-tests' convention): the larger per-rank buffer (allgather: the output).
+TOPOLOGY is a built-in (ndv2, ndv2xN, dgx2, dgx2xN, ringN), TACCL's topology JSON (its form is
+read from its fields: link classes or matrices; see dialects/coll/taccl.py), or an .mlir module
+holding a coll.topology (and coll.collective or coll.algorithm ops).
+
+Sizes (1KB = 1024 bytes, nccl-tests' convention): --size is the per-rank BUFFER, the larger of a
+rank's input and output (allgather: its output, all ranks' shares; reduce_scatter: its input).
+TACCL's profiles and its algorithms count one CHUNK instead: --chunk-size 1MB on 16 ranks is an
+allgather of a 16MB buffer (a rank's share split by the sketch's input_chunkup, 1 without one).
 """
 
 from __future__ import annotations
@@ -68,8 +74,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--collective", choices=[k.value for k in CollKind], help="what to synthesize (not needed for .mlir)"
     )
-    p.add_argument("--size", help="buffer size, e.g. 1MB (default 1MB)")
-    p.add_argument("--sizes", help="comma-separated sizes: one algorithm per size bucket")
+    p.add_argument(
+        "--size",
+        help="the per-rank buffer, e.g. 1MB (default 1MB): the larger of a rank's input and output "
+        "(allgather: the output, every rank's share)",
+    )
+    p.add_argument("--sizes", help="comma-separated per-rank buffer sizes: one algorithm per size bucket")
+    p.add_argument(
+        "--chunk-size",
+        help="TACCL's convention instead of --size: the bytes of one chunk (a rank's share split by the "
+        "sketch's input_chunkup); the buffer is then that times the chunks a buffer holds",
+    )
     p.add_argument("--sketch", metavar="JSON", help="TACCL communication sketch (default: search sketches)")
     p.add_argument("--nodes", type=int, help="nodes of a TACCL topology JSON (default: the sketch's nnodes, else 1)")
     p.add_argument("--root", type=int, default=0, help="root of broadcast/reduce (default 0)")
@@ -143,7 +158,9 @@ def _report(
     messages = alg.transfers()
     bottleneck, busy = sim.bottleneck()
     if result is not None:
-        how = "exact CP-SAT" if result.plan.note == "exact" else "decomposition (relaxation -> greedy order -> polish)"
+        how = {"exact": "exact CP-SAT", "nic pipeline": "NIC pipeline (a sender per NIC, nodes in rounds)"}.get(
+            result.plan.note, "decomposition (relaxation -> greedy order -> polish)"
+        )
         searched = f", best of {len(result.candidates)} sketches" if len(result.candidates) > 1 else ""
         print(
             f"synthesized {kind} of {human(size)} in {wall:.1f} s: {how}, sketch {result.sketch.describe()}{searched}"
@@ -173,8 +190,11 @@ def _report(
 def run_command(args: argparse.Namespace) -> int:
     for path, flag in ((args.output, "-o"), (args.emit_ir, "--emit-ir"), (args.timeline, "--timeline")):
         check_output_path(path, flag)
-    if args.size and args.sizes:
-        raise TesselError("give --size or --sizes, not both")
+    given = [
+        flag for flag, v in (("--size", args.size), ("--sizes", args.sizes), ("--chunk-size", args.chunk_size)) if v
+    ]
+    if len(given) > 1:
+        raise TesselError(f"give one of --size, --sizes and --chunk-size, not {' and '.join(given)}")
     if args.time_limit <= 0:
         raise TesselError(f"--time-limit must be positive, got {args.time_limit}")
     sketch: Sketch | None = load_sketch_json(args.sketch) if args.sketch else None
@@ -193,22 +213,33 @@ def run_command(args: argparse.Namespace) -> int:
     opts = Options(time_limit=args.time_limit, exact=False if args.no_exact else None)
     runs: list[tuple[Algorithm, float, int, float | None, Result | None]] = []
     if algs:
-        if args.collective or args.size or args.sizes:
+        if args.collective or given:
             raise TesselError(f"{args.topology} already holds algorithms; --collective/--size apply to synthesis")
         size = 1 << 20
         for alg in algs:
             runs.append((alg, alg.collective.chunk_bytes(size), size, None, None))
     else:
         if colls:
-            if args.collective:
-                raise TesselError(f"{args.topology} holds coll.collective ops; --collective applies to topologies only")
+            if args.collective or given:
+                raise TesselError(
+                    f"{args.topology} holds coll.collective ops (with their sizes); --collective and --size apply to topologies only"
+                )
             requests = [(c.collective().kind, [c.size.value.data], c.collective().root) for c in colls]
         else:
             if not args.collective:
                 raise TesselError(
                     "--collective is required (allgather, reduce_scatter, allreduce, alltoall, broadcast, reduce)"
                 )
-            requests = [(CollKind(args.collective), sizes, args.root)]
+            kind = CollKind(args.collective)
+            if args.chunk_size:
+                chunk = parse_size(args.chunk_size, "--chunk-size")
+                chunkup = sketch.chunkup if sketch is not None else 1
+                sizes = [pipeline.buffer_bytes(kind, topo.gpus, chunk, chunkup)]
+                print(
+                    f"--chunk-size {human(chunk)}: a per-rank buffer of {human(sizes[0])} "
+                    f"({sizes[0] // chunk} chunks of {human(chunk)})"
+                )
+            requests = [(kind, sizes, args.root)]
         for kind, sizes, root in requests:
             if not 0 <= root < topo.gpus:
                 raise TesselError(f"--root {root} is out of range 0..{topo.gpus - 1}")

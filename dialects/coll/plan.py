@@ -35,6 +35,12 @@ class Send:
 
 @dataclass
 class Plan:
+    """Which chunk crosses which link when (`sends`), for the flows of a collective.
+
+    `serialize_ports`: the lowering keeps each GPU's sends over a shared port (a NIC's transmit
+    side, a switch out-port) in planned order with dependencies, so that first-come-first-served
+    ports (simulate.py, and the hardware) see the order the plan was built on."""
+
     coll: Collective
     flows: list[Flow]
     sends: list[Send]
@@ -43,6 +49,7 @@ class Plan:
     note: str = ""
     groups: int = 0
     meta: dict = field(default_factory=dict)
+    serialize_ports: bool = False
 
     @property
     def makespan(self) -> float:
@@ -58,6 +65,7 @@ class Plan:
             self.note,
             self.groups,
             dict(self.meta),
+            self.serialize_ports,
         )
 
 
@@ -131,6 +139,12 @@ def _contiguous(slots: list[Slot]) -> bool:
     return all(a[0] == b[0] and b[1] == a[1] + 1 for a, b in zip(slots, slots[1:]))
 
 
+def _consecutive(unit: list[Send], flows: dict[int, Flow]) -> bool:
+    """Are the unit's chunks j, j+1, ... in message order (so one i[j] x n reads them all)?"""
+    first = flows[unit[0].flow].chunk
+    return all(flows[s.flow].chunk == first + k for k, s in enumerate(unit))
+
+
 def _runs(sends: list[Send], loc: Locations, flows: dict[int, Flow]) -> list[list[Send]]:
     """Split a merged group (in planned order, sorted by slot) into contiguous runs."""
     sends = sorted(sends, key=lambda s: loc.held(flows[s.flow], s.src))
@@ -190,8 +204,14 @@ def lower(plan: Plan, name: str) -> Algorithm:
         first = u[0]
         f0 = flows[first.flow]
         src, dst = first.src, first.dst
-        if f0.kind == "reduce" and len(u) > 1 and len({written[(s.flow, dst)] > 0 for s in u}) > 1:
-            # some members start the partial at dst, others add to it: their src slots differ
+        starts = [written[(s.flow, dst)] == 0 for s in u]
+        if (
+            f0.kind == "reduce"
+            and len(u) > 1
+            and (any(starts) != all(starts) or (all(starts) and not _consecutive(u, flows)))
+        ):
+            # some members start the partial at dst, others add to it: their src slots differ; or
+            # all start it, from dst's own input chunks, which are not in the message's order
             work.extend(reversed([[s] for s in u]))
             continue
         order += 1
@@ -256,11 +276,30 @@ def lower(plan: Plan, name: str) -> Algorithm:
                             f"plan lowering: step {k} of tb {t} at rank {r} waits for a later step of its own threadblock"
                         )
                 p.step.deps = deps
+        if plan.serialize_ports:
+            sends = [(peer, ps) for (kind, peer), ps in zip(lane_order, pendings) if kind == "send"]
+            _serialize_ports(plan.topology, r, sends)
         local = _local_steps(coll, plan.flows, loc, r)
         if local:
             threadblocks.append(Threadblock(-1, -1, 0, local))
         gpus.append(GpuProgram(r, coll.input_chunks, coll.output_chunks, loc.scratch_chunks.get(r, 0), threadblocks))
     return Algorithm(name, coll, plan.topology.name, gpus)
+
+
+def _serialize_ports(topo: Topology, rank: int, sends: list[tuple[int, list[_Pending]]]) -> None:
+    """Chain `rank`'s sends that share a port in planned order (the send threadblocks come
+    first, so a send's threadblock index is its position in `sends`)."""
+    by_port: dict[str, list[tuple[int, int, int]]] = defaultdict(list)  # port -> (key, tb, step)
+    for t, (peer, pending) in enumerate(sends):
+        for port in topo.resources[(rank, peer)][1:]:  # the link itself first, then its ports
+            by_port[port].extend((p.key, t, k) for k, p in enumerate(pending))
+    steps = {(t, k): p for t, (_, pending) in enumerate(sends) for k, p in enumerate(pending)}
+    for queue in by_port.values():
+        queue.sort()
+        for (_, t0, k0), (_, t1, k1) in zip(queue, queue[1:]):
+            deps = steps[(t1, k1)].step.deps
+            if t0 != t1 and (t0, k0) not in deps:
+                deps.append((t0, k0))
 
 
 def _local_steps(coll: Collective, flows: list[Flow], loc: Locations, r: int) -> list[Step]:

@@ -10,8 +10,8 @@ from typing import Any
 
 from tessel.ir.diagnostics import TesselError
 
-from .model import MAX_CHUNKUP, MAX_GPUS, Sketch, SwitchPolicy, Topology, automorphism_problem
-from .topologies import IB_ALPHA, IB_BETA, _nics, custom, dgx2, ndv2
+from .model import MAX_CHUNKUP, MAX_GPUS, Link, LinkKind, Sketch, SwitchPolicy, Topology, automorphism_problem
+from .topologies import IB_ALPHA, IB_BETA, Key, hub_node, machine, ndv2_node
 
 
 def _read_json(path: str, what: str) -> dict[str, Any]:
@@ -63,7 +63,9 @@ class _Fields:
         return v
 
     def numbers(self, key: str) -> list[float]:
-        v = self.data.get(key)
+        if key not in self.data:
+            raise self.fail(key, "missing")
+        v = self.data[key]
         if (
             not isinstance(v, list)
             or not v
@@ -74,22 +76,57 @@ class _Fields:
 
     def matrix(self, key: str, size: int | None) -> list[list[float]]:
         v = self.data.get(key)
-        ok = isinstance(v, list) and v and all(isinstance(r, list) for r in v)
-        if not ok:
+        if not isinstance(v, list) or not v or not all(isinstance(r, list) for r in v):
             raise self.fail(key, "expected a square matrix (list of lists of numbers)")
         n = size or len(v)
         if len(v) != n or any(len(r) != n for r in v):
             raise self.fail(key, f"expected a {n}x{n} matrix")
+        out: list[list[float]] = []
         for r in v:
             for x in r:
                 if isinstance(x, bool) or not isinstance(x, (int, float)) or x < 0:
                     raise self.fail(key, f"entries must be numbers >= 0, got {json.dumps(x)}")
-        return v
+            out.append([float(x) for x in r])
+        return out
+
+
+CLASS_FIELDS = ("node_betas_list", "node_invbws_list")
+MATRIX_FIELDS = ("links", "betas", "invbws")
+REMOTE_FIELDS = ("remote_alpha", "remote_beta", "remote_invbw")
+
+
+class _Units:
+    """TACCL's numbers in Tessel's units: alpha in us, beta in us per MiB.
+
+    A profile gives costs for one chunk of `profile_bytes` (default 1 MiB), optionally all
+    multiplied by `scale` (TACCL's advice for keeping its integer rounding exact)."""
+
+    def __init__(self, f: _Fields):
+        self.scale = f.number("scale", 1.0, positive=True)
+        self.per_mib = (1 << 20) / f.number("profile_bytes", float(1 << 20), positive=True)
+
+    def alpha(self, raw: float) -> float:
+        return raw / self.scale
+
+    def beta(self, raw: float) -> float:
+        return raw * self.per_mib / self.scale
 
 
 def load_topology_json(path: str, nodes: int | None = None) -> Topology:
-    """TACCL's profiled topology: NDv2*/DGX2* node configs or `custom` matrices.
+    """TACCL's profiled topology, its form read from its fields (the name is only a name).
 
+    The node is given in one of TACCL's two forms, never both:
+    - link classes: `alpha` and `node_betas_list` (with the totals `node_invbws_list`). One
+      class is a hub and spoke (TACCL's HubAndSpoke and DGX2: every GPU reaches every other
+      through the node's switch); two classes are NDv2's hybrid cube-mesh of 8 GPUs (double
+      NVLinks at the smaller beta, single ones at the larger).
+    - matrices [dst][src], as TACCL indexes them: `links` (link counts), `betas` and `invbws`
+      (alpha + beta per link; without it, one `alpha` for all links). A node whose every pair is linked at one
+      cost is the same hub and spoke as the one-class form (TACCL's hub_and_spoke() writes
+      exactly that matrix), so both forms of a machine give the same topology.
+    Local pairs without a link talk over PCIe. Nodes are joined by InfiniBand through
+    `nics_per_node` NICs, each serving as many consecutive GPUs, at `remote_alpha` and
+    `remote_beta` (or `remote_invbw` = alpha + beta); a 1-node topology needs none of these.
     Costs are for one chunk of the profile's size; Tessel reads betas as us per MiB unless
     the file says otherwise with `profile_bytes` (and `scale` for TACCL's scaled profiles).
     The node count comes from `nodes` (the sketch's nnodes), else the file's `nodes`, else 1.
@@ -100,72 +137,144 @@ def load_topology_json(path: str, nodes: int | None = None) -> Topology:
     if not isinstance(name, str) or not name:
         raise f.fail("name", f"expected a non-empty string, got {json.dumps(name)}")
     nodes = nodes if nodes is not None else f.integer("nodes", 1, maximum=MAX_GPUS)
-    scale = f.number("scale", 1.0, positive=True)
-    unit = (1 << 20) / f.number("profile_bytes", float(1 << 20), positive=True) / scale
-    remote_alpha = f.number("remote_alpha", IB_ALPHA) / scale
-    if "remote_beta" in data or "remote_invbw" in data:
-        remote_beta = (
-            f.number("remote_beta", positive=True)
-            if "remote_beta" in data
-            else f.number("remote_invbw") * scale - remote_alpha * scale
+    units = _Units(f)
+    per = f.integer("gpus_per_node", 0, minimum=0, maximum=MAX_GPUS) if "gpus_per_node" in data else None
+    classes = [k for k in CLASS_FIELDS if k in data]
+    matrices = [k for k in MATRIX_FIELDS if k in data]
+    if classes and matrices:
+        raise f.fail(
+            classes[0],
+            f"the file also gives '{matrices[0]}': a node is either link classes (node_betas_list, "
+            "node_invbws_list) or matrices (links, betas, invbws), not both",
         )
-        remote_beta *= unit
+    if classes:
+        per, node, hub = _class_node(f, units, per)
+    elif matrices:
+        per, node, hub = _matrix_node(f, units, per)
     else:
-        remote_beta = IB_BETA
-    if remote_beta <= 0:
-        raise f.fail("remote_invbw", "must exceed remote_alpha")
-    ib = (remote_alpha, remote_beta)
-    lower = name.lower()
-    per = f.integer("gpus_per_node", 0, minimum=0, maximum=MAX_GPUS)
-    nics = f.integer("nics_per_node", 1)
-    if lower.startswith("ndv2") or lower.startswith("dgx2"):
-        betas = f.numbers("node_betas_list")
-        alpha = f.number("alpha") / scale
-        want = 2 if lower.startswith("ndv2") else 1
-        expected_per = 8 if want == 2 else 16
-        if per != expected_per:
-            raise f.fail("gpus_per_node", f"{name} nodes have {expected_per} GPUs, got {per}")
-        if len(betas) != want:
+        raise f.fail(
+            "links", "missing: give the node as matrices (links, betas, invbws) or as link classes (node_betas_list)"
+        )
+    ib, nics = _network(f, units, nodes, per)
+    if per * nodes > MAX_GPUS:
+        raise f.fail("nodes", f"{nodes} nodes of {per} GPUs are more than the limit of {MAX_GPUS} GPUs")
+    topo = machine(name if nodes == 1 else f"{name}x{nodes}", node, per, nodes, hub=hub, ib=ib, nics_per_node=nics)
+    try:
+        topo.validate()
+    except ValueError as err:
+        raise TesselError(f"{path}: {err}") from None
+    return topo
+
+
+def _class_node(f: _Fields, units: _Units, per: int | None) -> tuple[int, dict[Key, Link], bool]:
+    """The link-class form: one class is a hub and spoke, two are NDv2's cube-mesh."""
+    betas = f.numbers("node_betas_list")
+    alpha = units.alpha(f.number("alpha"))
+    if "node_invbws_list" in f.data:
+        totals = f.numbers("node_invbws_list")
+        if len(totals) != len(betas):
             raise f.fail(
-                "node_betas_list",
-                f"{name} has {want} intra-node link class{'es' if want > 1 else ''}, got {len(betas)} betas",
+                "node_invbws_list", f"{len(totals)} totals for the {len(betas)} link classes of node_betas_list"
             )
-        if lower.startswith("ndv2"):
-            if nics != 1:
-                raise f.fail("nics_per_node", f"NDv2 nodes have one NIC, got {nics}")
-            b = sorted(x * unit for x in betas)
-            topo = ndv2(nodes, alpha, (b[0], b[1]), ib)
-        else:
-            if nics not in (1, 2, 4, 8, 16):
-                raise f.fail("nics_per_node", f"must divide 16, got {nics}")
-            topo = dgx2(nodes, alpha, betas[0] * unit, ib)
-            if nodes > 1 and nics != 8:
-                topo.nics = _nics(nodes, 16, nics)
-        topo.name = name if nodes == 1 else f"{name}x{nodes}"
-        return topo
-    if lower.startswith("custom"):
-        counts = f.matrix("links", None)
-        size = len(counts)
-        betas_m = f.matrix("betas", size)
-        if "invbws" in data:
-            inv = f.matrix("invbws", size)
-        else:
-            inv = [[b + f.number("alpha", 0.0) * scale for b in row] for row in betas_m]
-        # TACCL indexes these [dst][src]; Tessel's links are [src][dst].
-        c = [[int(counts[d][s]) for d in range(size)] for s in range(size)]
-        bt = [[betas_m[d][s] * unit for d in range(size)] for s in range(size)]
-        al = [[max(inv[d][s] - betas_m[d][s], 0.0) / scale for d in range(size)] for s in range(size)]
-        for s in range(size):
-            for d in range(size):
-                if c[s][d] and bt[s][d] <= 0:
-                    raise f.fail("betas", f"link {s} -> {d} exists but its beta is {betas_m[d][s]}")
-        if size % nics:
-            raise f.fail("nics_per_node", f"must divide the {size} GPUs of a node, got {nics}")
-        return custom(name if nodes == 1 else f"{name}x{nodes}", c, bt, al, nodes, ib, nics)
+        for total, beta in zip(totals, betas):
+            if total < beta:
+                raise f.fail("node_invbws_list", f"total cost {total:g} is below its class's beta {beta:g}")
+    if per is None:
+        raise f.fail("gpus_per_node", "missing (the link-class form does not say how many GPUs a node has)")
+    if per < 1:
+        raise f.fail("gpus_per_node", f"must be >= 1, got {per}")
+    if len(betas) == 1:
+        return per, hub_node(per, alpha, units.beta(betas[0])), per > 1
+    if len(betas) == 2:
+        if per != 8:
+            raise f.fail(
+                "gpus_per_node",
+                f"two link classes are NDv2's hybrid cube-mesh of 8 GPUs, got {per}; give other nodes as matrices (links, betas, invbws)",
+            )
+        low, high = sorted(units.beta(b) for b in betas)
+        return per, ndv2_node(alpha, (low, high)), False
     raise f.fail(
-        "name",
-        f"cannot tell the intra-node structure of '{name}': name it NDv2*/DGX2* or 'custom' with links and betas matrices",
+        "node_betas_list",
+        f"{len(betas)} link classes; TACCL's class form has one (hub and spoke) or two (NDv2's cube-mesh): "
+        "give other nodes as matrices (links, betas, invbws)",
     )
+
+
+def _matrix_node(f: _Fields, units: _Units, per: int | None) -> tuple[int, dict[Key, Link], bool]:
+    """The matrix form ([dst][src], as TACCL indexes it); a complete node at one cost is a hub."""
+    for key in ("links", "betas"):
+        if key not in f.data:
+            raise f.fail(
+                key,
+                f"missing: the matrix form needs links and betas (it gives {', '.join(k for k in MATRIX_FIELDS if k in f.data)})",
+            )
+    counts = f.matrix("links", None)
+    size = len(counts)
+    betas = f.matrix("betas", size)
+    totals = f.matrix("invbws", size) if "invbws" in f.data else None
+    alpha = f.number("alpha", 0.0)  # for links without a total; TACCL's files give both
+    if per is not None and per != size:
+        raise f.fail("gpus_per_node", f"{per} GPUs, but the matrices are {size}x{size}")
+    node: dict[Key, Link] = {}
+    for s in range(size):
+        for d in range(size):
+            count, beta = counts[d][s], betas[d][s]
+            total = totals[d][s] if totals is not None else None
+            if s == d:
+                if count:
+                    raise f.fail("links", f"GPU {s} links to itself")
+                continue
+            if not count:
+                if beta or total:
+                    key = "betas" if beta else "invbws"
+                    raise f.fail(key, f"{s} -> {d} has a cost but 'links' has no link there")
+                continue
+            if count != int(count):
+                raise f.fail("links", f"link counts are whole numbers, got {count:g} for {s} -> {d}")
+            if beta <= 0:
+                raise f.fail("betas", f"link {s} -> {d} exists but its beta is {beta:g}")
+            if total is not None and total < beta:
+                raise f.fail("invbws", f"link {s} -> {d}: total cost {total:g} is below its beta {beta:g}")
+            # profiles are decimal: 23.3 - 23 is 0.3, not 0.30000000000000071
+            raw_alpha = round(total - beta, 9) if total is not None else alpha
+            node[(s, d)] = Link(s, d, LinkKind.NVLINK, units.alpha(raw_alpha), units.beta(beta), int(count))
+    costs = {(link.alpha, link.beta) for link in node.values()}
+    hub = size > 1 and len(node) == size * (size - 1) and len(costs) == 1
+    if hub:
+        ((a, b),) = costs
+        node = hub_node(size, a, b)
+    return size, node, hub
+
+
+def _network(f: _Fields, units: _Units, nodes: int, per: int) -> tuple[tuple[float, float], int]:
+    """InfiniBand's (alpha, beta) and the NICs per node; a 1-node topology needs neither."""
+    if "nics_per_node" not in f.data:
+        if nodes > 1:
+            raise f.fail(
+                "nics_per_node",
+                f"missing: {nodes} nodes talk through their NICs (give nics_per_node, remote_alpha and remote_beta)",
+            )
+        return (IB_ALPHA, IB_BETA), 1
+    nics = f.integer("nics_per_node", maximum=MAX_GPUS)
+    if per % nics:
+        raise f.fail("nics_per_node", f"must divide the {per} GPUs of a node, got {nics}")
+    given = [k for k in REMOTE_FIELDS if k in f.data]
+    if nodes == 1 and not given:
+        return (IB_ALPHA, IB_BETA), nics
+    if "remote_alpha" not in f.data:
+        raise f.fail("remote_alpha", "missing: the NICs' latency (with remote_beta or remote_invbw)")
+    alpha_raw = f.number("remote_alpha")
+    if "remote_beta" in f.data:
+        beta_raw = f.number("remote_beta", positive=True)
+        if "remote_invbw" in f.data and f.number("remote_invbw") < beta_raw:
+            raise f.fail("remote_invbw", f"total cost {f.number('remote_invbw'):g} is below remote_beta {beta_raw:g}")
+    elif "remote_invbw" in f.data:
+        beta_raw = round(f.number("remote_invbw") - alpha_raw, 9)
+        if beta_raw <= 0:
+            raise f.fail("remote_invbw", "must exceed remote_alpha")
+    else:
+        raise f.fail("remote_beta", "missing: the NICs' cost per chunk (or remote_invbw = remote_alpha + remote_beta)")
+    return (units.alpha(alpha_raw), units.beta(beta_raw)), nics
 
 
 def load_sketch_json(path: str) -> Sketch:

@@ -116,6 +116,64 @@ def custom(
     return Topology(name, per * nodes, per, links, _nics(nodes, per, nics_per_node) if nodes > 1 else [], [])
 
 
+Key = tuple[int, int]
+
+
+def machine(
+    name: str,
+    node: dict[Key, Link],
+    per: int,
+    nodes: int = 1,
+    *,
+    hub: bool = False,
+    pcie: bool = True,
+    ib: tuple[float, float] = (IB_ALPHA, IB_BETA),
+    nics_per_node: int = 1,
+) -> Topology:
+    """`nodes` copies of one node of `per` GPUs, joined by InfiniBand through their NICs.
+
+    `node` holds the node's own links between local GPUs 0..per-1. `hub`: the node is a hub
+    and spoke (an NVSwitch): its links become `switch` links of one crossbar, so each GPU has
+    one out and one in port into it. `pcie`: local pairs without a link talk over PCIe (as
+    NCCL's point-to-point does). NICs serve consecutive GPUs, `per / nics_per_node` each.
+    """
+    links: dict[Key, Link] = {}
+    switches: list[Group] = []
+    for k in range(nodes):
+        base = k * per
+        if hub:
+            switches.append(Group(f"node{k}.nvswitch", tuple(range(base, base + per))))
+        for (s, d), link in node.items():
+            kind = LinkKind.SWITCH if hub else link.kind
+            links[(base + s, base + d)] = Link(
+                base + s, base + d, kind, link.alpha, link.beta, 1 if hub else link.lanes
+            )
+        if pcie:
+            for s in range(per):
+                for d in range(per):
+                    if s != d and (s, d) not in node:
+                        links[(base + s, base + d)] = Link(base + s, base + d, LinkKind.PCIE, PCIE_ALPHA, PCIE_BETA)
+    _add_ib(links, per * nodes, per, *ib)
+    nics = _nics(nodes, per, nics_per_node) if nodes > 1 else []
+    return Topology(name, per * nodes, per, links, nics, switches)
+
+
+def ndv2_node(alpha: float, betas: tuple[float, float]) -> dict[Key, Link]:
+    """NDv2's hybrid cube-mesh: double NVLinks at betas[0], single ones at betas[1]."""
+    out = {}
+    for s in range(8):
+        for d in range(8):
+            if NDV2_LINKS[s][d]:
+                beta = betas[0] if NDV2_LINKS[s][d] == 2 else betas[1]
+                out[(s, d)] = Link(s, d, LinkKind.NVLINK, alpha, beta, NDV2_LINKS[s][d])
+    return out
+
+
+def hub_node(per: int, alpha: float, beta: float) -> dict[Key, Link]:
+    """Every GPU of a hub-and-spoke node reaches every other through the hub at one cost."""
+    return {(s, d): Link(s, d, LinkKind.SWITCH, alpha, beta) for s in range(per) for d in range(per) if s != d}
+
+
 def _nics(nodes: int, per: int, nics_per_node: int) -> list[Group]:
     size = per // nics_per_node
     return [

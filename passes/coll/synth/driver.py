@@ -6,7 +6,9 @@
 For each sketch: the decomposition (CP-SAT routing relaxation -> greedy list scheduling ->
 CP-SAT polish of the order on the fixed routes; ALLTOALL routes come from the HiGHS LP),
 then chunk merging ranked by the simulator, which also picks between the greedy and the
-polished schedule. The best sketch by simulated time then gets the exact CP-SAT model
+polished schedule. A multi-node ALLGATHER also gets the NIC pipeline (nic_pipeline.py) at
+chunkups 1, 2 and 4 (under the user's sketch, when there is one), merged and simulated the
+same way. The best candidate by simulated time then gets the exact CP-SAT model
 (routing and scheduling together) when the machine has at most `exact_max_gpus` GPUs,
 warm-started from the sketch's best schedule in the model as a complete integer solution
 whose makespan bounds the search, so in the model it is never worse than greedy; it is kept
@@ -19,12 +21,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from tessel.dialects.coll.model import Algorithm, Collective, CollKind, Sketch, Topology
+from tessel.dialects.coll.model import Algorithm, Collective, CollKind, LinkKind, Sketch, Topology
 from tessel.dialects.coll.plan import Plan
 from tessel.ir.diagnostics import TesselError
 
 from . import alltoall, cpsat
-from .merge import best_merge
+from .merge import MIN_ALPHA_SHARE, best_merge
+from .nic_pipeline import nic_pipeline
 from .order import in_units, list_schedule, shortest_routes, units_makespan
 from .problem import Problem, build_problem
 
@@ -191,12 +194,30 @@ def synthesize(
         stages["decomposition"] = t
         candidates.append(Candidate(sk, plan, alg, t, stages, merges, hint=plans[0]))
         log.append(f"sketch {sk.name} ({sk.describe()}): decomposition {t:.2f} us")
+    if kind == CollKind.ALLGATHER and topo.nodes > 1:
+        nic_sketches = (
+            [sketch] if sketch is not None else [Sketch(name=f"auto-nic-c{c}", chunkup=c) for c in NIC_CHUNKUPS]
+        )
+        for i, sk in enumerate(nic_sketches):
+            if i and time.perf_counter() > deadline:
+                log.append(f"sketch {sk.name}: NIC pipeline skipped, out of time")
+                continue
+            candidate = _nic_candidate(topo, Collective(kind, topo.gpus, sk.chunkup, root), size, sk, name)
+            if candidate is not None:
+                candidates.append(candidate)
+                log.append(
+                    f"sketch {candidate.sketch.name} ({candidate.sketch.describe()}): NIC pipeline {candidate.time:.2f} us"
+                )
     if not candidates:
         raise TesselError(f"infeasible: no sketch gives a {kind} on {topo.name}: " + "; ".join(log))
     best = min(candidates, key=lambda c: c.time)
     stages = dict(best.stages)
     plan, alg, t = best.plan, best.algorithm, best.time
-    if exact_on:
+    if exact_on and plan.note == "nic pipeline":
+        # the pipeline relays through one sender per NIC, off the shortest paths that are the
+        # exact model's candidate links: the model cannot hold it, not even as a warm start
+        log.append("exact: skipped; the NIC pipeline's routes are outside the exact model's candidate links")
+    elif exact_on:
         coll = Collective(kind, topo.gpus, best.sketch.chunkup, root)
         p = build_problem(topo, coll, size, best.sketch)
         left = max(1.0, deadline - time.perf_counter())
@@ -233,6 +254,40 @@ def synthesize(
             )
     alg.name = name
     return Result(alg, plan, t, best.sketch, size, time.perf_counter() - start, stages, candidates, log)
+
+
+NIC_CHUNKUPS = (1, 2, 4)  # finer chunks shorten the pipeline's fill and drain, at an alpha each
+
+
+def _nic_candidate(topo: Topology, coll: Collective, size: int, sketch: Sketch, name: str) -> Candidate | None:
+    """The NIC pipeline (nic_pipeline.py) under `sketch`, merged and simulated like every other
+    schedule; its sketch is reported as the InfiniBand pairs it uses. None where InfiniBand is
+    latency-bound at this chunk size: there, merged messages win and rounds of single chunks
+    cannot compete (and merging them would cost the simulations of every window)."""
+    chunk = coll.chunk_bytes(size)
+    if any(
+        link.kind == LinkKind.IB and link.alpha >= MIN_ALPHA_SHARE * link.cost(chunk) for link in topo.links.values()
+    ):
+        return None
+    try:
+        p = build_problem(topo, coll, size, sketch)
+    except TesselError:
+        return None
+    plan = nic_pipeline(p)
+    if plan is None:
+        return None
+    alg, merged, t, merges = best_merge(plan, name)
+    per = topo.gpus_per_node
+    pairs = sorted({(s.src % per, s.dst % per) for s in plan.sends if topo.links[(s.src, s.dst)].kind == LinkKind.IB})
+    used = Sketch(name=sketch.name, nnodes=sketch.nnodes, conn=pairs, chunkup=coll.chunkup)
+    stages = {
+        "nic_pipeline": t,
+        "decomposition": t,
+        "greedy_model": units_makespan(p, in_units(p, plan)) * p.unit,
+        "greedy_sim": merges["1"],
+        "unit": p.unit,
+    }
+    return Candidate(used, plan, alg, t, stages, merges, hint=plan)
 
 
 def buckets(sizes: list[int]) -> list[tuple[int, int | None]]:

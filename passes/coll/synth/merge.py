@@ -18,9 +18,10 @@ from tessel.dialects.coll.simulate import simulate
 from tessel.ir.diagnostics import TesselError
 
 WINDOWS = (1, 2, 4, 8, 16, 1 << 30)
+MIN_ALPHA_SHARE = 0.2  # a link is latency-bound when alpha is this share of a chunk's cost
 
 
-def with_windows(plan: Plan, window: int, min_alpha_share: float = 0.2) -> Plan:
+def with_windows(plan: Plan, window: int, min_alpha_share: float = MIN_ALPHA_SHARE) -> Plan:
     """A copy of `plan` whose sends on latency-bound links are grouped `window` at a time."""
     out = plan.copy()
     if window <= 1:

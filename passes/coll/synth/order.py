@@ -17,6 +17,8 @@ from tessel.dialects.coll.plan import Plan, Send
 
 from .problem import Key, Problem
 
+Task = tuple[int, Key]
+
 
 def dependencies(p: Problem, routes: dict[int, list[Key]]) -> tuple[list[tuple[int, Key]], list[list[int]]]:
     """The tasks of `routes` (one per (flow, link) use) and, for each, the tasks it waits for."""
@@ -34,7 +36,10 @@ def dependencies(p: Problem, routes: dict[int, list[Key]]) -> tuple[list[tuple[i
     return tasks, preds
 
 
-def list_schedule(p: Problem, routes: dict[int, list[Key]]) -> Plan:
+def list_schedule(p: Problem, routes: dict[int, list[Key]], priority: dict[Task, int] | None = None) -> Plan:
+    """Start times for `routes`; `priority` (lower first) breaks ties between tasks that can start
+    at the same time before the longest-remaining-path rule does (a constructed order, such as
+    the NIC pipeline's rounds)."""
     tasks, preds = dependencies(p, routes)
     succs: list[list[int]] = [[] for _ in tasks]
     for i, ps in enumerate(preds):
@@ -50,14 +55,15 @@ def list_schedule(p: Problem, routes: dict[int, list[Key]]) -> Plan:
     waiting = [len(ps) for ps in preds]
     ready = [0.0] * len(tasks)
     orbit = _orbits(p, tasks)
-    heap = [(0.0, -tail[i], orbit[i], i) for i in range(len(tasks)) if waiting[i] == 0]
+    rank = [priority.get(t, 0) for t in tasks] if priority else [0] * len(tasks)
+    heap = [(0.0, rank[i], -tail[i], orbit[i], i) for i in range(len(tasks)) if waiting[i] == 0]
     heapq.heapify(heap)
     start = [0.0] * len(tasks)
     while heap:
-        key, neg, o, i = heapq.heappop(heap)
+        key, _, neg, o, i = heapq.heappop(heap)
         est = max(ready[i], max(free[r] for r in res[i]))
         if est > key + 1e-9:
-            heapq.heappush(heap, (est, neg, o, i))
+            heapq.heappush(heap, (est, rank[i], neg, o, i))
             continue
         start[i] = est
         end = est + cost[i]
@@ -67,12 +73,9 @@ def list_schedule(p: Problem, routes: dict[int, list[Key]]) -> Plan:
             ready[j] = max(ready[j], end)
             waiting[j] -= 1
             if waiting[j] == 0:
-                heapq.heappush(heap, (ready[j], -tail[j], orbit[j], j))
+                heapq.heappush(heap, (ready[j], rank[j], -tail[j], orbit[j], j))
     sends = [Send(fid, e[0], e[1], start[i], start[i] + cost[i]) for i, (fid, e) in enumerate(tasks)]
     return Plan(p.coll, p.flows, sends, p.chunk_bytes, p.topo, "greedy")
-
-
-Task = tuple[int, Key]
 
 
 def _orbits(p: Problem, tasks: list[Task]) -> list[int]:

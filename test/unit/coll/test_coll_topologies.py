@@ -39,12 +39,16 @@ def test_taccl_json_matches_builtin():
     assert a.links == b.links and [n.gpus for n in a.nics] == [n.gpus for n in b.nics]
     c = taccl.load_topology_json(str(EXAMPLES / "dgx2-1MB.json"), nodes=2)
     assert c.links == T.dgx2(2).links and len(c.nics) == 16
+    assert [g.gpus for g in c.switches] == [g.gpus for g in T.dgx2(2).switches]
 
 
 def test_custom_matrix_is_indexed_dst_src():
     topo = taccl.load_topology_json(str(EXAMPLES / "custom-ring4.json"))
-    assert set(topo.links) == {(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2), (3, 0), (0, 3)}
+    nvlink = {k for k, link in topo.links.items() if link.kind == "nvlink"}
+    assert nvlink == {(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2), (3, 0), (0, 3)}
     assert topo.links[(0, 1)].alpha == pytest.approx(0.3)
+    # the pairs without NVLink talk over PCIe
+    assert {k for k, link in topo.links.items() if link.kind == "pcie"} == {(0, 2), (2, 0), (1, 3), (3, 1)}
 
 
 def test_symmetries():
@@ -57,29 +61,6 @@ def _write(tmp_path, data, name="f.json"):
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data))
     return str(path)
-
-
-GOOD = json.loads((EXAMPLES / "ndv2-1MB.json").read_text())
-
-
-@pytest.mark.parametrize(
-    "change,message",
-    [
-        ({"name": 3}, "field 'name': expected a non-empty string, got 3"),
-        ({"name": "Mystery"}, "field 'name': cannot tell the intra-node structure of 'Mystery'"),
-        ({"alpha": "fast"}, "field 'alpha': expected a number, got \"fast\""),
-        ({"alpha": -1}, "field 'alpha': must be >= 0, got -1"),
-        ({"node_betas_list": [23]}, "field 'node_betas_list': NDv2_1MB has 2 intra-node link classes, got 1 betas"),
-        ({"gpus_per_node": 4}, "field 'gpus_per_node': NDv2_1MB nodes have 8 GPUs, got 4"),
-        ({"nics_per_node": 2}, "field 'nics_per_node': NDv2 nodes have one NIC, got 2"),
-        ({"remote_beta": 0}, "field 'remote_beta': must be > 0, got 0"),
-    ],
-)
-def test_malformed_topology_json(tmp_path, change, message):
-    data = dict(GOOD, **change)
-    with pytest.raises(TesselError) as err:
-        taccl.load_topology_json(_write(tmp_path, data))
-    assert message in str(err.value) and "\n" not in str(err.value)
 
 
 def test_topology_json_syntax_error_has_position(tmp_path):

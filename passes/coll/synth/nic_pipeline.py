@@ -1,0 +1,146 @@
+"""A NIC-bound-aware ALLGATHER for multi-node machines with few NICs (issue 22).
+
+On such machines a large allgather is bound by the NICs (dialects/coll/bounds.py): every
+node must take in every chunk it does not own through its NICs' receive sides. Reaching the
+bound needs every receive side fed without a gap, which a schedule ranked only by remaining
+path length (order.py) and first-come-first-served ports do not give: two nodes send to the
+same node while a third one's NIC idles. This schedule is built for the NICs instead:
+
+- one sender GPU per NIC (one the sketch lets use InfiniBand) sends the chunks of the NIC's
+  GPUs to every other node, node by node in rounds: in round r node k sends to node k + r, so
+  in every slot each receive side is fed by exactly one transmit side (a permutation) and all
+  NICs stay busy in lockstep;
+- the receiving GPU in the other node belongs to the matching NIC, taken round robin so that
+  no GPU forwards every chunk, and spreads each chunk in its node along a shortest-path tree;
+- inside a node every chunk spreads from its owner along a shortest-path tree, which also
+  brings it to its NIC's sender.
+
+The routes are timed by the list scheduler with the rounds as priorities, and the plan asks
+the lowering to keep each GPU's sends on a shared port in planned order (Plan.serialize_ports),
+so the simulator's first-come-first-served ports run the lockstep the plan was built on.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tessel.dialects.coll.model import CollKind, Group, LinkKind
+from tessel.dialects.coll.plan import Plan
+
+from .order import Task, list_schedule
+from .problem import Key, Problem
+
+
+def nic_pipeline(p: Problem) -> Plan | None:
+    """The NIC pipeline of `p`'s allgather, or None where it does not apply: one node, another
+    collective, nodes with different NIC layouts, or a sketch that leaves some NIC no sender."""
+    topo = p.topo
+    if p.coll.kind != CollKind.ALLGATHER or topo.nodes < 2:
+        return None
+    per, c = topo.gpus_per_node, p.coll.chunkup
+    nics = _nics_by_node(topo.nics, per, topo.nodes)
+    if nics is None:
+        return None
+    allowed = set(p.cost)
+    carriers = p.sketch.senders if p.sketch is not None else None
+    # each NIC j of each node: a sender, the GPUs whose chunks it carries, its receivers
+    senders: dict[tuple[int, int], int] = {}
+    for node, groups in enumerate(nics):
+        for j, group in enumerate(groups):
+            sender = _sender(p, group, [nics[other][j] for other in range(topo.nodes) if other != node], allowed)
+            if sender is None:
+                return None
+            if carriers is not None and any(g % per not in carriers.get(sender % per, ()) for g in group.gpus):
+                return None  # the sketch does not let this sender carry its NIC's chunks
+            senders[(node, j)] = sender
+    local = {node: _intra_links(p, node) for node in range(topo.nodes)}
+    routes: dict[int, list[Key]] = defaultdict(list)
+    priority: dict[Task, int] = {}
+    turn: dict[tuple[int, int], int] = defaultdict(int)  # (receiving node, NIC) -> receivers used
+    for f in sorted(p.flows, key=lambda f: f.chunk):
+        owner = f.root
+        home = topo.node(owner)
+        j = next(j for j, g in enumerate(nics[home]) if owner in g.gpus)
+        sender = senders[(home, j)]
+        routes[f.id].extend(_tree(local[home], owner, p))
+        for r in range(1, topo.nodes):
+            node = (home + r) % topo.nodes
+            receivers = [d for d in nics[node][j].gpus if (sender, d) in allowed]
+            d = receivers[turn[(node, j)] % len(receivers)]
+            turn[(node, j)] += 1
+            routes[f.id].append((sender, d))
+            # round r, then the chunk's place in its NIC's queue (own chunks first: no wait)
+            position = (owner != sender, owner, f.chunk)
+            priority[(f.id, (sender, d))] = (r - 1) * per * c * 4 + _rank(nics[home][j].gpus, position, c)
+            routes[f.id].extend(_tree(local[node], d, p))
+    plan = list_schedule(p, dict(routes), priority)
+    plan.note = "nic pipeline"
+    plan.serialize_ports = True
+    return plan
+
+
+def _nics_by_node(nics: list[Group], per: int, nodes: int) -> list[list[Group]] | None:
+    """Each node's NICs in GPU order, when every node has the same number, each of the same size."""
+    out: list[list[Group]] = [[] for _ in range(nodes)]
+    for nic in nics:
+        out[nic.gpus[0] // per].append(nic)
+    shapes = {tuple(sorted(len(n.gpus) for n in groups)) for groups in out}
+    if len(shapes) != 1 or not out[0]:
+        return None
+    return [sorted(groups, key=lambda n: min(n.gpus)) for groups in out]
+
+
+def _sender(p: Problem, group: Group, matching: list[Group], allowed: set[Key]) -> int | None:
+    """The GPU of `group` that the sketch lets reach the most GPUs of the matching NICs."""
+    best, reach = None, 0
+    for g in sorted(group.gpus):
+        n = sum(1 for other in matching for d in other.gpus if (g, d) in allowed)
+        if n and all(any((g, d) in allowed for d in other.gpus) for other in matching) and n > reach:
+            best, reach = g, n
+    return best
+
+
+def _intra_links(p: Problem, node: int) -> dict[int, list[tuple[int, float]]]:
+    """The node's own links the problem allows, as an adjacency list with costs."""
+    adj: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for (u, v), cost in p.cost.items():
+        if p.topo.node(u) == node == p.topo.node(v) and p.topo.links[(u, v)].kind != LinkKind.IB:
+            adj[u].append((v, cost))
+    return adj
+
+
+def _tree(adj: dict[int, list[tuple[int, float]]], root: int, p: Problem) -> list[Key]:
+    """A broadcast tree from `root` to the other GPUs of its node, grown by earliest arrival: the
+    next GPU is the one a holder can reach first. A switch link waits for its sender's out-port
+    (so a switch node gets a binomial tree, not a star through one port); NVLinks and PCIe are
+    independent (so a mesh gets its shortest-path tree)."""
+    arrival = {root: 0.0}
+    port_free: dict[int, float] = defaultdict(float)
+    edges: list[Key] = []
+    todo = {v for u in adj for v, _ in adj[u]} | set(adj)
+    todo.discard(root)
+    while todo:
+        best: tuple[float, int, int] | None = None
+        for u in sorted(arrival):
+            for v, cost in adj.get(u, []):
+                if v in todo:
+                    shared = p.topo.links[(u, v)].kind == LinkKind.SWITCH
+                    at = max(arrival[u], port_free[u] if shared else 0.0) + cost
+                    if best is None or (at, u, v) < best:
+                        best = (at, u, v)
+        if best is None:
+            break  # the rest of the node is unreachable from root: the list scheduler reports it
+        at, u, v = best
+        arrival[v] = at
+        if p.topo.links[(u, v)].kind == LinkKind.SWITCH:
+            port_free[u] = at
+        edges.append((u, v))
+        todo.discard(v)
+    return edges
+
+
+def _rank(gpus: tuple[int, ...], position: tuple[bool, int, int], chunkup: int) -> int:
+    """The place of a chunk in its NIC's queue of a round: the sender's own chunks first, then
+    the others by owner (they arrive at the sender over the node's links meanwhile)."""
+    later, owner, chunk = position
+    return (2 * chunkup * len(gpus)) * int(later) + gpus.index(owner) * chunkup + chunk % chunkup

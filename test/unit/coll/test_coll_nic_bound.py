@@ -1,0 +1,114 @@
+"""Large allgathers on multi-node machines with few NICs reach the analytic NIC bound (issue 22).
+
+The bound (dialects/coll/bounds.py) is what the NICs alone allow; the NIC pipeline
+(passes/coll/synth/nic_pipeline.py) keeps every NIC busy in lockstep and must come within
+10% of it on every such machine of these tests: the issue's 3-node mesh of 4 GPUs with one
+NIC per node (958 us before, 927 reachable, bound 843) and NDv2 x4 (2745 before, 2700
+reachable, bound 2523), hub-and-spoke nodes written both ways, two NICs per node. Every
+algorithm is checked by the symbolic verifier and by the reference semantics.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tessel.dialects.coll import taccl
+from tessel.dialects.coll import topologies as T
+from tessel.dialects.coll.bounds import nic_bound
+from tessel.dialects.coll.model import Collective, CollKind, Sketch, Topology
+from tessel.dialects.coll.plan import lower
+from tessel.dialects.coll.reference import check, random_inputs, run
+from tessel.dialects.coll.simulate import simulate
+from tessel.dialects.coll.verify import check_algorithm
+from tessel.passes.coll.synth.driver import Options, synthesize
+from tessel.passes.coll.synth.nic_pipeline import nic_pipeline
+from tessel.passes.coll.synth.problem import build_problem
+
+FILES = Path(__file__).resolve().parent / "topologies"
+
+
+def load(name: str, nodes: int) -> Topology:
+    return taccl.load_topology_json(str(FILES / name), nodes)
+
+
+MACHINES = {
+    "mesh4 x3": lambda: load("lab-mesh4.json", 3),
+    "hub4 x3": lambda: load("rack-hub4.json", 3),
+    "hub4 x3 (matrices)": lambda: load("rack-hub4-matrix.json", 3),
+    "hub4 x4": lambda: load("rack-hub4.json", 4),
+    "pod8 x3 (2 NICs)": lambda: load("pod-hub8-2nics.json", 3),
+    "cube x2 (json)": lambda: load("cube-matrix.json", 2),
+    "ndv2 x4": lambda: T.ndv2(4),
+}
+
+
+def test_the_bound_is_what_the_nics_allow():
+    mesh = load("lab-mesh4.json", 3)
+    assert nic_bound(mesh, Collective(CollKind.ALLGATHER, 12), 12 << 20) == pytest.approx(2.6 + 8 * 105)  # 842.6
+    assert nic_bound(T.ndv2(4), Collective(CollKind.ALLGATHER, 32), 32 << 20) == pytest.approx(2.6 + 24 * 105)
+    # two NICs per node share a node's traffic
+    pod = load("pod-hub8-2nics.json", 3)
+    assert nic_bound(pod, Collective(CollKind.ALLGATHER, 24), 24 << 20) == pytest.approx(2.6 + 16 * 105 / 2)
+    assert nic_bound(T.ndv2(1), Collective(CollKind.ALLGATHER, 8), 8 << 20) is None
+    assert nic_bound(mesh, Collective(CollKind.ALLREDUCE, 12), 12 << 20) is None
+
+
+def _correct(alg):
+    check_algorithm(alg)
+    inputs = random_inputs(alg, 2, seed=5)
+    assert check(alg, inputs, run(alg, inputs)) is None
+
+
+@pytest.mark.parametrize("machine", sorted(MACHINES))
+def test_large_allgathers_come_within_ten_percent_of_the_nic_bound(machine):
+    topo = MACHINES[machine]()
+    size = topo.gpus << 20  # 1 MiB from every rank, TACCL's profile size
+    r = synthesize(topo, CollKind.ALLGATHER, size, opts=Options(time_limit=6))
+    _correct(r.algorithm)
+    bound = nic_bound(topo, Collective(CollKind.ALLGATHER, topo.gpus), size)
+    assert bound is not None
+    assert r.time <= 1.10 * bound, f"{machine}: {r.time:.1f} us, bound {bound:.1f} ({r.time / bound:.3f}x)"
+    if machine == "mesh4 x3":
+        assert r.time <= 927  # the issue's reachable time (958 before)
+    if machine == "ndv2 x4":
+        assert r.time <= 2700  # the issue's reachable time (2745 before)
+
+
+def test_the_pipeline_keeps_every_nic_busy_in_lockstep():
+    topo = load("lab-mesh4.json", 3)
+    p = build_problem(topo, Collective(CollKind.ALLGATHER, 12, 1), 12 << 20, Sketch(chunkup=1))
+    plan = nic_pipeline(p)
+    assert plan is not None and plan.serialize_ports
+    alg = lower(plan, "pipeline")
+    _correct(alg)
+    sim = simulate(alg, topo, plan.chunk_bytes)
+    assert sim.time == pytest.approx(plan.makespan)  # the simulator runs the plan as planned
+    per = topo.gpus_per_node
+    for node in range(topo.nodes):
+        for side in (0, 1):  # transmit, receive
+            ib = sorted(
+                (t.start, t.end)
+                for t in sim.transfers
+                if t.src // per != t.dst // per and (t.src if side == 0 else t.dst) // per == node
+            )
+            assert len(ib) == 8  # the 8 chunks of the other two nodes, or of this node to them
+            assert ib[0][0] == 0 and all(b[0] == pytest.approx(a[1]) for a, b in zip(ib, ib[1:]))  # no gap
+    # without the port order the first-come-first-served NICs collide and idle
+    plan.serialize_ports = False
+    assert simulate(lower(plan, "unordered"), topo, plan.chunk_bytes).time > sim.time * 1.05
+
+
+def test_the_pipeline_respects_a_users_sketch():
+    topo = load("rack-hub4.json", 3)
+    relay = Sketch(name="relay", conn=[(0, 1)], chunkup=1)
+    p = build_problem(topo, Collective(CollKind.ALLGATHER, 12, 1), 12 << 20, relay)
+    plan = nic_pipeline(p)
+    assert plan is not None
+    per = topo.gpus_per_node
+    assert {(s.src % per, s.dst % per) for s in plan.sends if s.src // per != s.dst // per} == {(0, 1)}
+    _correct(lower(plan, "relay"))
+    # a sketch that splits a NIC's chunks between two senders leaves the pipeline out
+    narrow = Sketch(name="narrow", conn=[(0, 1), (1, 1)], senders={0: (0, 1), 1: (2, 3)}, chunkup=1)
+    assert nic_pipeline(build_problem(topo, Collective(CollKind.ALLGATHER, 12, 1), 12 << 20, narrow)) is None

@@ -32,6 +32,7 @@ that every field fits its bit width in the program's configuration (the encoding
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any, ClassVar, cast
 
@@ -48,7 +49,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     EqAttrConstraint,
     IRDLOperation,
@@ -346,7 +347,7 @@ class FinishOp(InsnOp):
 
 def insn_op(insn: isa.Insn) -> InsnOp:
     """The op of an instruction record (the inverse of `InsnOp.insn`)."""
-    props: dict[str, object] = {"deps": DepsAttr.of(insn)}
+    props: dict[str, Attribute] = {"deps": DepsAttr.of(insn)}
     names: tuple[str, ...]
     if isinstance(insn, isa.MemInsn):
         cls: type[InsnOp] = StoreOp if insn.store else LoadOp
@@ -369,7 +370,7 @@ def insn_op(insn: isa.Insn) -> InsnOp:
     else:
         cls, names = FinishOp, ()
     props.update({n: _int(getattr(insn, n)) for n in names})
-    return cls.create(properties=cast(dict, props))
+    return cls.create(properties=props)
 
 
 # --------------------------------------------------------------------------- the layer
@@ -403,7 +404,7 @@ class Conv2dOp(IRDLOperation):
 
     @staticmethod
     def make(
-        operands: list,
+        operands: Sequence[SSAValue],
         result_type: TensorType,
         stride: int,
         pads: tuple[int, int, int, int],
@@ -411,7 +412,7 @@ class Conv2dOp(IRDLOperation):
         relu: bool,
         clip: tuple[int, int],
     ) -> Conv2dOp:
-        props: dict[str, object] = {
+        props: dict[str, Attribute] = {
             "stride": _int(stride),
             "pads": PaddingAttr.of(*pads),
             "shift": _int(shift),
@@ -420,7 +421,7 @@ class Conv2dOp(IRDLOperation):
         }
         if relu:
             props["relu"] = UnitAttr()
-        return Conv2dOp.create(operands=operands, result_types=[result_type], properties=cast(dict, props))
+        return Conv2dOp.create(operands=operands, result_types=[result_type], properties=props)
 
     def _types(self) -> tuple[TensorType, TensorType, TensorType]:
         # the operand constraints make these tensors

@@ -197,6 +197,14 @@ func.func @i8_bias(%x: tensor<1x16x8x8xi8>, %w: tensor<32x16x3x3xi8>, %b: tensor
 
 // -----
 
+func.func @i32_result(%x: tensor<1x16x8x8xi8>, %w: tensor<32x16x3x3xi8>) -> tensor<1x32x8x8xi32> {
+  // CHECK: ops-invalid.mlir:[[# @LINE + 1]]:3: error: Expected attribute i8 but got i32
+  %y = vta.conv2d %x, %w (stride = 1, pads = <top = 1, left = 1, bottom = 1, right = 1>, shift = 7, clip = [0, 127]) : (tensor<1x16x8x8xi8>, tensor<32x16x3x3xi8>) -> tensor<1x32x8x8xi32>
+  func.return %y : tensor<1x32x8x8xi32>
+}
+
+// -----
+
 func.func @rank(%x: tensor<16x8x8xi8>, %w: tensor<32x16x3x3xi8>) -> tensor<1x32x8x8xi8> {
   // CHECK: ops-invalid.mlir:[[# @LINE + 1]]:3: error: 'vta.conv2d' op input and weight must be 4-D (NCHW, OIHW)
   %y = vta.conv2d %x, %w (stride = 1, pads = <top = 1, left = 1, bottom = 1, right = 1>, shift = 7, clip = [0, 127]) : (tensor<16x8x8xi8>, tensor<32x16x3x3xi8>) -> tensor<1x32x8x8xi8>

@@ -26,7 +26,9 @@ def timed(fn: Callable[[], object], min_seconds: float = 0.05) -> float:
     return (time.perf_counter() - start) / reps
 
 
-def interleaved(candidates: dict[str, Callable[[], object]], rounds: int, settle: float = 0.0) -> dict[str, list[float]]:
+def interleaved(
+    candidates: dict[str, Callable[[], object]], rounds: int, settle: float = 0.0
+) -> dict[str, list[float]]:
     """Per candidate, `rounds` samples taken in alternation (after one warm-up each).
 
     With `settle` > 0, each sample starts after that many seconds of sleep and one untimed

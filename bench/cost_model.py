@@ -21,9 +21,9 @@ import sys
 import numpy as np
 
 from tessel.bench.common import log
+from tessel.passes.sched.tuning.records import Records
 from tessel.tune import cost_model
 from tessel.tune.features import SIZE
-from tessel.passes.sched.tuning.records import Records
 
 
 class _Random(cost_model.CostModel):
@@ -41,15 +41,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
 
-    rows = [e for path in args.records for e in Records(path).entries
-            if e.get("features") and len(e["features"]) == SIZE]  # fmt: skip
+    rows = [
+        e for path in args.records for e in Records(path).entries if e.get("features") and len(e["features"]) == SIZE
+    ]
     keys = sorted({e["key"] for e in rows})
     # only tasks with enough distinct successful timings to rank are scored (all train)
     scored = [k for k in keys if sum(1 for e in rows if e["key"] == k and e.get("seconds")) >= max(args.k + 1, 6)]
     if len(scored) < args.folds:
-        raise SystemExit(f"error: {len(scored)} tasks with at least {max(args.k + 1, 6)} measured schedules; need {args.folds}")
-    log(f"{len(rows)} measured candidates of {len(keys)} tasks from {', '.join(args.records)}; "
-        f"{len(scored)} tasks ranked, {args.folds}-fold by task")
+        raise SystemExit(
+            f"error: {len(scored)} tasks with at least {max(args.k + 1, 6)} measured schedules; need {args.folds}"
+        )
+    log(
+        f"{len(rows)} measured candidates of {len(keys)} tasks from {', '.join(args.records)}; "
+        f"{len(scored)} tasks ranked, {args.folds}-fold by task"
+    )
     rng = np.random.default_rng(args.seed)
     order = list(rng.permutation(scored))
     folds = [order[i :: args.folds] for i in range(args.folds)]
@@ -62,20 +67,27 @@ def main(argv: list[str] | None = None) -> int:
         groups = [e["key"] for e in test]
         seconds = [e.get("best") or e.get("seconds") for e in test]
         model = cost_model.CostModel(args.seed)
-        model.fit(np.array([e["features"] for e in train]), [e["key"] for e in train],
-                  [e.get("best") or e.get("seconds") for e in train])  # fmt: skip
+        model.fit(
+            np.array([e["features"] for e in train]),
+            [e["key"] for e in train],
+            [e.get("best") or e.get("seconds") for e in train],
+        )
         got = cost_model.evaluate(model, X, groups, seconds, args.k)
         base = cost_model.evaluate(_Random(args.seed + i), X, groups, seconds, args.k)
         totals["model"].append(got["pairwise_accuracy"])
         totals["model_rec"].append(got["top_k_recall"])
         totals["random"].append(base["pairwise_accuracy"])
         totals["random_rec"].append(base["top_k_recall"])
-        log(f"fold {i}: {got['tasks']} held-out tasks, {len(train)} training samples: pairwise accuracy "
+        log(
+            f"fold {i}: {got['tasks']} held-out tasks, {len(train)} training samples: pairwise accuracy "
             f"{got['pairwise_accuracy']:.3f} (random {base['pairwise_accuracy']:.3f}), top-{args.k} recall "
-            f"{got['top_k_recall']:.3f} (random {base['top_k_recall']:.3f})")
+            f"{got['top_k_recall']:.3f} (random {base['top_k_recall']:.3f})"
+        )
     mean = {k: float(np.nanmean(v)) for k, v in totals.items()}
-    log(f"RESULT cost_model pairwise_accuracy={mean['model']:.3f} top{args.k}_recall={mean['model_rec']:.3f} "
-        f"random_pairwise={mean['random']:.3f} random_top{args.k}={mean['random_rec']:.3f} tasks={len(scored)}")
+    log(
+        f"RESULT cost_model pairwise_accuracy={mean['model']:.3f} top{args.k}_recall={mean['model_rec']:.3f} "
+        f"random_pairwise={mean['random']:.3f} random_top{args.k}={mean['random_rec']:.3f} tasks={len(scored)}"
+    )
     return 0
 
 

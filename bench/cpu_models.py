@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import onnxruntime as ort
 
-    from tessel.pipelines.tensor import compile_for_cpu
     from tessel.frontends.onnx import import_model
+    from tessel.pipelines.tensor import compile_for_cpu
 
     os.environ["TESSEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="tessel-bench-")  # cold compiles
     log(f"environment: {environment(args.threads)}")
@@ -62,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         compile_s = time.perf_counter() - start
         tuned = None
         if tuned_result is not None:
-            tuned, tuned_report = compile_for_cpu(tuned_result.module, tuned_result.weights, threads=args.threads, records=args.records)
+            tuned, tuned_report = compile_for_cpu(
+                tuned_result.module, tuned_result.weights, threads=args.threads, records=args.records
+            )
             log(f"{name}: {tuned_report.summary()}")
         rng = np.random.default_rng(0)
         feed = {}
@@ -79,13 +81,18 @@ def main(argv: list[str] | None = None) -> int:
         expected = session.run(None, feed)
         error = max(float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(outs, expected))
         idle = wait_for_quiet()
-        runs = {"tessel": lambda: executable.run_into(inputs, outs), "ort": lambda: session.run(None, feed)}
+        runs = {
+            "tessel": lambda x=executable, i=inputs, o=outs: x.run_into(i, o),
+            "ort": lambda s=session, f=feed: s.run(None, f),
+        }
         if tuned is not None:
             tuned_outs = tuned.run(inputs)
-            tuned_error = max(float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(tuned_outs, expected))
+            tuned_error = max(
+                float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(tuned_outs, expected)
+            )
             if tuned_error > 1e-4:
                 raise SystemExit(f"{name}: the tuned build differs from onnxruntime by {tuned_error:.1e}")
-            runs["tuned"] = lambda: tuned.run_into(inputs, tuned_outs)
+            runs["tuned"] = lambda t=tuned, i=inputs, o=tuned_outs: t.run_into(i, o)
         samples = interleaved(runs, args.rounds, settle=0.05)
         executable.close()
         t, o = median_ms(samples["tessel"]), median_ms(samples["ort"])
@@ -94,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
             tuned.close()
         rows.append((name, t, o, o / t, compile_s, error, idle, report, tt))
         tuned_text = f"   tuned {tt:9.3f} ms (ratio {o / tt:5.2f})" if tt else ""
-        log(f"{name:14s} tessel {t:9.3f} ms   onnxruntime {o:9.3f} ms   ratio {o / t:5.2f}{tuned_text}   "
-            f"compile {compile_s:5.1f} s   rel error {error:.1e}   idle {idle:.0%}   ({report.summary()})")  # fmt: skip
+        log(
+            f"{name:14s} tessel {t:9.3f} ms   onnxruntime {o:9.3f} ms   ratio {o / t:5.2f}{tuned_text}   "
+            f"compile {compile_s:5.1f} s   rel error {error:.1e}   idle {idle:.0%}   ({report.summary()})"
+        )
     geomean = math.exp(sum(math.log(r[3]) for r in rows) / len(rows))
     log("")
     log("| model | Tessel ms | onnxruntime ms | ratio (ort / Tessel) | compile s | max rel error |")
@@ -109,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     if tuned:
         tuned_geo = math.exp(sum(math.log(r[2] / r[8]) for r in rows if r[8]) / len(tuned))
         tuned.append(f"tuned_geomean_vs_ort={tuned_geo:.3f}")
-    log(f"RESULT cpu_models {' '.join([*first, f'geomean_vs_ort={geomean:.3f}', *rest, *tuned])} threads={args.threads}")
+    log(
+        f"RESULT cpu_models {' '.join([*first, f'geomean_vs_ort={geomean:.3f}', *rest, *tuned])} threads={args.threads}"
+    )
     return 0
 
 

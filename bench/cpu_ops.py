@@ -30,36 +30,59 @@ from tessel.bench import tvm_peer
 from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
 
 CONV = {  # H, W, IC, OC, K, S
-    "C1": (224, 224, 3, 64, 7, 2), "C2": (56, 56, 64, 64, 3, 1), "C3": (56, 56, 64, 64, 1, 1),
-    "C4": (56, 56, 64, 128, 3, 2), "C5": (56, 56, 64, 128, 1, 2), "C6": (28, 28, 128, 128, 3, 1),
-    "C7": (28, 28, 128, 256, 3, 2), "C8": (28, 28, 128, 256, 1, 2), "C9": (14, 14, 256, 256, 3, 1),
-    "C10": (14, 14, 256, 512, 3, 2), "C11": (14, 14, 256, 512, 1, 2), "C12": (7, 7, 512, 512, 3, 1),
-}  # fmt: skip
+    "C1": (224, 224, 3, 64, 7, 2),
+    "C2": (56, 56, 64, 64, 3, 1),
+    "C3": (56, 56, 64, 64, 1, 1),
+    "C4": (56, 56, 64, 128, 3, 2),
+    "C5": (56, 56, 64, 128, 1, 2),
+    "C6": (28, 28, 128, 128, 3, 1),
+    "C7": (28, 28, 128, 256, 3, 2),
+    "C8": (28, 28, 128, 256, 1, 2),
+    "C9": (14, 14, 256, 256, 3, 1),
+    "C10": (14, 14, 256, 512, 3, 2),
+    "C11": (14, 14, 256, 512, 1, 2),
+    "C12": (7, 7, 512, 512, 3, 1),
+}
 DEPTHWISE = {  # H, W, C, K, S
-    "D1": (112, 112, 32, 3, 1), "D2": (112, 112, 64, 3, 2), "D3": (56, 56, 128, 3, 1), "D4": (56, 56, 128, 3, 2),
-    "D5": (28, 28, 256, 3, 1), "D6": (28, 28, 256, 3, 2), "D7": (14, 14, 512, 3, 1), "D8": (14, 14, 512, 3, 2),
+    "D1": (112, 112, 32, 3, 1),
+    "D2": (112, 112, 64, 3, 2),
+    "D3": (56, 56, 128, 3, 1),
+    "D4": (56, 56, 128, 3, 2),
+    "D5": (28, 28, 256, 3, 1),
+    "D6": (28, 28, 256, 3, 2),
+    "D7": (14, 14, 512, 3, 1),
+    "D8": (14, 14, 512, 3, 2),
     "D9": (7, 7, 1024, 3, 1),
-}  # fmt: skip
+}
 MATMUL = {"matmul512": 512, "matmul1024": 1024}
 
 
-def conv_model(h: int, w: int, ic: int, oc: int, k: int, s: int, groups: int = 1, seed: int = 0) -> tuple[onnx.ModelProto, float]:
+def conv_model(
+    h: int, w: int, ic: int, oc: int, k: int, s: int, groups: int = 1, seed: int = 0
+) -> tuple[onnx.ModelProto, float]:
     rng = np.random.default_rng(seed)
     weight = (rng.standard_normal((oc, ic // groups, k, k)) / math.sqrt(ic // groups * k * k)).astype(np.float32)
     pad = k // 2
     oh, ow = (h + 2 * pad - k) // s + 1, (w + 2 * pad - k) // s + 1
     node = helper.make_node("Conv", ["x", "w"], ["y"], strides=[s, s], pads=[pad] * 4, group=groups)
-    graph = helper.make_graph([node], "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, ic, h, w])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, oc, oh, ow])],
-                              [numpy_helper.from_array(weight, "w")])  # fmt: skip
+    graph = helper.make_graph(
+        [node],
+        "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, ic, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, oc, oh, ow])],
+        [numpy_helper.from_array(weight, "w")],
+    )
     flops = 2.0 * oc * oh * ow * (ic // groups) * k * k
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), flops
 
 
 def matmul_model(n: int) -> tuple[onnx.ModelProto, float]:
-    graph = helper.make_graph([helper.make_node("MatMul", ["a", "b"], ["c"])], "matmul",
-                              [helper.make_tensor_value_info(x, TensorProto.FLOAT, [n, n]) for x in "ab"],
-                              [helper.make_tensor_value_info("c", TensorProto.FLOAT, [n, n])])  # fmt: skip
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["a", "b"], ["c"])],
+        "matmul",
+        [helper.make_tensor_value_info(x, TensorProto.FLOAT, [n, n]) for x in "ab"],
+        [helper.make_tensor_value_info("c", TensorProto.FLOAT, [n, n])],
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), 2.0 * n**3
 
 
@@ -79,24 +102,33 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--rounds", type=int, default=7)
-    p.add_argument("--tune-trials", type=int, default=0, help="tune each workload this many trials first (0: untuned only)")
+    p.add_argument(
+        "--tune-trials", type=int, default=0, help="tune each workload this many trials first (0: untuned only)"
+    )
     p.add_argument("--records", default=None, help="records file for --tune-trials (default: a temporary one)")
     p.add_argument("--only", default="", help="comma-separated workload names")
-    p.add_argument("--tvm", action="store_true", help="also time Apache TVM (untuned; and MetaSchedule with --tune-trials)")
+    p.add_argument(
+        "--tvm", action="store_true", help="also time Apache TVM (untuned; and MetaSchedule with --tune-trials)"
+    )
     args = p.parse_args(argv)
 
     import onnxruntime as ort
 
-    from tessel.pipelines.tensor import compile_for_cpu
     from tessel.frontends.onnx import import_model
+    from tessel.pipelines.tensor import compile_for_cpu
 
     log(f"environment: {environment(args.threads)}")
-    records = args.records or (os.path.join(tempfile.mkdtemp(prefix="tessel-ops-"), "records.jsonl") if args.tune_trials else None)
+    records = args.records or (
+        os.path.join(tempfile.mkdtemp(prefix="tessel-ops-"), "records.jsonl") if args.tune_trials else None
+    )
     rows = []
     for name, kind, model, flops in workloads(set(filter(None, args.only.split(","))) or None):
         rng = np.random.default_rng(1)
-        feed = {vi.name: rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
-                for vi in model.graph.input if vi.name not in {i.name for i in model.graph.initializer}}  # fmt: skip
+        feed = {
+            vi.name: rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
+            for vi in model.graph.input
+            if vi.name not in {i.name for i in model.graph.initializer}
+        }
         inputs = list(feed.values())
         if args.tune_trials:
             _tune(model, name, records, args.tune_trials, args.threads)
@@ -105,16 +137,18 @@ def main(argv: list[str] | None = None) -> int:
         candidates = {"tessel": untuned}
         if args.tune_trials:
             tuned_module = import_model(model, source=f"{name}.onnx")
-            candidates["tuned"], _ = compile_for_cpu(tuned_module.module, tuned_module.weights, threads=args.threads, records=records)
+            candidates["tuned"], _ = compile_for_cpu(
+                tuned_module.module, tuned_module.weights, threads=args.threads, records=records
+            )
         options = ort.SessionOptions()
         options.intra_op_num_threads = args.threads
         options.inter_op_num_threads = 1
         session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-        runs = {key: (lambda e=e: e.run(inputs)) for key, e in candidates.items()}
-        runs["ort"] = lambda: session.run(None, feed)
+        runs = {key: (lambda e=e, i=inputs: e.run(i)) for key, e in candidates.items()}
+        runs["ort"] = lambda s=session, f=feed: s.run(None, f)
         if kind == "matmul":
             a, b = inputs
-            runs["numpy"] = lambda: np.matmul(a, b)
+            runs["numpy"] = lambda a=a, b=b: np.matmul(a, b)
         if args.tvm and tvm_peer.available():
             runs["tvm"] = tvm_peer.untuned(model, feed, args.threads)
             if args.tune_trials:
@@ -158,7 +192,10 @@ def _geomean(xs: list[float]) -> float:
 
 
 def _report(rows, tuned: bool) -> int:
-    keys = sorted({k for _, _, _, ms, _ in rows for k in ms}, key=lambda k: ["tessel", "tuned", "ort", "numpy", "tvm", "tvm_tuned"].index(k))
+    keys = sorted(
+        {k for _, _, _, ms, _ in rows for k in ms},
+        key=lambda k: ["tessel", "tuned", "ort", "numpy", "tvm", "tvm_tuned"].index(k),
+    )
     log("")
     log("| workload | " + " | ".join(f"{k} ms" for k in keys) + " | Tessel GFLOP/s | ort / Tessel |")
     log("|---|" + "---:|" * (len(keys) + 2))
@@ -170,10 +207,15 @@ def _report(rows, tuned: bool) -> int:
     mm = {name: ms["numpy"] / best for name, kind, _, ms, best in rows if kind == "matmul"}
     tvm = [ms["tvm"] / best for *_, ms, best in rows if "tvm" in ms]
     tvm_tuned = [ms["tvm_tuned"] / best for *_, ms, best in rows if "tvm_tuned" in ms]
-    parts = [f"matmul1024_vs_numpy={mm.get('matmul1024', float('nan')):.3f}", f"matmul512_vs_numpy={mm.get('matmul512', float('nan')):.3f}",
-             f"conv_geomean_vs_ort={_geomean(convs):.3f}", f"depthwise_geomean_vs_ort={_geomean(dws):.3f}",
-             f"vs_tvm={_geomean(tvm_tuned or tvm):.3f}" if tvm else "vs_tvm=nan",
-             f"vs_tvm_untuned={_geomean(tvm):.3f}" if tvm else "vs_tvm_untuned=nan", f"tuned={'yes' if tuned else 'no'}"]  # fmt: skip
+    parts = [
+        f"matmul1024_vs_numpy={mm.get('matmul1024', float('nan')):.3f}",
+        f"matmul512_vs_numpy={mm.get('matmul512', float('nan')):.3f}",
+        f"conv_geomean_vs_ort={_geomean(convs):.3f}",
+        f"depthwise_geomean_vs_ort={_geomean(dws):.3f}",
+        f"vs_tvm={_geomean(tvm_tuned or tvm):.3f}" if tvm else "vs_tvm=nan",
+        f"vs_tvm_untuned={_geomean(tvm):.3f}" if tvm else "vs_tvm_untuned=nan",
+        f"tuned={'yes' if tuned else 'no'}",
+    ]
     log("RESULT cpu_ops " + " ".join(parts))
     return 0
 

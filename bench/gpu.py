@@ -32,26 +32,44 @@ from tessel.ir.diagnostics import TesselError
 
 ROOT = Path(__file__).resolve().parents[1]
 CONVS = {  # name: (in channels, height = width, out channels, kernel, stride)
-    "C1": (3, 224, 64, 7, 2), "C2": (64, 56, 64, 3, 1), "C3": (64, 56, 64, 1, 1), "C4": (64, 56, 128, 3, 2),
-    "C5": (64, 56, 128, 1, 2), "C6": (128, 28, 128, 3, 1), "C7": (128, 28, 256, 3, 2), "C8": (128, 28, 256, 1, 2),
-    "C9": (256, 14, 256, 3, 1), "C10": (256, 14, 512, 3, 2), "C11": (256, 14, 512, 1, 2), "C12": (512, 7, 512, 3, 1),
-}  # fmt: skip
+    "C1": (3, 224, 64, 7, 2),
+    "C2": (64, 56, 64, 3, 1),
+    "C3": (64, 56, 64, 1, 1),
+    "C4": (64, 56, 128, 3, 2),
+    "C5": (64, 56, 128, 1, 2),
+    "C6": (128, 28, 128, 3, 1),
+    "C7": (128, 28, 256, 3, 2),
+    "C8": (128, 28, 256, 1, 2),
+    "C9": (256, 14, 256, 3, 1),
+    "C10": (256, 14, 512, 3, 2),
+    "C11": (256, 14, 512, 1, 2),
+    "C12": (512, 7, 512, 3, 1),
+}
 
 
 def matmul_module(m: int, k: int, n: int) -> str:
-    return (f"func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{\n"
-            f"  %c = tg.matmul %a, %b : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>\n"
-            f"  func.return %c : tensor<{m}x{n}xf32>\n}}\n")  # fmt: skip
+    return (
+        f"func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{\n"
+        f"  %c = tg.matmul %a, %b : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>\n"
+        f"  func.return %c : tensor<{m}x{n}xf32>\n}}\n"
+    )
 
 
 def conv_module(c: int, hw: int, oc: int, k: int, s: int) -> str:
     p = k // 2
     o = (hw + 2 * p - k) // s + 1
-    x, w, b, y = f"tensor<1x{c}x{hw}x{hw}xf32>", f"tensor<{oc}x{c}x{k}x{k}xf32>", f"tensor<{oc}x1x1xf32>", f"tensor<1x{oc}x{o}x{o}xf32>"
-    return (f"func.func @main(%x: {x}, %w: {w}, %b: {b}) -> {y} {{\n"
-            f"  %a = tg.conv2d %x, %w {{strides = array<i64: {s}, {s}>, pads = array<i64: {p}, {p}, {p}, {p}>, "
-            f"dilations = array<i64: 1, 1>, groups = 1 : i64}} : ({x}, {w}) -> {y}\n"
-            f"  %r = tg.add %a, %b : ({y}, {b}) -> {y}\n  func.return %r : {y}\n}}\n")  # fmt: skip
+    x, w, b, y = (
+        f"tensor<1x{c}x{hw}x{hw}xf32>",
+        f"tensor<{oc}x{c}x{k}x{k}xf32>",
+        f"tensor<{oc}x1x1xf32>",
+        f"tensor<1x{oc}x{o}x{o}xf32>",
+    )
+    return (
+        f"func.func @main(%x: {x}, %w: {w}, %b: {b}) -> {y} {{\n"
+        f"  %a = tg.conv2d %x, %w {{strides = array<i64: {s}, {s}>, pads = array<i64: {p}, {p}, {p}, {p}>, "
+        f"dilations = array<i64: 1, 1>, groups = 1 : i64}} : ({x}, {w}) -> {y}\n"
+        f"  %r = tg.add %a, %b : ({y}, {b}) -> {y}\n  func.return %r : {y}\n}}\n"
+    )
 
 
 class Timer:
@@ -85,9 +103,9 @@ class Timer:
 
 
 def _tessel(text: str, inputs: list[np.ndarray]):  # noqa: ANN202
-    from tessel.pipelines.tensor import compile_for_gpu
     from tessel.ir.source import make_context, parse_module
     from tessel.ir.weights import WeightStore
+    from tessel.pipelines.tensor import compile_for_gpu
 
     module = parse_module(make_context(), text, "bench.mlir")
     executable, report = compile_for_gpu(module, WeightStore({}))
@@ -110,7 +128,9 @@ def bench_sgemm(torch, timer: Timer, n: int, runs: int) -> tuple[float, float, f
     ta, tb = torch.from_numpy(a).to(DEVICE), torch.from_numpy(b).to(DEVICE)
     ref = (ta @ tb).cpu().numpy()
     err = float(np.abs(c - ref).max() / np.abs(ref).max())
-    ours, theirs = _interleaved(lambda k: exe.device_times([a, b], k, warmup=1), lambda k: timer.median_ms(lambda: ta @ tb, k), runs)
+    ours, theirs = _interleaved(
+        lambda k: exe.device_times([a, b], k, warmup=1), lambda k: timer.median_ms(lambda: ta @ tb, k), runs
+    )
     exe.close()
     return ours, theirs, err
 
@@ -131,7 +151,9 @@ def bench_conv(torch, timer: Timer, name: str, runs: int, shrink: int = 1) -> tu
 
     ref = peer().cpu().numpy()
     err = float(np.abs(y - ref).max() / np.abs(ref).max())
-    ours, theirs = _interleaved(lambda n: exe.device_times([x, w, b], n, warmup=1), lambda n: timer.median_ms(peer, n), runs)
+    ours, theirs = _interleaved(
+        lambda n: exe.device_times([x, w, b], n, warmup=1), lambda n: timer.median_ms(peer, n), runs
+    )
     exe.close()
     return ours, theirs, err
 
@@ -147,7 +169,11 @@ def torch_resnet18(torch):  # noqa: ANN001, ANN201
             self.b1 = nn.BatchNorm2d(cout)
             self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
             self.b2 = nn.BatchNorm2d(cout)
-            self.down = None if stride == 1 and cin == cout else nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+            self.down = (
+                None
+                if stride == 1 and cin == cout
+                else nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+            )
 
         def forward(self, x):  # noqa: ANN001, ANN202
             y = torch.relu(self.b1(self.c1(x)))
@@ -167,8 +193,8 @@ def bench_resnet18(torch, timer: Timer, runs: int, compile_peer: bool) -> tuple[
     sys.path.insert(0, str(ROOT / "examples" / "models"))
     import resnet18  # examples/models/resnet18.py
 
-    from tessel.pipelines.tensor import compile_for_gpu
     from tessel.frontends.onnx import import_model
+    from tessel.pipelines.tensor import compile_for_gpu
     from tessel.targets.reference.interpreter import run
 
     model = resnet18.build()
@@ -181,7 +207,9 @@ def bench_resnet18(torch, timer: Timer, runs: int, compile_peer: bool) -> tuple[
     net = torch_resnet18(torch).to(DEVICE)
     tx = torch.from_numpy(x).to(DEVICE)
     with torch.no_grad():
-        ours, eager = _interleaved(lambda n: exe.device_times([x], n, warmup=1), lambda n: timer.median_ms(lambda: net(tx), n), runs)
+        ours, eager = _interleaved(
+            lambda n: exe.device_times([x], n, warmup=1), lambda n: timer.median_ms(lambda: net(tx), n), runs
+        )
         compiled = None
         if compile_peer:
             fast = torch.compile(net)
@@ -199,8 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--skip-compile", action="store_true", help="do not time torch.compile (it takes a minute)")
     p.add_argument("--convs", default=",".join(CONVS), help="which of C1-C12 (comma-separated)")
-    p.add_argument("--dry-run", action="store_true",
-                   help="the whole script on small workloads, peers on the CPU, no ResNet-18: checks the script, measures nothing")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="the whole script on small workloads, peers on the CPU, no ResNet-18: checks the script, measures nothing",
+    )
     args = p.parse_args(argv)
     try:
         from tessel.targets.gpu.runtime import open_device
@@ -225,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         ours, theirs, err = bench_sgemm(torch, timer, n, args.runs)
         rows[f"sgemm{n}"] = theirs / ours
         tflops = 2 * n**3 / ours / 1e9
-        print(f"{'sgemm ' + str(n):<14} {ours:>10.3f} {theirs:>10.3f} {theirs / ours:>12.3f} {err:>9.1e}  cuBLAS ({tflops:.1f} TFLOP/s ours)")
+        print(
+            f"{'sgemm ' + str(n):<14} {ours:>10.3f} {theirs:>10.3f} {theirs / ours:>12.3f} {err:>9.1e}  cuBLAS ({tflops:.1f} TFLOP/s ours)"
+        )
     conv_ratios = []
     for conv in args.convs.split(","):
         if conv not in CONVS:
@@ -236,14 +269,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{conv:<14} {ours:>10.3f} {theirs:>10.3f} {theirs / ours:>12.3f} {err:>9.1e}  cuDNN")
     geo = math.exp(sum(math.log(r) for r in conv_ratios) / len(conv_ratios))
     if args.dry_run:
-        print(f"RESULT gpu_dry_run sgemm{sizes[-1]}={rows[f'sgemm{sizes[-1]}']:.3f} conv_geomean={geo:.3f} (not a measurement)")
+        print(
+            f"RESULT gpu_dry_run sgemm{sizes[-1]}={rows[f'sgemm{sizes[-1]}']:.3f} conv_geomean={geo:.3f} (not a measurement)"
+        )
         return 0
     ours, eager, compiled, err = bench_resnet18(torch, timer, args.runs, not args.skip_compile)
     print(f"{'resnet18':<14} {ours:>10.3f} {eager:>10.3f} {eager / ours:>12.3f} {err:>9.1e}  torch eager")
     if compiled is not None:
         print(f"{'resnet18':<14} {ours:>10.3f} {compiled:>10.3f} {compiled / ours:>12.3f} {err:>9.1e}  torch.compile")
     print(f"({time.perf_counter() - t0:.0f} s)")
-    print(f"RESULT gpu sgemm4096_vs_cublas={rows['sgemm4096']:.3f} conv_geomean_vs_cudnn={geo:.3f} resnet18_vs_torch_eager={eager / ours:.3f}")
+    print(
+        f"RESULT gpu sgemm4096_vs_cublas={rows['sgemm4096']:.3f} conv_geomean_vs_cudnn={geo:.3f} resnet18_vs_torch_eager={eager / ours:.3f}"
+    )
     return 0
 
 

@@ -29,8 +29,8 @@ WORKLOADS = ["C2", "C6", "C9", "C12", "matmul1024"]
 
 
 def main_task(model):
-    from tessel.pipelines.tensor import lower
     from tessel.frontends.onnx import import_model
+    from tessel.pipelines.tensor import lower
     from tessel.tune.task import extract_tasks
 
     result = import_model(model, source="workload.onnx")
@@ -81,17 +81,27 @@ def main(argv: list[str] | None = None) -> int:
         target = best / 0.95
         needed = {s: trials_to(c, target) for s, c in runs.items()}
         results[name] = (task.flops, runs, needed, best)
-        log(f"{name}: best {task.flops / best / 1e9:.1f} GFLOP/s; trials to 95% of it: model {needed['evolve']}, random {needed['random']}")
+        log(
+            f"{name}: best {task.flops / best / 1e9:.1f} GFLOP/s; trials to 95% of it: model {needed['evolve']}, random {needed['random']}"
+        )
     _plot(results, args.out, args.trials)
     ratios = [r[2]["random"] / r[2]["evolve"] for r in results.values()]
     geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else float("nan")
     log("")
-    log("| workload | best GFLOP/s | model trials to 95% | random trials to 95% | model best after 16 / all | random best after 16 / all |")
+    log(
+        "| workload | best GFLOP/s | model trials to 95% | random trials to 95% | model best after 16 / all | random best after 16 / all |"
+    )
     log("|---|---:|---:|---:|---:|---:|")
     for name, (flops, runs, needed, best) in results.items():
         m, r = runs["evolve"], runs["random"]
-        g = lambda c, i: flops / c[min(i, len(c)) - 1] / 1e9 if c and math.isfinite(c[min(i, len(c)) - 1]) else 0.0  # noqa: E731
-        log(f"| {name} | {flops / best / 1e9:.1f} | {needed['evolve']} | {needed['random']} | {g(m, 16):.1f} / {g(m, len(m)):.1f} | {g(r, 16):.1f} / {g(r, len(r)):.1f} |")
+
+        def g(c: list[float], i: int, flops: float = flops) -> float:
+            """GFLOP/s of the best time after i trials."""
+            return flops / c[min(i, len(c)) - 1] / 1e9 if c and math.isfinite(c[min(i, len(c)) - 1]) else 0.0
+
+        log(
+            f"| {name} | {flops / best / 1e9:.1f} | {needed['evolve']} | {needed['random']} | {g(m, 16):.1f} / {g(m, len(m)):.1f} | {g(r, 16):.1f} / {g(r, len(r)):.1f} |"
+        )
     extra = " ".join(f"{n}={r[2]['random'] / r[2]['evolve']:.2f}" for n, r in results.items())
     log(f"RESULT tune_convergence random_trials_over_model_trials={geomean:.3f} {extra} trials={args.trials}")
     return 0
@@ -104,7 +114,7 @@ def _plot(results, path: str, trials: int) -> None:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(results), figsize=(4 * len(results), 3.2), squeeze=False)
-    for ax, (name, (flops, runs, needed, best)) in zip(axes[0], results.items()):
+    for ax, (name, (flops, runs, _needed, best)) in zip(axes[0], results.items()):
         for strategy, label in (("evolve", "cost model + evolution"), ("random", "random")):
             ys = [flops / t / 1e9 if math.isfinite(t) else 0.0 for t in runs[strategy]]
             ax.plot(range(1, len(ys) + 1), ys, label=label)

@@ -68,7 +68,9 @@ def _expression(kind: str, shape: tuple):
     return [x, weight, y], [tuple(int(d) for d in x.shape), tuple(int(d) for d in weight.shape)]
 
 
-def tuned(kind: str, shape: tuple, trials: int, threads: int, workdir: str | None = None) -> tuple[Callable[[], object], float]:
+def tuned(
+    kind: str, shape: tuple, trials: int, threads: int, workdir: str | None = None
+) -> tuple[Callable[[], object], float]:
     """A MetaSchedule-tuned build of the operator and the seconds tuning took."""
     import time
 
@@ -88,8 +90,14 @@ def tuned(kind: str, shape: tuple, trials: int, threads: int, workdir: str | Non
         cost_model = "random"
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as d:
-        db = ms.tir_integration.tune_tir(mod=mod, target=target, work_dir=workdir or d, max_trials_global=trials,
-                                         cost_model=cost_model, builder=ms.builder.LocalBuilder(timeout_sec=900))  # fmt: skip
+        db = ms.tir_integration.tune_tir(
+            mod=mod,
+            target=target,
+            work_dir=workdir or d,
+            max_trials_global=trials,
+            cost_model=cost_model,
+            builder=ms.builder.LocalBuilder(timeout_sec=900),
+        )
         sch = ms.tir_integration.compile_tir(db, mod, target)
     seconds = time.perf_counter() - start
     if sch is None:

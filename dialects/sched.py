@@ -103,8 +103,11 @@ class PrimitiveOp(IRDLOperation):
 
     @classmethod
     def make(cls, loops: Sequence[SSAValue], factors: Sequence[int] = ()) -> PrimitiveOp:
-        return cls.create(operands=list(loops), result_types=[LOOP] * cls.result_count(len(loops)),
-                          properties=cls._knob_properties(factors))  # fmt: skip
+        return cls.create(
+            operands=list(loops),
+            result_types=[LOOP] * cls.result_count(len(loops)),
+            properties=cls._knob_properties(factors),
+        )
 
     @classmethod
     def result_count(cls, operands: int) -> int:
@@ -193,7 +196,9 @@ class TileOp(PrimitiveOp):
     def parse(cls, parser: Parser) -> TileOp:
         loops = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
         parser.parse_keyword("by")
-        factors = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=False))
+        factors = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=False)
+        )
         op = cls.make([parser.resolve_operand(o, LOOP) for o in loops], factors)
         assert isinstance(op, TileOp)
         return op
@@ -345,7 +350,9 @@ class AxesOp(IRDLOperation):
 
     @classmethod
     def make(cls, names: Sequence[str]) -> AxesOp:
-        return cls.create(result_types=[LOOP] * len(names), properties={"names": ArrayAttr([StringAttr(n) for n in names])})
+        return cls.create(
+            result_types=[LOOP] * len(names), properties={"names": ArrayAttr([StringAttr(n) for n in names])}
+        )
 
     @property
     def axis_names(self) -> list[str]:
@@ -393,16 +400,31 @@ class StageOp(IRDLOperation):
             if isinstance(o, SplitOp | SplitClampOp | TileOp | FuseOp):
                 for v in o.operands:
                     if v in consumed:
-                        raise VerifyException(f"{o.name} uses a loop handle that an earlier split, tile or fuse replaced")
+                        raise VerifyException(
+                            f"{o.name} uses a loop handle that an earlier split, tile or fuse replaced"
+                        )
                     consumed.add(v)
             elif any(v in consumed for v in o.operands):
                 raise VerifyException(f"{o.name} uses a loop handle that an earlier split, tile or fuse replaced")
 
 
 PRIMITIVES: tuple[type[IRDLOperation], ...] = (
-    SplitOp, SplitClampOp, TileOp, FuseOp, ReorderOp, VectorizeOp, ParallelOp, UnrollOp, CacheWriteOp,
-    ComputeAtOp, ComputeInlineOp, CacheReadOp, BindOp, TensorizeOp, VirtualThreadOp,
-)  # fmt: skip
+    SplitOp,
+    SplitClampOp,
+    TileOp,
+    FuseOp,
+    ReorderOp,
+    VectorizeOp,
+    ParallelOp,
+    UnrollOp,
+    CacheWriteOp,
+    ComputeAtOp,
+    ComputeInlineOp,
+    CacheReadOp,
+    BindOp,
+    TensorizeOp,
+    VirtualThreadOp,
+)
 
 SCHED = Dialect("sched", [StageOp, AxesOp, *PRIMITIVES], [LoopType, GpuIndexAttr])
 
@@ -414,6 +436,8 @@ def stages(ops: Sequence[Attribute] | Block) -> dict[str, StageOp]:
     for o in ops:
         if isinstance(o, StageOp):
             if o.stage.data in found:
-                raise TesselError(f'a second sched.stage "{o.stage.data}": give each stage one schedule', op_location(o))
+                raise TesselError(
+                    f'a second sched.stage "{o.stage.data}": give each stage one schedule', op_location(o)
+                )
             found[o.stage.data] = o
     return found

@@ -63,8 +63,18 @@ def _frame(h: int, w: int, el: str) -> str:
     return f"!img.frame<{h}x{w}x1x{el}>"
 
 
-def _region(kind: str, result: str, operands: list[str], in_types: list[str], out_type: str, attrs: str,
-            arg_scalar: str | list[str], n_args: int, build: Callable[[Body, list[str]], str], out_scalar: str) -> list[str]:  # fmt: skip
+def _region(
+    kind: str,
+    result: str,
+    operands: list[str],
+    in_types: list[str],
+    out_type: str,
+    attrs: str,
+    arg_scalar: str | list[str],
+    n_args: int,
+    build: Callable[[Body, list[str]], str],
+    out_scalar: str,
+) -> list[str]:
     b = Body(out_scalar)
     args = [f"%p{i}" for i in range(n_args)]
     value = build(b, args)
@@ -304,8 +314,10 @@ def _lut(result: str, x: str, h: int, w: int, t: str) -> str:
     table = gamma_table(t)
     el = "ui8" if t == "u8" else "f32"
     values = ", ".join(str(v) if t == "u8" else f"{v:.9e}" for v in table)
-    return (f"  {result} = img.lut {x} table(dense<[{values}]> : tensor<256x{el}>) : "
-            f"{_frame(h, w, 'ui8')} -> {_frame(h, w, el)}")  # fmt: skip
+    return (
+        f"  {result} = img.lut {x} table(dense<[{values}]> : tensor<256x{el}>) : "
+        f"{_frame(h, w, 'ui8')} -> {_frame(h, w, el)}"
+    )
 
 
 def gamma_down(h: int, w: int, t: str) -> list[str]:
@@ -331,8 +343,15 @@ def lut_blur(h: int, w: int, t: str) -> list[str]:
     ]
 
 
-BUILDERS = {"box3x3": box3x3, "gauss_sep": gauss_sep, "sobel": sobel, "unsharp": unsharp, "isp_lite": isp_lite,
-            "gamma_down": gamma_down, "lut_blur": lut_blur}  # fmt: skip
+BUILDERS = {
+    "box3x3": box3x3,
+    "gauss_sep": gauss_sep,
+    "sobel": sobel,
+    "unsharp": unsharp,
+    "isp_lite": isp_lite,
+    "gamma_down": gamma_down,
+    "lut_blur": lut_blur,
+}
 
 
 def pipeline_text(name: str, t: str, h: int = 1080, w: int = 1920) -> str:

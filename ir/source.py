@@ -20,9 +20,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
-from tessel.ir.limits import check_shape
 from tessel.ir.diagnostics import TesselError, from_parse_error, op_location
-
+from tessel.ir.limits import check_shape
 
 UPSTREAM = {
     "func": "xdsl.dialects.func:Func",
@@ -93,7 +92,6 @@ class LocatingParser(Parser):
             op.location = self._location(start.start)
         return op
 
-
     def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
         """Remember where each value is first used before its definition."""
         name = operand.operand_name
@@ -124,7 +122,9 @@ def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_of
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as err:
-            raise TesselError(f"{name} is not UTF-8 text (byte {err.start}); is it a binary file such as an .onnx model?") from None
+            raise TesselError(
+                f"{name} is not UTF-8 text (byte {err.start}); is it a binary file such as an .onnx model?"
+            ) from None
     if not re.sub(r"//[^\n]*", "", text).strip():
         return ModuleOp([])
     try:
@@ -154,7 +154,9 @@ def verify(module: Operation) -> None:
         for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
             shape = getattr(value.type, "get_shape", None)
             if shape is not None:
-                check_shape(shape(), f"'{op.name}' op value %{value.name_hint or '?'} of type {value.type}", op_location(op))
+                check_shape(
+                    shape(), f"'{op.name}' op value %{value.name_hint or '?'} of type {value.type}", op_location(op)
+                )
 
 
 def _check_defined_before_use(op: Operation, positions: dict[Operation, int]) -> None:
@@ -171,7 +173,9 @@ def _check_defined_before_use(op: Operation, positions: dict[Operation, int]) ->
             positions.update((o, i) for i, o in enumerate(block.ops, 1))
         if owner is op or positions[owner] > positions[op]:
             name = f"%{operand.name_hint}" if operand.name_hint else "a value"
-            raise TesselError(f"'{op.name}' op uses {name} before it is defined (the graph has a cycle)", op_location(op))
+            raise TesselError(
+                f"'{op.name}' op uses {name} before it is defined (the graph has a cycle)", op_location(op)
+            )
 
 
 def read_module(ctx: Context, path: str) -> ModuleOp:

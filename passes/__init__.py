@@ -1,80 +1,64 @@
-"""Tessel's passes, one subpackage per dialect family, registered here for the tools.
+"""Tessel's passes: `passes/<dialect>/<file>.py` is the pass `<dialect>-<file in kebab case>`.
 
-Each entry maps a pass name (the kebab-case name of its file) to a factory returning the
-pass class, so that `tessel-opt` imports a pass only when a pipeline names it.
+The registry is the tree itself: every module directly in a dialect's folder holds exactly
+one registered pass, named after its file (`passes/tg/fuse.py` is `tg-fuse`,
+`passes/he/synthesize.py` is `he-synthesize`); the libraries passes use live in
+subpackages of those folders and are never passes. Factories import lazily, so that
+`tessel-opt` imports a pass only when a pipeline names it.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable
+from pathlib import Path
 
 from xdsl.passes import ModulePass
+
+_ROOT = Path(__file__).parent
+
+
+def pass_modules() -> dict[str, str]:
+    """Pass name -> the module that holds it, for every pass file of the tree."""
+    found: dict[str, str] = {}
+    for family in sorted(pkgutil.iter_modules([str(_ROOT)]), key=lambda m: m.name):
+        if not family.ispkg:
+            continue
+        for module in pkgutil.iter_modules([str(_ROOT / family.name)]):
+            if module.ispkg or module.name.startswith("_"):
+                continue
+            found[f"{family.name}-{module.name.replace('_', '-')}"] = f"tessel.passes.{family.name}.{module.name}"
+    return dict(sorted(found.items()))
+
+
+def _factory(name: str, module: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        passes = [
+            obj
+            for obj in vars(importlib.import_module(module)).values()
+            if isinstance(obj, type) and issubclass(obj, ModulePass) and getattr(obj, "name", None) == name
+        ]
+        if len(passes) != 1:
+            raise LookupError(f"{module} must define exactly one ModulePass named '{name}', found {len(passes)}")
+        return passes[0]
+
+    return load
 
 
 def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Tessel's own passes (the upstream xDSL ones are registered by the opt driver)."""
+    return {name: _factory(name, module) for name, module in pass_modules().items()}
 
-    def fuse() -> type[ModulePass]:
-        from tessel.passes.graph.fuse import TgFuse
 
-        return TgFuse
-
-    def fold_constants() -> type[ModulePass]:
-        from tessel.passes.graph.fold_constants import TgFoldConstants
-
-        return TgFoldConstants
-
-    def fold_batchnorm() -> type[ModulePass]:
-        from tessel.passes.graph.fold_batchnorm import TgFoldBatchnorm
-
-        return TgFoldBatchnorm
-
-    def plan_memory() -> type[ModulePass]:
-        from tessel.passes.graph.plan_memory import TgPlanMemory
-
-        return TgPlanMemory
-
-    def tg_to_kernel() -> type[ModulePass]:
-        from tessel.passes.kernel.tg_to_kernel import TgToKernel
-
-        return TgToKernel
-
-    def kernel_to_loops() -> type[ModulePass]:
-        from tessel.passes.schedule.kernel_to_loops import KernelToLoops
-
-        return KernelToLoops
-
-    def layout() -> type[ModulePass]:
-        from tessel.passes.graph.layout import TgLayout
-
-        return TgLayout
-
-    def conv_transpose_to_conv() -> type[ModulePass]:
-        from tessel.passes.graph.conv_transpose import TgConvTransposeToConv
-
-        return TgConvTransposeToConv
-
-    return {
-        "sched-default": lambda: __import__("tessel.passes.schedule.sched_default", fromlist=["SchedDefault"]).SchedDefault,
-        "tg-layout": layout,
-        "tg-conv-transpose-to-conv": conv_transpose_to_conv,
-        "coll-synthesize": lambda: __import__("tessel.passes.coll.synthesize", fromlist=["CollSynthesize"]).CollSynthesize,
-        "coll-verify": lambda: __import__("tessel.passes.coll.verify", fromlist=["CollVerify"]).CollVerify,
-        "he-synthesize": lambda: __import__("tessel.passes.he.synthesize", fromlist=["HeSynthesize"]).HeSynthesize,
-        "he-mod-switch": lambda: __import__("tessel.passes.he.mod_switch", fromlist=["HeModSwitch"]).HeModSwitch,
-        "he-select-parameters": lambda: __import__("tessel.passes.he.select_parameters", fromlist=["HeSelectParameters"]).HeSelectParameters,
-        "kernel-to-loops": kernel_to_loops,
-        "tg-to-kernel": tg_to_kernel,
-        "tg-plan-memory": plan_memory,
-        "tg-fold-constants": fold_constants,
-        "tg-fold-batchnorm": fold_batchnorm,
-        "tg-fuse": fuse,
-        "tg-to-vta": lambda: __import__("tessel.passes.tg.to_vta", fromlist=["TgToVta"]).TgToVta,
-        "vta-codegen": lambda: __import__("tessel.passes.vta.codegen", fromlist=["VtaCodegen"]).VtaCodegen,
-        "img-fuse": lambda: __import__("tessel.passes.img.fuse", fromlist=["ImgFuse"]).ImgFuse,
-        "img-line-buffers": lambda: __import__("tessel.passes.img.line_buffers", fromlist=["ImgLineBuffers"]).ImgLineBuffers,
-        "img-rates": lambda: __import__("tessel.passes.img.rates", fromlist=["ImgRates"]).ImgRates,
-        "img-infer-bounds": lambda: __import__("tessel.passes.img.infer_bounds", fromlist=["ImgInferBounds"]).ImgInferBounds,
-        "img-hoist-reductions": lambda: __import__("tessel.passes.img.hoist_reductions", fromlist=["ImgHoistReductions"]).ImgHoistReductions,
-        "img-partition": lambda: __import__("tessel.passes.img.partition", fromlist=["ImgPartition"]).ImgPartition,
-    }
+def describe(name: str) -> str:
+    """The first line of a pass's docstring (or its module's), for `tessel-opt --help`."""
+    cls = all_passes()[name]()
+    doc = cls.__doc__ or ""
+    if not doc.strip() or doc.startswith(f"{cls.__name__}("):  # dataclasses invent a docstring
+        doc = importlib.import_module(cls.__module__).__doc__ or ""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    for prefix in (f"{name}: ", f"`{name}`: "):
+        paragraph = paragraph.removeprefix(prefix)
+    sentence = paragraph.split(". ")[0].rstrip(".")
+    return sentence[0].upper() + sentence[1:] if sentence else ""

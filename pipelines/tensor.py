@@ -33,7 +33,14 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.tg.layout import TgLayout
     from tessel.passes.tg.plan_memory import TgPlanMemory
 
-    return [TgFoldBatchnorm(), TgConvTransposeToConv(), TgLayout(pack_dense=target != "gpu"), TgFoldConstants(), TgFuse(), TgPlanMemory()]
+    return [
+        TgFoldBatchnorm(),
+        TgConvTransposeToConv(),
+        TgLayout(pack_dense=target != "gpu"),
+        TgFoldConstants(),
+        TgFuse(),
+        TgPlanMemory(),
+    ]
 
 
 def kernel_passes(target: str = "cpu") -> list[ModulePass]:
@@ -55,7 +62,11 @@ class CompileReport:
 
     def summary(self) -> str:
         total = sum(self.seconds.values())
-        saved = f", arena {self.arena_bytes / 2**20:.2f} MiB of {self.unplanned_bytes / 2**20:.2f} MiB unplanned" if self.unplanned_bytes else ""
+        saved = (
+            f", arena {self.arena_bytes / 2**20:.2f} MiB of {self.unplanned_bytes / 2**20:.2f} MiB unplanned"
+            if self.unplanned_bytes
+            else ""
+        )
         tuned = ""
         if self.tuned is not None:
             tuned = f"; {self.tuned} stages tuned from records, {len(self.untuned)} on default schedules"
@@ -64,9 +75,15 @@ class CompileReport:
         return f"compiled {self.kernels} kernels ({self.stages} stages) in {total:.2f} s{saved}{tuned}"
 
 
-def lower(module: ModuleOp, weights: Mapping[str, np.ndarray], dump_dir: str | None = None,
-          stop_after: str | None = None, records: str | None = None, target: str = "cpu",
-          host: str | None = None) -> tuple[WeightStore, CompileReport]:  # fmt: skip
+def lower(
+    module: ModuleOp,
+    weights: Mapping[str, np.ndarray],
+    dump_dir: str | None = None,
+    stop_after: str | None = None,
+    records: str | None = None,
+    target: str = "cpu",
+    host: str | None = None,
+) -> tuple[WeightStore, CompileReport]:
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
     `stop_after`, when given); the store holds folded weights. With `records` (a tuning
     log), each stage the log has measured on `host` (this CPU unless given) gets its
@@ -134,8 +151,15 @@ def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
         f.write(print_module(module))
 
 
-def compile_for_gpu(module: ModuleOp, weights: Mapping[str, np.ndarray], emulate: bool = False, threads: int = 2,
-                    dump_dir: str | None = None, arch: str | None = None, records: str | None = None):  # fmt: skip
+def compile_for_gpu(
+    module: ModuleOp,
+    weights: Mapping[str, np.ndarray],
+    emulate: bool = False,
+    threads: int = 2,
+    dump_dir: str | None = None,
+    arch: str | None = None,
+    records: str | None = None,
+):
     """Lower a tg module with GPU schedules and load it on the GPU (targets/gpu/runtime.py),
     or, with `emulate`, run the same kernels on this CPU (targets/gpu/emulate.py). With
     `records` (a `tessel-tune --target gpu` log), each stage measured on this GPU gets its
@@ -172,8 +196,13 @@ def _dump_code(directory: str, name: str, text: str, after: int = 0) -> None:
         f.write(text)
 
 
-def compile_for_cpu(module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2,
-                    dump_dir: str | None = None, records: str | None = None):  # fmt: skip
+def compile_for_cpu(
+    module: ModuleOp,
+    weights: Mapping[str, np.ndarray],
+    threads: int = 2,
+    dump_dir: str | None = None,
+    records: str | None = None,
+):
     """Lower a tg module and JIT it: returns (CpuExecutable, CompileReport)."""
     from tessel.targets.cpu.runtime import CpuExecutable
 
@@ -211,4 +240,3 @@ def _loop_level(path: str, target: str) -> ModuleOp:
     if any(op.dialect_name() == "tg" for op in module.walk()):
         lower(module, WeightStore.for_module(module, path), target=target)
     return module
-

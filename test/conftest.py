@@ -15,6 +15,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     passed = len(reporter.stats.get("passed", [])) if reporter is not None else 1
     if passed == 0:
-        print(f"\nerror: {session.testscollected} tests collected and none passed (all skipped or deselected): "
-              "in CI that is a failure, not a pass")  # fmt: skip
+        print(
+            f"\nerror: {session.testscollected} tests collected and none passed (all skipped or deselected): "
+            "in CI that is a failure, not a pass"
+        )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

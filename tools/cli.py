@@ -74,7 +74,9 @@ def guarded(tool: str, body: Callable[[], int], debug: bool) -> int:
     except BrokenPipeError:
         return 0
     except Exception as err:
-        if _STOPPED_BY:  # the signal's exception was wrapped on the way (ctypes: "ArgumentError: argument 1: Terminated")
+        if (
+            _STOPPED_BY
+        ):  # the signal's exception was wrapped on the way (ctypes: "ArgumentError: argument 1: Terminated")
             return _stopped(tool, _STOPPED_BY[-1])
         if debug:
             raise

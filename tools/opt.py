@@ -51,6 +51,7 @@ class TesselOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.epilog = _tessel_passes_help()
         arg_parser.add_argument(
             "--print-ir-after-all", action="store_true", help="print the IR after every pass to stderr"
         )
@@ -160,6 +161,16 @@ class TesselOptMain(xDSLOptMain):
             return open(self.args.input_file, "rb"), "mlir"
         except OSError as err:
             raise TesselError(f"cannot read {self.args.input_file}: {err.strerror}") from None
+
+
+def _tessel_passes_help() -> str:
+    """Tessel's own passes, one line each (the -p list above mixes them with xDSL's)."""
+    from tessel.passes import all_passes, describe
+
+    names = list(all_passes())
+    width = max(len(n) for n in names)
+    lines = [f"  {name:<{width}}  {describe(name)}" for name in names]
+    return "Tessel's passes (passes/<dialect>/<file>.py is <dialect>-<file>):\n" + "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

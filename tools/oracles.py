@@ -26,7 +26,9 @@ class Comparison:
         return text + ("  (" + "; ".join(self.problems) + ")" if self.problems else "")
 
 
-def compare(actual: Mapping[str, np.ndarray], expected: Mapping[str, np.ndarray], rtol: float, atol: float) -> Comparison:
+def compare(
+    actual: Mapping[str, np.ndarray], expected: Mapping[str, np.ndarray], rtol: float, atol: float
+) -> Comparison:
     """Closeness relative to each output's scale: max |a - e| <= atol + rtol * max |e|.
 
     Element-wise relative error is meaningless for outputs near zero (a logit of 1e-3 in a

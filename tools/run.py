@@ -47,7 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=f"{__doc__}\nTarget '{target}': {runner.__doc__}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--target", choices=sorted(RUNNERS), default="reference", help="where to run (default: reference)")
+    parser.add_argument(
+        "--target", choices=sorted(RUNNERS), default="reference", help="where to run (default: reference)"
+    )
     runner.add_arguments(parser)
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
     args = parser.parse_args(argv)

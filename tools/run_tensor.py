@@ -23,15 +23,16 @@ import time
 
 import numpy as np
 
-from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu
 from tessel.frontends.onnx import import_model, load_model
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import Port, inputs, outputs, random_inputs
 from tessel.ir.source import make_context, read_module, verify
 from tessel.ir.weights import WeightStore
+from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu
 from tessel.targets.reference.interpreter import entry_function, run
 from tessel.tools.cli import check_output_path, load_npz, parse_bindings, parse_shapes, save_npz_atomically
 from tessel.tools.oracles import compare, onnx_oracles, onnxruntime_session
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="a .mlir module (tg) or an .onnx model")
@@ -39,12 +40,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default: 0)")
     p.add_argument("-o", "--output", metavar="NPZ", help="write the outputs by name")
     p.add_argument("--entry", help="function to run (default: main)")
-    p.add_argument("--check", action="store_true",
-                   help="compare with the reference semantics (cpu target) and, for ONNX input, "
-                        "onnx.reference.ReferenceEvaluator and onnxruntime")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="compare with the reference semantics (cpu target) and, for ONNX input, "
+        "onnx.reference.ReferenceEvaluator and onnxruntime",
+    )
     p.add_argument("--time", type=int, default=0, metavar="N", help="time N runs and report the median (cpu)")
-    p.add_argument("--profile", type=int, default=0, metavar="N",
-                   help="median time of every kernel launch over N runs, slowest first (cpu)")
+    p.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="median time of every kernel launch over N runs, slowest first (cpu)",
+    )
     p.add_argument("--threads", type=int, default=2, help="threads for the cpu target (default: 2)")
     p.add_argument("--emulate", action="store_true", help="gpu: run the GPU kernels on this CPU (no GPU needed)")
     p.add_argument("--arch", metavar="sm_XX", help="gpu: the architecture to compile for (default: the device's)")
@@ -53,21 +62,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default: 1e-4)")
     p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default: 1e-5)")
     p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy", help="ONNX: fix an input to a value")
-    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...",
-                   help="ONNX: static shape for an input with symbolic dimensions")
+    p.add_argument(
+        "--input-shape",
+        action="append",
+        default=[],
+        metavar="NAME=D0,D1,...",
+        help="ONNX: static shape for an input with symbolic dimensions",
+    )
 
 
 def _arrange_inputs(ports: list[Port], given: dict[str, np.ndarray], source: str) -> list[np.ndarray]:
     unknown = sorted(set(given) - {p.name for p in ports})
     if unknown:
-        raise TesselError(f"{source}: no model input named {', '.join(unknown)} (inputs: {', '.join(p.name for p in ports)})")
+        raise TesselError(
+            f"{source}: no model input named {', '.join(unknown)} (inputs: {', '.join(p.name for p in ports)})"
+        )
     arrays = []
     for p in ports:
         if p.name not in given:
             raise TesselError(f"{source}: input '{p.name}' is missing")
         a = np.asarray(given[p.name])
         if a.shape != p.shape or a.dtype != p.dtype:
-            raise TesselError(f"{source}: input '{p.name}' is {a.dtype}{list(a.shape)}, the model takes {p.dtype}{list(p.shape)}")
+            raise TesselError(
+                f"{source}: input '{p.name}' is {a.dtype}{list(a.shape)}, the model takes {p.dtype}{list(p.shape)}"
+            )
         arrays.append(a)
     return arrays
 
@@ -120,7 +138,9 @@ def run_command(args: argparse.Namespace) -> int:
         raise TesselError("--time, --profile, --dump-ir and --records apply to compiled targets (--target cpu)")
     for flag in ("threads", "time", "profile"):
         if getattr(args, flag, 0) is not None and getattr(args, flag, 0) < (1 if flag == "threads" else 0):
-            raise TesselError(f"--{flag} must be {'at least 1' if flag == 'threads' else 'non-negative'}, got {getattr(args, flag)}")
+            raise TesselError(
+                f"--{flag} must be {'at least 1' if flag == 'threads' else 'non-negative'}, got {getattr(args, flag)}"
+            )
     if (args.emulate or args.arch) and args.target != "gpu":
         raise TesselError("--emulate and --arch apply to the gpu target")
     check_output_path(args.output)
@@ -145,10 +165,19 @@ def run_command(args: argparse.Namespace) -> int:
             raise TesselError(f"the {args.target} target compiles @main")
         reference_module = module.clone() if args.check else None
         if args.target == "gpu":
-            executable, report = compile_for_gpu(module, weights, emulate=args.emulate, threads=args.threads,
-                                                 dump_dir=args.dump_ir, arch=args.arch, records=args.records)  # fmt: skip
+            executable, report = compile_for_gpu(
+                module,
+                weights,
+                emulate=args.emulate,
+                threads=args.threads,
+                dump_dir=args.dump_ir,
+                arch=args.arch,
+                records=args.records,
+            )
         else:
-            executable, report = compile_for_cpu(module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records)
+            executable, report = compile_for_cpu(
+                module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records
+            )
         print(report.summary())
         start = time.perf_counter()
         results = executable.run(feed)
@@ -165,7 +194,9 @@ def run_command(args: argparse.Namespace) -> int:
         save_npz_atomically(args.output, named)
     if args.target == "gpu" and args.time and not args.emulate:
         times = executable.device_times(feed, args.time)  # type: ignore[attr-defined]
-        print(f"time: median {float(np.median(times)):.3f} ms over {args.time} runs on the GPU (CUDA events, launches only)")
+        print(
+            f"time: median {float(np.median(times)):.3f} ms over {args.time} runs on the GPU (CUDA events, launches only)"
+        )
     elif compiled and args.time:
         session = onnxruntime_session(model, args.threads) if is_onnx else None
         feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind) if is_onnx else None

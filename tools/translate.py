@@ -23,14 +23,20 @@ from tessel.frontends.onnx import import_model, load_model, static_inputs, suppo
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import print_module, verify
 from tessel.ir.weights import save_weights
-from tessel.tools.cli import check_output_path, guarded, parse_assignments, parse_bindings, parse_shapes, write_atomically
-
+from tessel.tools.cli import (
+    check_output_path,
+    guarded,
+    parse_assignments,
+    parse_bindings,
+    parse_shapes,
+    write_atomically,
+)
 
 # target name -> "module:function"; the function takes (input path, {option: value}) and
 # returns the artefact as text or bytes.
 TRANSLATIONS: dict[str, str] = {
-    "cpu": "tessel.targets.cpu.translate:translate",
-    "gpu": "tessel.targets.gpu.translate:translate",
+    "cpu": "tessel.pipelines.tensor:translate_for_cpu",
+    "gpu": "tessel.pipelines.tensor:translate_for_gpu",
     "msccl-xml": "tessel.targets.nccl.translate:msccl_xml",
     "seal-cpp": "tessel.pipelines.he:translate_seal_cpp",
     "vta": "tessel.pipelines.vta:translate",
@@ -48,10 +54,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--import-onnx", metavar="MODEL", help="import an ONNX model as tg IR")
     p.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
     p.add_argument("--weights-file", metavar="NPZ", help="where large weights go (default: OUTPUT.weights.npz)")
-    p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="fix a graph input to a value (needed for shape-like inputs)")
-    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...",
-                   help="static shape for an input with symbolic dimensions")
+    p.add_argument(
+        "--bind",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
+        help="fix a graph input to a value (needed for shape-like inputs)",
+    )
+    p.add_argument(
+        "--input-shape",
+        action="append",
+        default=[],
+        metavar="NAME=D0,D1,...",
+        help="static shape for an input with symbolic dimensions",
+    )
     p.add_argument("--list-onnx-ops", action="store_true", help="print the ONNX operators the importer accepts")
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
     return p

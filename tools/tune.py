@@ -29,22 +29,36 @@ from tessel.tools.cli import check_output_path, guarded, parse_bindings, parse_s
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tessel-tune", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="tessel-tune", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("model", help="an .onnx model, or a .mlir module (tg, or kernel IR after tg-to-kernel)")
-    p.add_argument("--target", default="cpu", help="the target to tune for: cpu, or gpu (measured on this machine's GPU)")
+    p.add_argument(
+        "--target", default="cpu", help="the target to tune for: cpu, or gpu (measured on this machine's GPU)"
+    )
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--trials", type=int, help="measurements in all (default 64)")
     budget.add_argument("--budget", metavar="TIME", help="wall-clock budget: 90s, 10m, 1h")
     p.add_argument("--records", metavar="JSONL", required=True, help="the tuning log to append to and resume from")
-    p.add_argument("--search", choices=["evolve", "anneal", "random"], default="evolve", help="candidate search (default evolve)")
+    p.add_argument(
+        "--search", choices=["evolve", "anneal", "random"], default="evolve", help="candidate search (default evolve)"
+    )
     p.add_argument("--batch", type=int, default=8, help="candidates per measured batch (default 8)")
     p.add_argument("--workers", type=int, default=2, help="processes building candidates (default 2)")
     p.add_argument("--threads", type=int, default=2, help="threads a candidate runs on (default 2)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds before a build or run counts as failed (default 60)")
-    p.add_argument("--ray", metavar="ADDRESS", help="measure on a Ray cluster: auto, ray://HOST:PORT, or local (needs the 'ray' extra)")
+    p.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds before a build or run counts as failed (default 60)"
+    )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="measure on a Ray cluster: auto, ray://HOST:PORT, or local (needs the 'ray' extra)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy", help="ONNX: fix an input to a value")
-    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...", help="ONNX: static input shape")
+    p.add_argument(
+        "--input-shape", action="append", default=[], metavar="NAME=D0,D1,...", help="ONNX: static input shape"
+    )
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
     return p
 
@@ -58,13 +72,15 @@ def parse_budget(text: str) -> float:
 
 def kernel_module(path: str, bind: list[str], shapes: list[str]):
     """The model at kernel level (after tg-to-kernel), with its weights."""
-    from tessel.pipelines.tensor import lower
     from tessel.frontends.onnx import import_model, load_model
     from tessel.ir.source import make_context, read_module, verify
     from tessel.ir.weights import WeightStore
+    from tessel.pipelines.tensor import lower
 
     if path.endswith(".onnx"):
-        result = import_model(load_model(path), source=path, bind=parse_bindings(bind), input_shapes=parse_shapes(shapes))
+        result = import_model(
+            load_model(path), source=path, bind=parse_bindings(bind), input_shapes=parse_shapes(shapes)
+        )
         module, weights = result.module, result.weights
     else:
         module = read_module(make_context(), path)
@@ -103,10 +119,23 @@ def tune_command(args: argparse.Namespace) -> int:
     tasks = extract_tasks(kernel_module(args.model, args.bind, args.input_shape), host)
     if not tasks:
         raise TesselError(f"{args.model}: no kernel stages to tune")
-    print(f"tuning {len(tasks)} stages of {args.model} ({len(records.entries)} records in {args.records})", file=sys.stderr)
-    options = Options(trials=trials, budget_s=budget, strategy=args.search, batch=args.batch, workers=args.workers,
-                      threads=args.threads, timeout=args.timeout, seed=args.seed, ray=args.ray, target=args.target,
-                      host=host)  # fmt: skip
+    print(
+        f"tuning {len(tasks)} stages of {args.model} ({len(records.entries)} records in {args.records})",
+        file=sys.stderr,
+    )
+    options = Options(
+        trials=trials,
+        budget_s=budget,
+        strategy=args.search,
+        batch=args.batch,
+        workers=args.workers,
+        threads=args.threads,
+        timeout=args.timeout,
+        seed=args.seed,
+        ray=args.ray,
+        target=args.target,
+        host=host,
+    )
     states = Tuner(tasks, records, options).run()
     print(f"{'stage':48s} {'launches':>8s} {'default ms':>11s} {'tuned ms':>9s} {'speedup':>8s} {'GFLOP/s':>8s}")
     before = after = 0.0
@@ -119,9 +148,13 @@ def tune_command(args: argparse.Namespace) -> int:
         if not s.best_s:  # the budget ran out before this stage's first batch
             print(f"{s.task.stage[:48]:48s} {s.task.weight:8d}   not measured (raise --trials or --budget)")
             continue
-        print(f"{s.task.stage[:48]:48s} {s.task.weight:8d} {d:11.3f} {b:9.3f} {d / b if d == d else float('nan'):7.2f}x {s.gflops:8.1f}")
+        print(
+            f"{s.task.stage[:48]:48s} {s.task.weight:8d} {d:11.3f} {b:9.3f} {d / b if d == d else float('nan'):7.2f}x {s.gflops:8.1f}"
+        )
     if after:
-        print(f"sum over launches: {before * 1e3:.3f} ms with default schedules, {after * 1e3:.3f} ms tuned ({before / after:.2f}x)")
+        print(
+            f"sum over launches: {before * 1e3:.3f} ms with default schedules, {after * 1e3:.3f} ms tuned ({before / after:.2f}x)"
+        )
     print(f"records: {args.records} ({len(records.entries)} entries)")
     return 0
 

@@ -40,8 +40,9 @@ class CostModel:
         y, w = targets(groups, seconds)
         if len(y) < 8 or len(set(groups)) < 1:
             return
-        model = HistGradientBoostingRegressor(max_iter=200, learning_rate=0.1, max_leaf_nodes=31, l2_regularization=1.0,
-                                              random_state=self.seed)  # fmt: skip
+        model = HistGradientBoostingRegressor(
+            max_iter=200, learning_rate=0.1, max_leaf_nodes=31, l2_regularization=1.0, random_state=self.seed
+        )
         model.fit(X, y, sample_weight=w)
         self.model = model
         self.samples = len(y)
@@ -87,7 +88,9 @@ def top_k_recall(scores: Sequence[float], seconds: Sequence[float], k: int) -> f
     return len(fastest & predicted) / k
 
 
-def evaluate(model: CostModel, X: np.ndarray, groups: Sequence[str], seconds: Sequence[float], k: int = 5) -> dict[str, float]:
+def evaluate(
+    model: CostModel, X: np.ndarray, groups: Sequence[str], seconds: Sequence[float], k: int = 5
+) -> dict[str, float]:
     """Per-task pairwise accuracy and top-k recall, averaged over the tasks given."""
     scores = model.predict(X)
     acc, rec = [], []
@@ -97,5 +100,8 @@ def evaluate(model: CostModel, X: np.ndarray, groups: Sequence[str], seconds: Se
             continue
         acc.append(pairwise_accuracy([scores[i] for i in idx], [seconds[i] for i in idx]))
         rec.append(top_k_recall([scores[i] for i in idx], [seconds[i] for i in idx], k))
-    return {"pairwise_accuracy": float(np.nanmean(acc)) if acc else float("nan"),
-            "top_k_recall": float(np.nanmean(rec)) if rec else float("nan"), "tasks": len(acc)}  # fmt: skip
+    return {
+        "pairwise_accuracy": float(np.nanmean(acc)) if acc else float("nan"),
+        "top_k_recall": float(np.nanmean(rec)) if rec else float("nan"),
+        "tasks": len(acc),
+    }

@@ -88,10 +88,19 @@ def features(op: kernel.ComputeOp, schedule: StageSchedule) -> np.ndarray:
     points = math.prod(op.domain)
     tails = sum(1 for l in loops if l.stride > 1 and op.domain[l.axis] % l.stride and not l.clamp)
     glob = [
-        _log(points), _log(math.prod(op.domain[: op.spatial_count])), _log(vector), _log(tile_points / vector),
-        _log(parallel), _log(points / max(parallel, 1)), float(kinds.count("unroll")), _log(reduce_inside),
-        float(tails), float(any(l.clamp for l in loops)), float(schedule.acc_at is not None), float(n),
+        _log(points),
+        _log(math.prod(op.domain[: op.spatial_count])),
+        _log(vector),
+        _log(tile_points / vector),
+        _log(parallel),
+        _log(points / max(parallel, 1)),
+        float(kinds.count("unroll")),
+        _log(reduce_inside),
+        float(tails),
+        float(any(l.clamp for l in loops)),
+        float(schedule.acc_at is not None),
+        float(n),
         _log(tile_points * reduce_inside / max(1, tile_points + reduce_inside * (vector + tile_points / vector))),
         float(op.reduce_count > 0),
-    ]  # fmt: skip
+    ]
     return np.array([x for row in per_buffer for x in row] + glob, dtype=np.float64)

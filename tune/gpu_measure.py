@@ -82,7 +82,9 @@ class GpuMeasurer:
 
             def launch(n: int = 1) -> None:
                 for _ in range(n):
-                    check(cu, cu.cuLaunchKernel(kernel, *grid, *block, 0, stream, params.ctypes.data, 0), "cuLaunchKernel")
+                    check(
+                        cu, cu.cuLaunchKernel(kernel, *grid, *block, 0, stream, params.ctypes.data, 0), "cuLaunchKernel"
+                    )
 
             launch()
             check(cu, cu.cuStreamSynchronize(stream), "cuStreamSynchronize")

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tessel.tune.quiet import wait_for_quiet
 from tessel.tune import space
+from tessel.tune.quiet import wait_for_quiet
 from tessel.tune.task import StageRunner, Task
 
 
@@ -104,8 +104,12 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _pool(workers: int) -> cf.ProcessPoolExecutor:
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=_die_with_parent, initargs=(os.getpid(),))  # fmt: skip
+    return cf.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def _kill(pool: cf.ProcessPoolExecutor) -> None:
@@ -115,7 +119,9 @@ def _kill(pool: cf.ProcessPoolExecutor) -> None:
 
 
 class LocalMeasurer:
-    def __init__(self, workers: int = 1, threads: int = 2, repeats: int = 5, timeout: float = 60.0, quiet_wait: float = 10.0):
+    def __init__(
+        self, workers: int = 1, threads: int = 2, repeats: int = 5, timeout: float = 60.0, quiet_wait: float = 10.0
+    ):
         self.quiet_wait = quiet_wait
         self.workers = max(1, workers)
         self.threads = threads
@@ -135,7 +141,9 @@ class LocalMeasurer:
             if results[i].error is not None:
                 continue
             results[i].build_s, results[i].schedule = built[i]
-            outcome = self._one(lambda: self.runner.submit(run_job, c.task, c.knobs, self.threads, self.repeats), "run")
+            outcome = self._one(
+                lambda c=c: self.runner.submit(run_job, c.task, c.knobs, self.threads, self.repeats), "run"
+            )
             if isinstance(outcome, str):
                 results[i].error = outcome
                 if outcome.startswith(("timed out", "worker died")):
@@ -187,4 +195,3 @@ class LocalMeasurer:
         pools' threads, which wait for running jobs)."""
         _kill(self.builders)
         _kill(self.runner)
-

@@ -19,9 +19,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from tessel.tune.quiet import wait_for_quiet
 from tessel.ir.diagnostics import TesselError
 from tessel.tune.measure import Candidate, Result, build_job, run_job
+from tessel.tune.quiet import wait_for_quiet
 
 
 def _ray():
@@ -33,7 +33,9 @@ def _ray():
 
 
 class RayMeasurer:
-    def __init__(self, address: str, threads: int = 2, repeats: int = 5, timeout: float = 60.0, quiet_wait: float = 10.0):
+    def __init__(
+        self, address: str, threads: int = 2, repeats: int = 5, timeout: float = 60.0, quiet_wait: float = 10.0
+    ):
         ray = self.ray = _ray()
         self.threads, self.repeats, self.timeout, self.quiet_wait = threads, repeats, timeout, quiet_wait
         self.owned = not ray.is_initialized()
@@ -44,7 +46,9 @@ class RayMeasurer:
                 else:
                     ray.init(address=address, log_to_driver=False)
             except Exception as err:  # ConnectionError, RuntimeError... with Ray's own message
-                raise TesselError(f"--ray {address}: cannot connect: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+                raise TesselError(
+                    f"--ray {address}: cannot connect: {str(err).splitlines()[0] if str(err) else type(err).__name__}"
+                ) from None
         self.nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) >= 1]
         if not self.nodes:
             raise TesselError(f"--ray {address}: the cluster has no live node with a CPU")
@@ -72,7 +76,11 @@ class RayMeasurer:
             for node, i in zip(self.nodes, batch):
                 strategy = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(node, soft=False)
                 c = candidates[i]
-                refs.append(self._run.options(num_cpus=cpus, scheduling_strategy=strategy).remote(c.task, c.knobs, self.threads, self.repeats))
+                refs.append(
+                    self._run.options(num_cpus=cpus, scheduling_strategy=strategy).remote(
+                        c.task, c.knobs, self.threads, self.repeats
+                    )
+                )
             for i, ref in zip(batch, refs):
                 results[i].meta["idle"] = round(idle, 2)
                 outcome = self._get(ref, self.timeout, "run")

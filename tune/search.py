@@ -23,10 +23,10 @@ from collections.abc import Callable
 import numpy as np
 
 from tessel.dialects import kernel
+from tessel.passes.sched.tuning.records import knob_id
 from tessel.tune import space
 from tessel.tune.cost_model import CostModel
 from tessel.tune.features import features
-from tessel.passes.sched.tuning.records import knob_id
 
 Scorer = Callable[[list[space.Knobs]], np.ndarray]
 
@@ -57,8 +57,17 @@ def _unique_new(points: list[space.Knobs], measured: set[str], limit: int) -> li
     return out
 
 
-def propose(strategy: str, op: kernel.ComputeOp, model: CostModel, measured: set[str], best: list[space.Knobs],
-            batch: int, rng: random.Random, epsilon: float = 0.2, sp=space) -> list[space.Knobs]:  # fmt: skip
+def propose(
+    strategy: str,
+    op: kernel.ComputeOp,
+    model: CostModel,
+    measured: set[str],
+    best: list[space.Knobs],
+    batch: int,
+    rng: random.Random,
+    epsilon: float = 0.2,
+    sp=space,
+) -> list[space.Knobs]:
     """`batch` unmeasured knob sets for the task; `best` are its best measured ones."""
     if strategy == "random" or not model.trained:
         return _unique_new([sp.sample(op, rng) for _ in range(batch * 20)], measured, batch)
@@ -75,8 +84,17 @@ def propose(strategy: str, op: kernel.ComputeOp, model: CostModel, measured: set
     return chosen + _unique_new([sp.sample(op, rng) for _ in range(explore * 20)], taken, batch - len(chosen))
 
 
-def anneal(op: kernel.ComputeOp, score: Scorer, starts: list[space.Knobs], keep: int, rng: random.Random,
-           chains: int = 16, steps: int = 40, t0: float = 0.3, sp=space) -> list[space.Knobs]:  # fmt: skip
+def anneal(
+    op: kernel.ComputeOp,
+    score: Scorer,
+    starts: list[space.Knobs],
+    keep: int,
+    rng: random.Random,
+    chains: int = 16,
+    steps: int = 40,
+    t0: float = 0.3,
+    sp=space,
+) -> list[space.Knobs]:
     points = list(starts[: chains // 2]) + [sp.sample(op, rng) for _ in range(chains - min(len(starts), chains // 2))]
     current = score(points)
     visited: dict[str, tuple[float, space.Knobs]] = {knob_id(p): (s, p) for p, s in zip(points, current)}
@@ -92,9 +110,19 @@ def anneal(op: kernel.ComputeOp, score: Scorer, starts: list[space.Knobs], keep:
     return [p for _, p in ranked[:keep]]
 
 
-def evolve(op: kernel.ComputeOp, score: Scorer, best: list[space.Knobs], keep: int, rng: random.Random,
-           population: int = 64, generations: int = 4, sp=space) -> list[space.Knobs]:  # fmt: skip
-    pool = list(best[: population // 4]) + [sp.sample(op, rng) for _ in range(population - min(len(best), population // 4))]
+def evolve(
+    op: kernel.ComputeOp,
+    score: Scorer,
+    best: list[space.Knobs],
+    keep: int,
+    rng: random.Random,
+    population: int = 64,
+    generations: int = 4,
+    sp=space,
+) -> list[space.Knobs]:
+    pool = list(best[: population // 4]) + [
+        sp.sample(op, rng) for _ in range(population - min(len(best), population // 4))
+    ]
     seen: dict[str, tuple[float, space.Knobs]] = {}
     for _ in range(generations):
         scores = score(pool)

@@ -22,15 +22,15 @@ from xdsl.ir import SSAValue
 
 from tessel.dialects import kernel, sched
 from tessel.dialects.kernel import KERNEL_ATTR
+from tessel.dialects.kernel.reference import np_type
 from tessel.ir.source import make_context, parse_module
-from tessel.passes.sched.tuning.keys import anonymous_text, task_key
-from tessel.passes.kernel.to_loops import stage_function
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.schedule import default_schedule
+from tessel.passes.kernel.to_loops import stage_function
+from tessel.passes.sched.tuning.keys import anonymous_text, task_key
 from tessel.targets.cpu.jit import CompiledModule, host_description
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
-from tessel.dialects.kernel.reference import np_type
 
 
 @dataclass
@@ -102,8 +102,15 @@ class StageRunner:
     """One stage compiled under one schedule (sched IR; None: the default schedule), with
     buffers of its own (inputs random, fixed by `seed`), runnable and timeable."""
 
-    def __init__(self, task: Task, schedule: sched.StageOp | None = None, threads: int = 2, seed: int = 0,
-                 buffers: Sequence[np.ndarray] | None = None, cache: bool = False):  # fmt: skip
+    def __init__(
+        self,
+        task: Task,
+        schedule: sched.StageOp | None = None,
+        threads: int = 2,
+        seed: int = 0,
+        buffers: Sequence[np.ndarray] | None = None,
+        cache: bool = False,
+    ):
         op, visible = task.compute_op()
         view = schedule_from_stage(op, schedule) if schedule is not None else default_schedule(op)
         fn, extent = stage_function("stage", op, visible, view)
@@ -125,7 +132,9 @@ class StageRunner:
         self.buffers = [np.array(b, copy=True) for b in buffers]
         self.out_index = visible.index(op.out)
         launch = (self.compiled.address("stage.dispatch"), [b.ctypes.data for b in self.buffers], extent)
-        self.plan = NativePlan(self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), [launch], threads)
+        self.plan = NativePlan(
+            self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), [launch], threads
+        )
 
     def __del__(self) -> None:
         plan = getattr(self, "plan", None)
@@ -150,5 +159,3 @@ class StageRunner:
                 self.plan.run()
             samples.append((time.perf_counter() - start) / inner)
         return float(np.median(samples)), float(min(samples))
-
-

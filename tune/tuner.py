@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tessel.passes.sched.tuning.records import Records, knob_id
 from tessel.targets.cpu.jit import host_description
 from tessel.tune import gpu_space, search, space
 from tessel.tune.cost_model import CostModel
 from tessel.tune.features import SIZE, features
 from tessel.tune.measure import Candidate, LocalMeasurer, Result
 from tessel.tune.ray_measure import RayMeasurer
-from tessel.passes.sched.tuning.records import Records, knob_id
 from tessel.tune.task import Task
 
 if TYPE_CHECKING:
@@ -65,8 +65,13 @@ class TaskState:
 
 
 class Tuner:
-    def __init__(self, tasks: Sequence[Task], records: Records, options: Options,
-                 log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True)):  # fmt: skip
+    def __init__(
+        self,
+        tasks: Sequence[Task],
+        records: Records,
+        options: Options,
+        log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True),
+    ):
         self.states = [TaskState(t) for t in tasks]
         self.records = records
         self.options = options
@@ -82,7 +87,9 @@ class Tuner:
 
     # ------------------------------------------------------------------ bookkeeping
 
-    def _account(self, state: TaskState, knobs: space.Knobs, seconds: float | None, best: float | None, replay: bool = False) -> None:
+    def _account(
+        self, state: TaskState, knobs: space.Knobs, seconds: float | None, best: float | None, replay: bool = False
+    ) -> None:
         state.trials += 1
         t = best or seconds
         if knobs.get("default") and seconds:
@@ -93,7 +100,11 @@ class Tuner:
     def _fit(self) -> None:
         rows = [e for e in self.records.entries if e.get("features") and len(e["features"]) == SIZE]
         if len(rows) >= 8:
-            self.model.fit(np.array([e["features"] for e in rows]), [e["key"] for e in rows], [e.get("best") or e.get("seconds") for e in rows])
+            self.model.fit(
+                np.array([e["features"] for e in rows]),
+                [e["key"] for e in rows],
+                [e.get("best") or e.get("seconds") for e in rows],
+            )
 
     def total_trials(self) -> int:
         return sum(s.trials for s in self.states)
@@ -151,10 +162,20 @@ class Tuner:
         points: list[space.Knobs] = []
         if knob_id(self.space.DEFAULT) not in measured:
             points.append(self.space.DEFAULT)
-        best = sorted((e for e in self.records.for_key(state.task.key) if e.get("seconds")), key=lambda e: e.get("best") or e["seconds"])
-        points += search.propose(o.strategy, op, self.model, measured | {knob_id(self.space.DEFAULT)},
-                                 [e["knobs"] for e in best if not e["knobs"].get("default")][:8], size - len(points), self.rng,
-                                 sp=self.space)  # fmt: skip
+        best = sorted(
+            (e for e in self.records.for_key(state.task.key) if e.get("seconds")),
+            key=lambda e: e.get("best") or e["seconds"],
+        )
+        points += search.propose(
+            o.strategy,
+            op,
+            self.model,
+            measured | {knob_id(self.space.DEFAULT)},
+            [e["knobs"] for e in best if not e["knobs"].get("default")][:8],
+            size - len(points),
+            self.rng,
+            sp=self.space,
+        )
         if not points:
             state.trials += 1  # nothing left to try: let the scheduler move on
             return
@@ -177,17 +198,30 @@ class Tuner:
         fraction = done / o.trials if o.trials else min(1.0, elapsed / o.budget_s) if o.budget_s else 0.0
         bar = "#" * int(20 * fraction) + "-" * (20 - int(20 * fraction))
         total = sum(s.task.weight * s.best_s for s in self.states if s.best_s)
-        self.log(f"[{bar}] {done}{'/' + str(o.trials) if o.trials else ''} trials | {state.task.stage}: best {state.gflops:.1f} GFLOP/s"
-                 f"{speedup}, {len(results)} measured{f', {failed} failed' if failed else ''} | stages so far {total * 1e3:.3f} ms{eta}")  # fmt: skip
+        self.log(
+            f"[{bar}] {done}{'/' + str(o.trials) if o.trials else ''} trials | {state.task.stage}: best {state.gflops:.1f} GFLOP/s"
+            f"{speedup}, {len(results)} measured{f', {failed} failed' if failed else ''} | stages so far {total * 1e3:.3f} ms{eta}"
+        )
 
     def _entry(self, task: Task, op, r: Result) -> dict:
         try:
             vec = features(op, self.space.loops(op, r.knobs)).tolist()
         except Exception:  # noqa: BLE001  (a schedule that cannot be built has no features)
             vec = None
-        return {"key": task.key, "stage": task.stage, "target": self.options.target, "host": self.host, "knobs": r.knobs,
-                "schedule": r.schedule, "seconds": r.seconds, "best": r.best, "error": r.error, "flops": task.flops,
-                "features": vec, "idle": r.meta.get("idle")}  # fmt: skip
+        return {
+            "key": task.key,
+            "stage": task.stage,
+            "target": self.options.target,
+            "host": self.host,
+            "knobs": r.knobs,
+            "schedule": r.schedule,
+            "seconds": r.seconds,
+            "best": r.best,
+            "error": r.error,
+            "flops": task.flops,
+            "features": vec,
+            "idle": r.meta.get("idle"),
+        }
 
 
 def _duration(seconds: float) -> str:

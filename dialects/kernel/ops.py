@@ -273,7 +273,9 @@ class LoadOp(IRDLOperation):
         t = self.memref.type
         assert isinstance(t, MemRefType)
         if len(self.map.data.results) != t.get_num_dims():
-            raise VerifyException(f"the access has {len(self.map.data.results)} indices for a rank-{t.get_num_dims()} buffer")
+            raise VerifyException(
+                f"the access has {len(self.map.data.results)} indices for a rank-{t.get_num_dims()} buffer"
+            )
         if self.map.data.num_dims + self.map.data.num_symbols != len(self.indices):
             raise VerifyException("the access map does not match its index operands")
         if self.result.type != t.get_element_type():

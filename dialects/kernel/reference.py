@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import ml_dtypes
 import numpy as np
+from scipy import special
 from xdsl.dialects import affine, arith, func, memref
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -29,8 +30,14 @@ from xdsl.dialects.builtin import (
     TypeAttribute,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
-from scipy import special
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineSymExpr,
+)
 
 from tessel.dialects.kernel import ops as kernel
 from tessel.dialects.kernel.ops import ELEMENT_ATTR
@@ -44,7 +51,11 @@ def np_type(t: Attribute) -> np.dtype:
     if isinstance(t, IntegerType):
         w = t.width.data
         return np.dtype(np.bool_) if w == 1 else np.dtype(f"int{w}")
-    return np.dtype({Float16Type: np.float16, BFloat16Type: ml_dtypes.bfloat16, Float32Type: np.float32, Float64Type: np.float64}[type(t)])
+    return np.dtype(
+        {Float16Type: np.float16, BFloat16Type: ml_dtypes.bfloat16, Float32Type: np.float32, Float64Type: np.float64}[
+            type(t)
+        ]
+    )
 
 
 def global_array(name: str, g: memref.GlobalOp, weights: Mapping[str, np.ndarray], t: MemRefType) -> np.ndarray:
@@ -94,7 +105,24 @@ def affine_eval(e: AffineExpr, dims: Sequence[np.ndarray], syms: Sequence[np.nda
 
 def _cmp(pred: int, a: np.ndarray, b: np.ndarray, is_float: bool) -> np.ndarray:
     if is_float:
-        names = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+        names = [
+            "false",
+            "oeq",
+            "ogt",
+            "oge",
+            "olt",
+            "ole",
+            "one",
+            "ord",
+            "ueq",
+            "ugt",
+            "uge",
+            "ult",
+            "ule",
+            "une",
+            "uno",
+            "true",
+        ]
         name = names[pred]
         if name in ("false", "true"):
             return np.full(np.broadcast(a, b).shape, name == "true")
@@ -103,7 +131,14 @@ def _cmp(pred: int, a: np.ndarray, b: np.ndarray, is_float: bool) -> np.ndarray:
             return ~unordered
         if name == "uno":
             return unordered
-        base = {"eq": np.equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal, "ne": np.not_equal}[name[1:]]
+        base = {
+            "eq": np.equal,
+            "gt": np.greater,
+            "ge": np.greater_equal,
+            "lt": np.less,
+            "le": np.less_equal,
+            "ne": np.not_equal,
+        }[name[1:]]
         with np.errstate(invalid="ignore"):
             r = base(a, b)
         return (r & ~unordered) if name[0] == "o" else (r | unordered)
@@ -114,7 +149,14 @@ def _cmp(pred: int, a: np.ndarray, b: np.ndarray, is_float: bool) -> np.ndarray:
         name = name[1:]
     elif name[0] == "s":
         name = name[1:]
-    return {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}[name](a, b)
+    return {
+        "eq": np.equal,
+        "ne": np.not_equal,
+        "lt": np.less,
+        "le": np.less_equal,
+        "gt": np.greater,
+        "ge": np.greater_equal,
+    }[name](a, b)
 
 
 class KernelEvaluator:
@@ -193,7 +235,9 @@ class KernelEvaluator:
         if 0 in extents[k:]:
             self._empty_reduction(op, env)
             return
-        grids = [np.arange(e, dtype=np.int64).reshape([-1 if i == d else 1 for i in range(n)]) for d, e in enumerate(extents)]
+        grids = [
+            np.arange(e, dtype=np.int64).reshape([-1 if i == d else 1 for i in range(n)]) for d, e in enumerate(extents)
+        ]
         local = dict(env)
         local.update(zip(op.body.block.args, grids))
         term = np.broadcast_to(self._scalar_block(op.body.block, local), extents)
@@ -202,8 +246,14 @@ class KernelEvaluator:
             out[...] = term  # type: ignore[index]
             return
         init = op.init.value.data  # type: ignore[union-attr]
-        ufunc = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum,
-                 "umax": np.maximum, "umin": np.minimum}[op.combiner]  # type: ignore[index]  # fmt: skip
+        ufunc = {
+            "add": np.add,
+            "mul": np.multiply,
+            "max": np.maximum,
+            "min": np.minimum,
+            "umax": np.maximum,
+            "umin": np.minimum,
+        }[op.combiner]  # type: ignore[index]
         axes = tuple(range(k, n))
         dtype = term.dtype
         init_value = np.asarray(init).astype(dtype)
@@ -314,7 +364,9 @@ def _check_bounds(op: Operation, idx: Sequence, shape: Sequence[int]) -> None:
 
 def grids_for(extents: Sequence[int]) -> list[np.ndarray]:
     n = len(extents)
-    return [np.arange(e, dtype=np.int64).reshape([-1 if i == d else 1 for i in range(n)]) for d, e in enumerate(extents)]
+    return [
+        np.arange(e, dtype=np.int64).reshape([-1 if i == d else 1 for i in range(n)]) for d, e in enumerate(extents)
+    ]
 
 
 def _divsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -332,29 +384,44 @@ def _unsigned_op(fn):
 
 
 _FLOAT_BINARY = {
-    "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
-    "arith.maximumf": np.maximum, "arith.minimumf": np.minimum,
-}  # fmt: skip
+    "arith.addf": np.add,
+    "arith.subf": np.subtract,
+    "arith.mulf": np.multiply,
+    "arith.divf": np.divide,
+    "arith.maximumf": np.maximum,
+    "arith.minimumf": np.minimum,
+}
 
 _INT_BINARY = {
-    "arith.addi": np.add, "arith.subi": np.subtract, "arith.muli": np.multiply,
+    "arith.addi": np.add,
+    "arith.subi": np.subtract,
+    "arith.muli": np.multiply,
     "arith.divsi": _divsi,
     "arith.divui": _unsigned_op(lambda a, b: np.floor_divide(a, np.where(b == 0, 1, b))),
     "arith.remsi": lambda a, b: np.fmod(a, np.where(b == 0, 1, b)),
     "arith.floordivsi": lambda a, b: np.floor_divide(a, b),
     "arith.ceildivsi": lambda a, b: -np.floor_divide(-a, b),
-    "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
-    "arith.maxui": _unsigned_op(np.maximum), "arith.minui": _unsigned_op(np.minimum),
-    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
-}  # fmt: skip
+    "arith.maxsi": np.maximum,
+    "arith.minsi": np.minimum,
+    "arith.maxui": _unsigned_op(np.maximum),
+    "arith.minui": _unsigned_op(np.minimum),
+    "arith.andi": np.bitwise_and,
+    "arith.ori": np.bitwise_or,
+    "arith.xori": np.bitwise_xor,
+}
 
 _UNARY = {
-    "arith.negf": np.negative, "math.exp": np.exp, "math.sqrt": np.sqrt, "math.tanh": np.tanh,
-    "math.log": np.log, "math.erf": lambda x: special.erf(x).astype(np.asarray(x).dtype),
+    "arith.negf": np.negative,
+    "math.exp": np.exp,
+    "math.sqrt": np.sqrt,
+    "math.tanh": np.tanh,
+    "math.log": np.log,
+    "math.erf": lambda x: special.erf(x).astype(np.asarray(x).dtype),
     "math.absf": np.abs,
-}  # fmt: skip
+}
 
 
-def run_kernel_module(module: ModuleOp, inputs: Sequence[np.ndarray], weights: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+def run_kernel_module(
+    module: ModuleOp, inputs: Sequence[np.ndarray], weights: Mapping[str, np.ndarray]
+) -> list[np.ndarray]:
     return KernelEvaluator(module, weights).run(inputs)
-

@@ -9,6 +9,7 @@ A model is a `func.func` whose arguments and results carry their ONNX names as
 from xdsl.ir import Dialect
 
 from .base import Fusion, FusionCategory, TgOp, fusion_category
+from .blocked import Conv2dNchwcOp, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
 from .elementwise import (
     AddOp,
     CastOp,
@@ -25,7 +26,6 @@ from .elementwise import (
     SubOp,
     TanhOp,
 )
-from .blocked import Conv2dNchwcOp, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
 from .fused import FusedOp, YieldOp
 from .nn import (
     AvgPool2dOp,
@@ -40,9 +40,10 @@ from .nn import (
 )
 from .norm import BatchNormOp, LayerNormOp, LogSoftmaxOp, SoftmaxOp
 from .tensor import (
-    DepthToSpaceOp,
+    INLINE_LIMIT,
     ConcatOp,
     ConstantOp,
+    DepthToSpaceOp,
     FlattenOp,
     PadOp,
     ReduceMaxOp,
@@ -51,7 +52,6 @@ from .tensor import (
     ReshapeOp,
     SliceOp,
     TransposeOp,
-    INLINE_LIMIT,
     WeightOp,
     constant_op,
     constant_value,

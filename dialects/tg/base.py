@@ -95,9 +95,7 @@ class TgOp(IRDLOperation, ABC):
     irdl_options = (ParsePropInAttrDict(),)
 
     @classmethod
-    def infer_result_types(
-        cls, operand_types: Sequence[TensorType], props: Props
-    ) -> list[TensorType]:
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         """Result types for these operand types and properties; VerifyException if invalid."""
         raise VerifyException(f"{cls.name} needs its result type spelled out")
 
@@ -280,4 +278,3 @@ def broadcasts_to(shape: Sequence[int], target: Sequence[int]) -> bool:
 
 def num_elements(shape: Sequence[int]) -> int:
     return math.prod(shape)
-

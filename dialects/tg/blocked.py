@@ -72,7 +72,7 @@ class LayoutTransformOp(TgOp):
         (x,) = operand_types
         src, dst = (props.get(k) for k in ("src", "dst"))
         if not isinstance(src, StringAttr) or not isinstance(dst, StringAttr):
-            raise VerifyException("src and dst must be layout names such as \"NCHW\" and \"NCHW16c\"")
+            raise VerifyException('src and dst must be layout names such as "NCHW" and "NCHW16c"')
         src, dst = src.data, dst.data
         try:
             shape = blocked_shape(x.get_shape(), src, dst)
@@ -96,7 +96,9 @@ class BlockedConvOp(TgOp):
     assembly_format = FUNCTIONAL
 
     @classmethod
-    def check_blocked(cls, operand_types: Sequence[TensorType], props: Props, out_channels: int) -> tuple[Attribute, list[int]]:
+    def check_blocked(
+        cls, operand_types: Sequence[TensorType], props: Props, out_channels: int
+    ) -> tuple[Attribute, list[int]]:
         """Element type and output spatial size, after the checks both ops make."""
         x, w = operand_types[:2]
         et = same_element_type(list(operand_types))
@@ -106,7 +108,10 @@ class BlockedConvOp(TgOp):
         _, _, h, wd, _ = x.get_shape()
         _, _, kh, kw, _, _ = w.get_shape()
         if len(operand_types) == 3:
-            require(operand_types[2].get_shape() == (out_channels,), f"bias must have shape ({out_channels},), got {operand_types[2]}")
+            require(
+                operand_types[2].get_shape() == (out_channels,),
+                f"bias must have shape ({out_channels},), got {operand_types[2]}",
+            )
         out = [
             conv_output_size(size, k, s, pads[i], pads[i + 2], d)
             for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
@@ -132,7 +137,10 @@ class Conv2dNchwcOp(BlockedConvOp):
         mo, wcb_count, _, _, wcb, mb = w.get_shape()
         et, out = cls.check_blocked(operand_types, props, mo * mb)
         n, cb_count, _, _, cb = x.get_shape()
-        require(wcb_count == cb_count and wcb == cb, f"weight blocks {wcb_count}x{wcb} differ from the input's {cb_count}x{cb}")
+        require(
+            wcb_count == cb_count and wcb == cb,
+            f"weight blocks {wcb_count}x{wcb} differ from the input's {cb_count}x{cb}",
+        )
         return [TensorType(et, [n, mo, *out, mb])]
 
 

@@ -28,14 +28,14 @@ from xdsl.irdl import (
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from .base import OPAQUE
+
 # Discardable attributes that tg-plan-memory writes and tg-to-kernel reads: the arena
 # offset of a group's result (`tg.offsets` for several results, -1 where not placed), and
 # on the function the arena's size and the unplanned total.
 OFFSET_ATTR = "tg.offset"
 OFFSETS_ATTR = "tg.offsets"
 MEMORY_ATTR = "tg.memory"
-
-from .base import OPAQUE
 
 
 @irdl_op_definition
@@ -60,8 +60,16 @@ class FusedOp(IRDLOperation):
         last = block.last_op
         result_types = [r.type for r in self.results]
         if not isinstance(last, YieldOp) or [v.type for v in last.values] != result_types:
-            got = f"tg.yield of {', '.join(str(v.type) for v in last.values) or 'nothing'}" if isinstance(last, YieldOp) else last.name if last else "nothing"
-            raise VerifyException(f"must end in tg.yield of {', '.join(map(str, result_types))} (its results), got {got}")
+            got = (
+                f"tg.yield of {', '.join(str(v.type) for v in last.values) or 'nothing'}"
+                if isinstance(last, YieldOp)
+                else last.name
+                if last
+                else "nothing"
+            )
+            raise VerifyException(
+                f"must end in tg.yield of {', '.join(map(str, result_types))} (its results), got {got}"
+            )
 
 
 @irdl_op_definition

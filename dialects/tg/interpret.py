@@ -5,16 +5,21 @@ its declared element type, checking its declared shape, so a kernel that disagre
 op's type inference fails loudly instead of producing a plausible array. The reference
 target (`targets/reference`) runs modules with these; the importer and tg-fold-constants
 evaluate constant subgraphs with them.
+
+An op may instead carry its meaning itself, beside its definition: a method
+`evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]` (numpy in, numpy out,
+one array per result, wide precision welcome: the result is rounded to its type here).
+Every tg op class with such a method gets an interpreter implementation from
+`register_evaluated`, so an op family needs no edit of this file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
-from xdsl.dialects import func
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -24,14 +29,15 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Attribute, Operation
 
 from tessel.dialects import tg
+from tessel.dialects.tg import reference as K
 from tessel.dialects.tg.base import flag, floating, integer, ints
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.dialects.tg import reference as K
+
+_F = TypeVar("_F", bound=InterpreterFunctions)
 
 
 def _typed(op: Operation, values: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -56,7 +62,28 @@ def _scalar(attr: Attribute | None) -> Any:
     return attr.value.data
 
 
+def _evaluated(op_type: type[Operation]):
+    """An interpreter implementation of `op_type` through its own `evaluate` method."""
+
+    def run(self: TgFunctions, interp: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        with np.errstate(all="ignore"):
+            return _typed(op, op.evaluate(tuple(args)))  # type: ignore[attr-defined]  # every op given here has one
+
+    return impl(op_type)(run)
+
+
+def evaluated_ops(functions: type[_F]) -> type[_F]:
+    """Class decorator (under `register_impls`): give `functions` an implementation of every
+    tg op that defines `evaluate` (an op with an explicit implementation keeps that one)."""
+    for op_type in tg.OPS:
+        name = f"run_{op_type.__name__}"
+        if callable(getattr(op_type, "evaluate", None)) and not hasattr(functions, name):
+            setattr(functions, name, _evaluated(op_type))
+    return functions
+
+
 @register_impls
+@evaluated_ops
 class TgFunctions(InterpreterFunctions):
     """Implementations of every `tg` op; weights come from a name -> array mapping."""
 
@@ -144,14 +171,18 @@ class TgFunctions(InterpreterFunctions):
     def run_gemm(self, interp: Interpreter, op: tg.GemmOp, args: PythonValues) -> PythonValues:
         p = op.properties
         c = args[2] if len(args) == 3 else None
-        y = K.gemm(args[0], args[1], c, floating(p, "alpha"), floating(p, "beta"), flag(p, "trans_a"), flag(p, "trans_b"))
+        y = K.gemm(
+            args[0], args[1], c, floating(p, "alpha"), floating(p, "beta"), flag(p, "trans_a"), flag(p, "trans_b")
+        )
         return _typed(op, [y])
 
     @impl(tg.Conv2dOp)
     def run_conv2d(self, interp: Interpreter, op: tg.Conv2dOp, args: PythonValues) -> PythonValues:
         p = op.properties
         bias = args[2] if len(args) == 3 else None
-        y = K.conv2d(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups"))
+        y = K.conv2d(
+            args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
+        )
         return _typed(op, [y])
 
     @impl(tg.ConvTranspose2dOp)
@@ -159,19 +190,29 @@ class TgFunctions(InterpreterFunctions):
         p = op.properties
         bias = args[2] if len(args) == 3 else None
         y = K.conv_transpose2d(
-            args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"),
-            ints(p, "output_padding"), integer(p, "groups"),
-        )  # fmt: skip
+            args[0],
+            args[1],
+            bias,
+            ints(p, "strides"),
+            ints(p, "pads"),
+            ints(p, "dilations"),
+            ints(p, "output_padding"),
+            integer(p, "groups"),
+        )
         return _typed(op, [y])
 
     @impl(tg.Conv2dNchwcOp)
     def run_conv2d_nchwc(self, interp: Interpreter, op: tg.Conv2dNchwcOp, args: PythonValues) -> PythonValues:
         p = op.properties
         bias = args[2] if len(args) == 3 else None
-        return _typed(op, [K.conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))])
+        return _typed(
+            op, [K.conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))]
+        )
 
     @impl(tg.DepthwiseConv2dNchwcOp)
-    def run_depthwise_conv2d_nchwc(self, interp: Interpreter, op: tg.DepthwiseConv2dNchwcOp, args: PythonValues) -> PythonValues:
+    def run_depthwise_conv2d_nchwc(
+        self, interp: Interpreter, op: tg.DepthwiseConv2dNchwcOp, args: PythonValues
+    ) -> PythonValues:
         p = op.properties
         bias = args[2] if len(args) == 3 else None
         y = K.depthwise_conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))
@@ -195,18 +236,28 @@ class TgFunctions(InterpreterFunctions):
         p = op.properties
         out_shape = op.results[0].type.get_shape()[2:]
         values, indices = K.max_pool(
-            args[0], out_shape, ints(p, "kernel"), ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"),
+            args[0],
+            out_shape,
+            ints(p, "kernel"),
+            ints(p, "strides"),
+            ints(p, "pads"),
+            ints(p, "dilations"),
             integer(p, "storage_order", default=0),
-        )  # fmt: skip
+        )
         return _typed(op, [values, indices][: len(op.results)])
 
     def _avg_pool(self, interp: Interpreter, op: tg.AvgPool2dOp, args: PythonValues) -> PythonValues:
         p = op.properties
         out_shape = op.result.type.get_shape()[2:]
         y = K.avg_pool(
-            args[0], out_shape, ints(p, "kernel"), ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"),
+            args[0],
+            out_shape,
+            ints(p, "kernel"),
+            ints(p, "strides"),
+            ints(p, "pads"),
+            ints(p, "dilations"),
             flag(p, "count_include_pad"),
-        )  # fmt: skip
+        )
         return _typed(op, [y])
 
     run_max_pool2d = impl(tg.MaxPool2dOp)(_max_pool)

@@ -284,7 +284,9 @@ class PoolOp(TgOp):
         ceil_mode = flag(props, "ceil_mode")
         shape = x.get_shape()
         out = [
-            pool_output_size(shape[2 + i], kernel[i], strides[i], pads[i], pads[i + cls.SPATIAL], dilations[i], ceil_mode)
+            pool_output_size(
+                shape[2 + i], kernel[i], strides[i], pads[i], pads[i + cls.SPATIAL], dilations[i], ceil_mode
+            )
             for i in range(cls.SPATIAL)
         ]
         require(all(o >= 1 for o in out), f"the pooling window does not fit the input {x}")

@@ -27,8 +27,8 @@ from xdsl.traits import Pure
 
 from .base import (
     INJECTIVE,
-    Elementwise,
     OPAQUE,
+    Elementwise,
     Props,
     TgOp,
     broadcasts_to,
@@ -95,7 +95,10 @@ class LayerNormOp(TgOp):
         require(0 <= axis < x.get_num_dims(), f"axis {axis} must be in [0, {x.get_num_dims()})")
         normalized = x.get_shape()[axis:]
         for what, t in zip(("scale", "bias"), operand_types[1:]):
-            require(broadcasts_to(t.get_shape(), normalized), f"{what} {t} does not broadcast to the normalized shape {normalized}")
+            require(
+                broadcasts_to(t.get_shape(), normalized),
+                f"{what} {t} does not broadcast to the normalized shape {normalized}",
+            )
         return [x]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
+
 import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
@@ -180,7 +181,9 @@ class TransposeOp(TgOp):
         (x,) = operand_types
         perm = ints(props, "perm")
         shape = x.get_shape()
-        require(sorted(perm) == list(range(len(shape))), f"perm {list(perm)} is not a permutation of 0..{len(shape) - 1}")
+        require(
+            sorted(perm) == list(range(len(shape))), f"perm {list(perm)} is not a permutation of 0..{len(shape) - 1}"
+        )
         return [TensorType(x.element_type, [shape[p] for p in perm])]
 
 
@@ -298,7 +301,7 @@ class PadOp(TgOp):
         mode = string(props, "mode", PAD_MODES)
         require(len(pads) == 2 * len(shape), f"pads must have {2 * len(shape)} entries, got {len(pads)}")
         if (value := props.get("value")) is not None:
-            require(mode == "constant", "only mode \"constant\" takes a value")
+            require(mode == "constant", 'only mode "constant" takes a value')
             check_scalar_attr(value, x.element_type, "property 'value'")
         out = [n + pads[d] + pads[d + len(shape)] for d, n in enumerate(shape)]
         require(all(o >= 0 for o in out), f"pads {list(pads)} crop {x} below zero")
@@ -307,7 +310,9 @@ class PadOp(TgOp):
             if mode == "constant" or grow <= 0:
                 continue
             require(n > 0, f"{mode} padding needs a non-empty dim {d}")
-            require(mode != "reflect" or grow < n, f"reflect padding of {grow} needs dim {d} larger than {grow}, got {n}")
+            require(
+                mode != "reflect" or grow < n, f"reflect padding of {grow} needs dim {d} larger than {grow}, got {n}"
+            )
         return [TensorType(x.element_type, out)]
 
 

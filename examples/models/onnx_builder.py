@@ -66,18 +66,36 @@ class GraphBuilder:
 
     # ------------------------------------------------------------------ layers
 
-    def conv(self, x: str, cin: int, cout: int, k: int, stride: int = 1, pad: int = 0, groups: int = 1,
-             bias: bool = False, name: str = "conv") -> str:  # fmt: skip
+    def conv(
+        self,
+        x: str,
+        cin: int,
+        cout: int,
+        k: int,
+        stride: int = 1,
+        pad: int = 0,
+        groups: int = 1,
+        bias: bool = False,
+        name: str = "conv",
+    ) -> str:
         name = self.fresh(name)
         fan_in = cin // groups * k * k
         w = (self.rng.standard_normal((cout, cin // groups, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32)
         inputs = [x, self.weight(f"{name}.weight", w)]
         if bias:
             inputs.append(self.weight(f"{name}.bias", self.rng.standard_normal(cout).astype(np.float32) * 0.1))
-        self.nodes.append(helper.make_node(
-            "Conv", inputs, [name], name=name, kernel_shape=[k, k], strides=[stride, stride],
-            pads=[pad] * 4, group=groups,
-        ))  # fmt: skip
+        self.nodes.append(
+            helper.make_node(
+                "Conv",
+                inputs,
+                [name],
+                name=name,
+                kernel_shape=[k, k],
+                strides=[stride, stride],
+                pads=[pad] * 4,
+                group=groups,
+            )
+        )
         return name
 
     def batch_norm(self, x: str, channels: int, name: str = "bn") -> str:
@@ -95,10 +113,17 @@ class GraphBuilder:
     def conv_transpose(self, x: str, cin: int, cout: int, k: int, stride: int, pad: int, name: str = "deconv") -> str:
         name = self.fresh(name)
         w = (self.rng.standard_normal((cin, cout, k, k)) * np.sqrt(1.0 / (cin * k * k / stride**2))).astype(np.float32)
-        self.nodes.append(helper.make_node(
-            "ConvTranspose", [x, self.weight(f"{name}.weight", w)], [name], name=name,
-            kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4,
-        ))  # fmt: skip
+        self.nodes.append(
+            helper.make_node(
+                "ConvTranspose",
+                [x, self.weight(f"{name}.weight", w)],
+                [name],
+                name=name,
+                kernel_shape=[k, k],
+                strides=[stride, stride],
+                pads=[pad] * 4,
+            )
+        )
         return name
 
     def matmul(self, x: str, fin: int, fout: int, name: str = "linear", bias: bool = True) -> str:
@@ -116,7 +141,9 @@ class GraphBuilder:
         scale = self.weight(f"{name}.weight", self.rng.uniform(0.8, 1.2, dim).astype(np.float32))
         bias = self.weight(f"{name}.bias", (self.rng.standard_normal(dim) * 0.02).astype(np.float32))
         out = output or name
-        self.nodes.append(helper.make_node("LayerNormalization", [x, scale, bias], [out], name=name, axis=-1, epsilon=1e-5))
+        self.nodes.append(
+            helper.make_node("LayerNormalization", [x, scale, bias], [out], name=name, axis=-1, epsilon=1e-5)
+        )
         return out
 
     def const(self, name: str, values, dtype=np.int64) -> str:
@@ -132,7 +159,9 @@ class GraphBuilder:
 
     def model(self) -> onnx.ModelProto:
         graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.initializers)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", self.opset)], producer_name="tessel-examples")
+        model = helper.make_model(
+            graph, opset_imports=[helper.make_opsetid("", self.opset)], producer_name="tessel-examples"
+        )
         model.ir_version = 8
         model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
         onnx.checker.check_model(model, full_check=True)

@@ -22,10 +22,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import TgOp
+from tessel.dialects.tg.interpret import TgFunctions
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.names import ssa_name
-from tessel.dialects.tg.interpret import TgFunctions
 
 Converter = Callable[["NodeContext"], Sequence[SSAValue | None]]
 
@@ -190,8 +190,13 @@ class NodeContext:
         self.state.block.add_op(op)
         return op
 
-    def value(self, op_type: type[TgOp], operands: Sequence[SSAValue], props: dict[str, Attribute] | None = None,
-              result_types: Sequence[TensorType] | None = None) -> SSAValue:  # fmt: skip
+    def value(
+        self,
+        op_type: type[TgOp],
+        operands: Sequence[SSAValue],
+        props: dict[str, Attribute] | None = None,
+        result_types: Sequence[TensorType] | None = None,
+    ) -> SSAValue:
         return self.emit(op_type, operands, props, result_types).results[0]
 
     def constant(self, array: np.ndarray, hint: str | None = None) -> SSAValue:

@@ -29,7 +29,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import VerifyException
 
 from tessel.dialects import tg
-from tessel.frontends.onnx import ops_math, ops_nn, ops_tensor  # noqa: F401  (register converters)
+from tessel.frontends.onnx import converters  # noqa: F401  (registers every converter)
 from tessel.frontends.onnx.context import CONVERTERS, GraphState, NodeContext, constant_value, value_name
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
@@ -71,7 +71,9 @@ def load_model(path: str) -> onnx.ModelProto:
     newest = onnx.defs.onnx_opset_version()
     for entry in model.opset_import:
         if entry.domain in DEFAULT_DOMAINS and entry.version > newest:
-            raise TesselError(f"{path}: opset {entry.version} is newer than the newest this ONNX ({onnx.__version__}) knows, {newest}")
+            raise TesselError(
+                f"{path}: opset {entry.version} is newer than the newest this ONNX ({onnx.__version__}) knows, {newest}"
+            )
     try:
         onnx.checker.check_model(model)
     except onnx.checker.ValidationError as err:
@@ -92,7 +94,9 @@ def _check_defined_before_use(graph: onnx.GraphProto, path: str) -> None:
                 continue
             where = f"{path}: node '{node.name or f'#{index}'}' ({node.op_type})"
             if name in produced_later:
-                raise TesselError(f"{where} reads '{name}' before any node produces it: the graph has a cycle or is not in topological order")
+                raise TesselError(
+                    f"{where} reads '{name}' before any node produces it: the graph has a cycle or is not in topological order"
+                )
             raise TesselError(f"{where} reads '{name}', which no graph input, initializer or node defines")
         defined.update(node.output)
 
@@ -133,7 +137,9 @@ def _tensor_type(vi: onnx.ValueInfoProto, shape_override: Sequence[int] | None, 
         name = onnx.TensorProto.DataType.Name(tt.elem_type)
         raise TesselError(f"{where} '{vi.name}' has element type {name}, which Tessel does not support") from err
     if shape_override is not None:
-        declared = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim] if tt.HasField("shape") else None
+        declared = (
+            [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim] if tt.HasField("shape") else None
+        )
         given = list(shape_override)
         if declared is not None and (
             len(declared) != len(given) or any(d is not None and d != g for d, g in zip(declared, given))
@@ -180,7 +186,9 @@ def import_model(
     inputs = [vi for vi in graph.input if vi.name not in initializers]
     for name in [*bind, *input_shapes]:
         if name not in {vi.name for vi in inputs}:
-            raise TesselError(f"{source}: the model has no input '{name}' (inputs: {', '.join(vi.name for vi in inputs)})")
+            raise TesselError(
+                f"{source}: the model has no input '{name}' (inputs: {', '.join(vi.name for vi in inputs)})"
+            )
 
     runtime_inputs = [vi for vi in inputs if vi.name not in bind]
     arg_types = [_tensor_type(vi, input_shapes.get(vi.name), f"{source}: input") for vi in runtime_inputs]
@@ -197,7 +205,9 @@ def import_model(
             declared = _tensor_type(vi, input_shapes.get(vi.name), f"{source}: input")
             array = np.asarray(bind[vi.name])
             if array.shape != declared.get_shape() or dtypes.from_numpy(array.dtype) != declared.element_type:
-                raise TesselError(f"{source}: the value bound to '{vi.name}' is {array.dtype}{list(array.shape)}, the input is {declared}")
+                raise TesselError(
+                    f"{source}: the value bound to '{vi.name}' is {array.dtype}{list(array.shape)}, the input is {declared}"
+                )
             _define_constant(state, vi.name, array, source)
 
     for index, node in enumerate(graph.node):
@@ -289,9 +299,7 @@ def _fold_new_ops(state: GraphState, before: Operation | None) -> None:
     nodes need. Only small results are folded; the ops stay in the IR until DCE."""
     op = before.next_op if before is not None else state.block.first_op
     while op is not None:
-        small = all(
-            isinstance(r.type, TensorType) and math.prod(r.type.get_shape()) <= FOLD_LIMIT for r in op.results
-        )
+        small = all(isinstance(r.type, TensorType) and math.prod(r.type.get_shape()) <= FOLD_LIMIT for r in op.results)
         if small and op.results and op.results[0] not in state.known and all(o in state.known for o in op.operands):
             values = state.folder().run_op(op, tuple(state.known[o] for o in op.operands))
             state.known.update(zip(op.results, values))

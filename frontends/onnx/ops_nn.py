@@ -28,8 +28,9 @@ def _spatial_rank(ctx: NodeContext, supported: Sequence[int]) -> int:
     return rank
 
 
-def _auto_pads(ctx: NodeContext, sizes: Sequence[int], kernel: Sequence[int], strides: Sequence[int],
-               dilations: Sequence[int]) -> list[int]:  # fmt: skip
+def _auto_pads(
+    ctx: NodeContext, sizes: Sequence[int], kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int]
+) -> list[int]:
     """Explicit [begin..., end...] pads from auto_pad (or the pads attribute when NOTSET)."""
     auto_pad = ctx.attr("auto_pad", "NOTSET")
     rank = len(sizes)
@@ -107,7 +108,9 @@ def convert_conv_transpose(ctx: NodeContext) -> list[SSAValue]:
     output_padding = list(ctx.attr("output_padding", [0] * rank))
     auto_pad = ctx.attr("auto_pad", "NOTSET")
     output_shape = ctx.attr("output_shape")
-    natural = [s * (n - 1) + op + d * (k - 1) + 1 for n, k, s, d, op in zip(sizes, kernel, strides, dilations, output_padding)]
+    natural = [
+        s * (n - 1) + op + d * (k - 1) + 1 for n, k, s, d, op in zip(sizes, kernel, strides, dilations, output_padding)
+    ]
     if output_shape is None and auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         output_shape = [n * s for n, s in zip(sizes, strides)]
     if output_shape is not None:

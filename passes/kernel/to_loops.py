@@ -23,17 +23,17 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from tessel.dialects import kernel, sched
+from tessel.dialects.kernel import GPU_DIMS_ATTR, KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
-from tessel.dialects.kernel import GPU_DIMS_ATTR, KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
-from tessel.passes.kernel.loops.loop_builder import StageLowering
 from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
+from tessel.passes.kernel.loops.loop_builder import StageLowering
 from tessel.passes.kernel.loops.schedule import StageSchedule, default_schedule
 
 
-
-def stage_function(name: str, op: kernel.ComputeOp, visible: list[SSAValue], schedule: StageSchedule,
-                   target: str = "cpu") -> tuple[func.FuncOp, int]:  # fmt: skip
+def stage_function(
+    name: str, op: kernel.ComputeOp, visible: list[SSAValue], schedule: StageSchedule, target: str = "cpu"
+) -> tuple[func.FuncOp, int]:
     """The stage's loops as a function of (buffers..., lo, hi); and its launch extent (on the
     gpu target: its number of blocks, the grid and block shape in `kernel.gpu_dims`)."""
     types = [v.type for v in visible]
@@ -119,6 +119,8 @@ class KernelToLoops(ModulePass):
         for name, stage in written.items():
             if name not in used:
                 known = ", ".join(sorted(_stage_names(op))) or "none"
-                raise TesselError(f'sched.stage "{name}" names no stage of this module (stages: {known})', op_location(stage))
+                raise TesselError(
+                    f'sched.stage "{name}" names no stage of this module (stages: {known})', op_location(stage)
+                )
             stage.detach()
             stage.erase()

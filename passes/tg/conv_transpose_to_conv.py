@@ -43,7 +43,13 @@ class _Ops:
     def __init__(self, rewriter: PatternRewriter):
         self.rewriter = rewriter
 
-    def make(self, op_type: type[tg.TgOp], operands: list[SSAValue], props: dict | None = None, shape: list[int] | None = None) -> SSAValue:
+    def make(
+        self,
+        op_type: type[tg.TgOp],
+        operands: list[SSAValue],
+        props: dict | None = None,
+        shape: list[int] | None = None,
+    ) -> SSAValue:
         types = None
         if shape is not None:
             types = [TensorType(operands[0].type.element_type, shape)]  # type: ignore[attr-defined]
@@ -81,8 +87,12 @@ class ConvTransposeAsConv(RewritePattern):
         # W[(rh, rw, m), c, jh, jw] from w[c, m, kh, kw]: taps k = j*s + r, j reversed
         wp = b.pad(w, [0, 0, 0, 0, 0, 0, jh * sh - kh, jw * sw - kw])
         w6 = b.reshape(wp, [c, m, jh, sh, jw, sw])
-        flipped = b.make(tg.SliceOp, [w6], {"starts": ints_attr([0, 0, jh - 1, 0, jw - 1, 0]),
-                                            "steps": ints_attr([1, 1, -1, 1, -1, 1])}, shape=[c, m, jh, sh, jw, sw])  # fmt: skip
+        flipped = b.make(
+            tg.SliceOp,
+            [w6],
+            {"starts": ints_attr([0, 0, jh - 1, 0, jw - 1, 0]), "steps": ints_attr([1, 1, -1, 1, -1, 1])},
+            shape=[c, m, jh, sh, jw, sw],
+        )
         phases = b.make(tg.TransposeOp, [flipped], {"perm": ints_attr([3, 5, 1, 0, 2, 4])})
         weight = b.reshape(phases, [sh * sw * m, c, jh, jw])
         weight.name_hint = f"{w.name_hint or 'weight'}_phases"
@@ -93,12 +103,18 @@ class ConvTransposeAsConv(RewritePattern):
         if op.bias is not None and covered:
             operands.append(b.make(tg.ConcatOp, [op.bias] * (sh * sw), {"axis": builtin.IntegerAttr(0, builtin.i64)}))
         conv_props = {
-            "strides": ints_attr([1, 1]), "pads": ints_attr([jh - 1, jw - 1, jh - 1, jw - 1]),
-            "dilations": ints_attr([1, 1]), "groups": builtin.IntegerAttr(1, builtin.i64),
-        }  # fmt: skip
+            "strides": ints_attr([1, 1]),
+            "pads": ints_attr([jh - 1, jw - 1, jh - 1, jw - 1]),
+            "dilations": ints_attr([1, 1]),
+            "groups": builtin.IntegerAttr(1, builtin.i64),
+        }
         y = b.make(tg.Conv2dOp, operands, conv_props)
         if sh == sw:
-            y = b.make(tg.DepthToSpaceOp, [y], {"blocksize": builtin.IntegerAttr(sh, builtin.i64), "mode": builtin.StringAttr("DCR")})
+            y = b.make(
+                tg.DepthToSpaceOp,
+                [y],
+                {"blocksize": builtin.IntegerAttr(sh, builtin.i64), "mode": builtin.StringAttr("DCR")},
+            )
         else:  # depth-to-space with a block per dim
             y = b.reshape(y, [n, sh, sw, m, qh, qw])
             y = b.make(tg.TransposeOp, [y], {"perm": ints_attr([0, 3, 4, 1, 5, 2])})

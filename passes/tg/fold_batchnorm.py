@@ -32,7 +32,9 @@ class _Builder:
     def __init__(self, rewriter: PatternRewriter):
         self.rewriter = rewriter
 
-    def op(self, op_type: type[tg.TgOp], operands: list[SSAValue], props: dict | None = None, result_types=None) -> SSAValue:
+    def op(
+        self, op_type: type[tg.TgOp], operands: list[SSAValue], props: dict | None = None, result_types=None
+    ) -> SSAValue:
         new = op_type.make(operands, props, result_types)
         self.rewriter.insert(new)
         return new.results[0]

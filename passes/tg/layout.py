@@ -91,12 +91,17 @@ class BlockConv(RewritePattern):
         props = {k: v for k, v in op.properties.items() if k != "groups"}
         conv = tg.Conv2dNchwcOp.make(operands, props)
         rewriter.insert(conv)
-        back = tg.LayoutTransformOp.make([conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")})
+        back = tg.LayoutTransformOp.make(
+            [conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")}
+        )
         if extra:
             rewriter.insert(back)
             n, _, h, w_ = back.results[0].type.get_shape()  # type: ignore[attr-defined]
-            back = tg.SliceOp.make([back.results[0]], {"starts": ints_attr([0, 0, 0, 0]), "steps": ints_attr([1, 1, 1, 1])},
-                                   [TensorType(op.result.type.element_type, [n, m, h, w_])])  # type: ignore[attr-defined]  # fmt: skip
+            back = tg.SliceOp.make(
+                [back.results[0]],
+                {"starts": ints_attr([0, 0, 0, 0]), "steps": ints_attr([1, 1, 1, 1])},
+                [TensorType(op.result.type.element_type, [n, m, h, w_])],
+            )  # type: ignore[attr-defined]
         back.results[0].name_hint = op.result.name_hint
         rewriter.replace(op, back)
 
@@ -117,7 +122,9 @@ class BlockDepthwise(RewritePattern):
         props = {k: v for k, v in op.properties.items() if k != "groups"}
         conv = tg.DepthwiseConv2dNchwcOp.make(operands, props)
         rewriter.insert(conv)
-        back = tg.LayoutTransformOp.make([conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")})
+        back = tg.LayoutTransformOp.make(
+            [conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")}
+        )
         back.results[0].name_hint = op.result.name_hint
         rewriter.replace(op, back)
 
@@ -168,7 +175,9 @@ class PushThroughElementwise(RewritePattern):
         types = [TensorType(result.element_type, blocked_shape(result.get_shape(), "NCHW", f"NCHW{block}c"))]
         new = op.__class__.make(operands, dict(op.properties), types)
         rewriter.insert(new)
-        back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})
+        back = tg.LayoutTransformOp.make(
+            [new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")}
+        )
         back.results[0].name_hint = op.results[0].name_hint
         rewriter.replace(op, back)
 
@@ -196,7 +205,9 @@ class PushThroughSpatial(RewritePattern):
             return
         new = op.__class__.make([x], props)
         rewriter.insert(new)
-        back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})
+        back = tg.LayoutTransformOp.make(
+            [new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")}
+        )
         back.results[0].name_hint = op.results[0].name_hint
         rewriter.replace(op, back)
 
@@ -306,9 +317,15 @@ class TgLayout(ModulePass):
     pack_dense: bool = True
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        patterns = [BlockConv(), BlockDepthwise(), *([PackDenseWeights()] if self.pack_dense else []), TransposeGemmWeights()]
+        patterns = [
+            BlockConv(),
+            BlockDepthwise(),
+            *([PackDenseWeights()] if self.pack_dense else []),
+            TransposeGemmWeights(),
+        ]
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(GreedyRewritePatternApplier([PushThroughElementwise(), PushThroughSpatial(), CancelTransforms()])).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([PushThroughElementwise(), PushThroughSpatial(), CancelTransforms()])
+        ).rewrite_module(op)
         for region in op.regions:
             region_dce(region)
-

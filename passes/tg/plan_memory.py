@@ -90,9 +90,7 @@ def place(buffers: list[Buffer]) -> int:
     placed: list[Buffer] = []
     arena = 0
     for buf in sorted(buffers, key=lambda b: (-b.size, b.start)):
-        busy = sorted(
-            (p.offset, p.offset + p.size) for p in placed if p.start <= buf.end and buf.start <= p.end
-        )
+        busy = sorted((p.offset, p.offset + p.size) for p in placed if p.start <= buf.end and buf.start <= p.end)
         offset = 0
         for lo, hi in busy:
             if offset + buf.size <= lo:

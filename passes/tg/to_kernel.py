@@ -36,13 +36,12 @@ from xdsl.printer import Printer
 
 from tessel.dialects import tg
 from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
+from tessel.dialects.tg.fused import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.names import ssa_name
-from tessel.dialects.tg.fused import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
+from tessel.passes.tg.lowering import rules  # noqa: F401  (registers every lowering rule)
 from tessel.passes.tg.lowering.scalar import storage_type
-from tessel.passes.tg.lowering import conv_stages  # noqa: F401  (registers the convolution anchors)
 from tessel.passes.tg.lowering.stages import KernelBuilder, lower_group
-
 
 
 def memref_of(t: TensorType) -> MemRefType:
@@ -56,7 +55,7 @@ def kernel_function(name: str, fused: tg.FusedOp) -> func.FuncOp:
     block = Block(arg_types=[*in_types, *out_types])
     kb = KernelBuilder(block, {})
     try:
-        lower_group(kb, fused, list(block.args[len(in_types):]))
+        lower_group(kb, fused, list(block.args[len(in_types) :]))
     except NotImplementedError as err:
         raise TesselError(f"cannot lower '{fused.kind.data}' to a kernel: {err}", op_location(fused)) from err
     kb.finish()
@@ -87,7 +86,7 @@ class GraphLowering:
         out_types = [memref_of(v.type) for v in returned]  # type: ignore[arg-type]
         block = Block(arg_types=[*(memref_of(a.type) for a in inputs), *out_types])  # type: ignore[arg-type]
         value_of: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
-        outputs = list(block.args[len(inputs):])
+        outputs = list(block.args[len(inputs) :])
         for arg, src in zip(block.args, inputs):
             arg.name_hint = src.name_hint
         dest_of: dict[SSAValue, SSAValue] = {}
@@ -119,7 +118,9 @@ class GraphLowering:
             elif isinstance(op, func.ReturnOp):
                 break
             else:
-                raise TesselError(f"tg-to-kernel expects fused groups (run tg-fuse first), found {op.name}", op_location(op))
+                raise TesselError(
+                    f"tg-to-kernel expects fused groups (run tg-fuse first), found {op.name}", op_location(op)
+                )
         for v, out in zip(returned, outputs):
             if dest_of.get(v) is not out:
                 block.add_op(memref.CopyOp(value_of[v], out))
@@ -171,12 +172,18 @@ class GraphLowering:
         value.name_hint = r.name_hint
         return value
 
-    def _global(self, block: Block, globals_: list[Operation], name: str, t, value: DenseIntOrFPElementsAttr | None) -> SSAValue:
+    def _global(
+        self, block: Block, globals_: list[Operation], name: str, t, value: DenseIntOrFPElementsAttr | None
+    ) -> SSAValue:
         mt = memref_of(t)
         if value is not None and value.type.element_type != mt.get_element_type():
             value = DenseIntOrFPElementsAttr(TensorType(mt.get_element_type(), mt.get_shape()), value.data)
         if not any(g.sym_name.data == name for g in globals_):  # type: ignore[attr-defined]
-            globals_.append(memref.GlobalOp.get(StringAttr(name), mt, value if value is not None else UnitAttr(), constant=UnitAttr()))
+            globals_.append(
+                memref.GlobalOp.get(
+                    StringAttr(name), mt, value if value is not None else UnitAttr(), constant=UnitAttr()
+                )
+            )
         get = memref.GetGlobalOp(name, mt)
         get.results[0].name_hint = ssa_name(name, "global")
         block.add_op(get)

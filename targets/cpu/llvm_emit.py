@@ -15,7 +15,8 @@ import math
 import struct
 from collections.abc import Iterable
 
-from xdsl.dialects import arith, func, math as mathd, memref, scf, vector
+from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
@@ -102,27 +103,84 @@ def _scalar_literal(v, et: Attribute) -> str:
     return float_literal(float(v), et)
 
 
-ICMP = {"eq": "eq", "ne": "ne", "slt": "slt", "sle": "sle", "sgt": "sgt", "sge": "sge", "ult": "ult", "ule": "ule", "ugt": "ugt", "uge": "uge"}
+ICMP = {
+    "eq": "eq",
+    "ne": "ne",
+    "slt": "slt",
+    "sle": "sle",
+    "sgt": "sgt",
+    "sge": "sge",
+    "ult": "ult",
+    "ule": "ule",
+    "ugt": "ugt",
+    "uge": "uge",
+}
 ICMP_BY_INDEX = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-FCMP_BY_INDEX = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+FCMP_BY_INDEX = [
+    "false",
+    "oeq",
+    "ogt",
+    "oge",
+    "olt",
+    "ole",
+    "one",
+    "ord",
+    "ueq",
+    "ugt",
+    "uge",
+    "ult",
+    "ule",
+    "une",
+    "uno",
+    "true",
+]
 
 BINARY = {
-    arith.AddfOp: "fadd", arith.SubfOp: "fsub", arith.MulfOp: "fmul", arith.DivfOp: "fdiv",
-    arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul", arith.DivSIOp: "sdiv", arith.DivUIOp: "udiv",
-    arith.RemSIOp: "srem", arith.RemUIOp: "urem", arith.AndIOp: "and", arith.OrIOp: "or", arith.XOrIOp: "xor",
-    arith.ShRSIOp: "ashr", arith.ShRUIOp: "lshr", arith.ShLIOp: "shl",
-}  # fmt: skip
+    arith.AddfOp: "fadd",
+    arith.SubfOp: "fsub",
+    arith.MulfOp: "fmul",
+    arith.DivfOp: "fdiv",
+    arith.AddiOp: "add",
+    arith.SubiOp: "sub",
+    arith.MuliOp: "mul",
+    arith.DivSIOp: "sdiv",
+    arith.DivUIOp: "udiv",
+    arith.RemSIOp: "srem",
+    arith.RemUIOp: "urem",
+    arith.AndIOp: "and",
+    arith.OrIOp: "or",
+    arith.XOrIOp: "xor",
+    arith.ShRSIOp: "ashr",
+    arith.ShRUIOp: "lshr",
+    arith.ShLIOp: "shl",
+}
 INTRINSIC_BINARY = {
-    arith.MaximumfOp: "llvm.maximum", arith.MinimumfOp: "llvm.minimum",
-    arith.MaxSIOp: "llvm.smax", arith.MinSIOp: "llvm.smin", arith.MaxUIOp: "llvm.umax", arith.MinUIOp: "llvm.umin",
-}  # fmt: skip
+    arith.MaximumfOp: "llvm.maximum",
+    arith.MinimumfOp: "llvm.minimum",
+    arith.MaxSIOp: "llvm.smax",
+    arith.MinSIOp: "llvm.smin",
+    arith.MaxUIOp: "llvm.umax",
+    arith.MinUIOp: "llvm.umin",
+}
 CASTS = {
-    arith.ExtFOp: "fpext", arith.TruncFOp: "fptrunc", arith.SIToFPOp: "sitofp", arith.UIToFPOp: "uitofp",
-    arith.FPToSIOp: "fptosi", arith.FPToUIOp: "fptoui", arith.ExtSIOp: "sext", arith.ExtUIOp: "zext",
+    arith.ExtFOp: "fpext",
+    arith.TruncFOp: "fptrunc",
+    arith.SIToFPOp: "sitofp",
+    arith.UIToFPOp: "uitofp",
+    arith.FPToSIOp: "fptosi",
+    arith.FPToUIOp: "fptoui",
+    arith.ExtSIOp: "sext",
+    arith.ExtUIOp: "zext",
     arith.TruncIOp: "trunc",
-}  # fmt: skip
-MATH_INTRINSICS = {mathd.ExpOp: "llvm.exp", mathd.SqrtOp: "llvm.sqrt", mathd.LogOp: "llvm.log", mathd.AbsFOp: "llvm.fabs",
-                   mathd.FloorOp: "llvm.floor", mathd.CeilOp: "llvm.ceil"}  # fmt: skip
+}
+MATH_INTRINSICS = {
+    mathd.ExpOp: "llvm.exp",
+    mathd.SqrtOp: "llvm.sqrt",
+    mathd.LogOp: "llvm.log",
+    mathd.AbsFOp: "llvm.fabs",
+    mathd.FloorOp: "llvm.floor",
+    mathd.CeilOp: "llvm.ceil",
+}
 LIBM = {mathd.TanhOp: "tanh", mathd.ErfOp: "erf"}  # scalar libm functions, per lane
 # float32 (scalar and vector) goes to the polynomial versions of vector_math.py.
 POLYNOMIAL = {mathd.ExpOp: "exp", mathd.LogOp: "log", mathd.TanhOp: "tanh", mathd.ErfOp: "erf"}
@@ -238,7 +296,9 @@ class FunctionEmitter:
         elif type(op) in POLYNOMIAL and isinstance(scalar_of(r.type), Float32Type):
             n = r.type.get_shape()[0] if isinstance(r.type, VectorType) else 1
             self.declare(vector_math.definition(POLYNOMIAL[type(op)], n))
-            self.line(f"{name} = call {t} @{vector_math.function_name(POLYNOMIAL[type(op)], n)}({self.typed(op.operands[0])})")
+            self.line(
+                f"{name} = call {t} @{vector_math.function_name(POLYNOMIAL[type(op)], n)}({self.typed(op.operands[0])})"
+            )
         elif type(op) in MATH_INTRINSICS:
             fn = f"{MATH_INTRINSICS[type(op)]}.{mangle(r.type)}"
             self.declare(f"declare {t} @{fn}({t})")
@@ -268,14 +328,18 @@ class FunctionEmitter:
             mask_t = llvm_type(op.mask.type)
             self.declare(f"declare {t} @{fn}(ptr, i32, {mask_t}, {t})")
             align = _align(scalar_of(r.type))
-            self.line(f"{name} = call {t} @{fn}(ptr {ptr}, i32 {align}, {self.typed(op.mask)}, {self.typed(op.pass_thru)})")
+            self.line(
+                f"{name} = call {t} @{fn}(ptr {ptr}, i32 {align}, {self.typed(op.mask)}, {self.typed(op.pass_thru)})"
+            )
         elif isinstance(op, vector.MaskedStoreOp):
             ptr = self.address(op.base, op.indices)
             vt = llvm_type(op.value_to_store.type)
             fn = f"llvm.masked.store.{mangle(op.value_to_store.type)}.p0"
             self.declare(f"declare void @{fn}({vt}, ptr, i32, {llvm_type(op.mask.type)})")
             align = _align(scalar_of(op.value_to_store.type))
-            self.line(f"call void @{fn}({self.typed(op.value_to_store)}, ptr {ptr}, i32 {align}, {self.typed(op.mask)})")
+            self.line(
+                f"call void @{fn}({self.typed(op.value_to_store)}, ptr {ptr}, i32 {align}, {self.typed(op.mask)})"
+            )
         elif isinstance(op, vector.BroadcastOp):
             n = r.type.get_shape()[0]  # type: ignore[attr-defined]
             s = llvm_type(op.source.type)
@@ -444,7 +508,9 @@ class FunctionEmitter:
         self.start_block(merge)
         for i, res in enumerate(op.results):
             n = self.fresh()
-            self.line(f"{n} = phi {llvm_type(res.type)} [ {then_vals[i]}, %{then_end} ], [ {else_vals[i]}, %{else_end} ]")
+            self.line(
+                f"{n} = phi {llvm_type(res.type)} [ {then_vals[i]}, %{then_end} ], [ {else_vals[i]}, %{else_end} ]"
+            )
             self.names[res] = n
 
 

@@ -24,14 +24,14 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, TypeAttribute
 from xdsl.ir import Block, SSAValue
 
 from tessel.dialects import kernel
+from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
+from tessel.dialects.kernel.reference import global_array, np_type
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
-from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
 from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
-from tessel.targets.cpu.native_plan import NativePlan
 from tessel.targets.cpu.llvm_emit import emit_module
-from tessel.dialects.kernel.reference import global_array, np_type
+from tessel.targets.cpu.native_plan import NativePlan
 
 
 def aligned_empty(shape: Sequence[int], dtype: np.dtype, align: int = 64) -> np.ndarray:
@@ -112,7 +112,9 @@ class CpuExecutable:
                 self._plan(callee.body.block, dict(zip(callee.body.block.args, (env[v] for v in op.operands))))
             elif isinstance(op, kernel.LaunchOp):
                 name = op.callee.root_reference.data
-                self.launches.append(Launch(name, self._function(name, len(op.args)), [env[v] for v in op.args], op.extent.value.data))
+                self.launches.append(
+                    Launch(name, self._function(name, len(op.args)), [env[v] for v in op.args], op.extent.value.data)
+                )
             elif isinstance(op, memref.CopyOp):
                 self.launches.append(Launch("copy", None, [env[op.source], env[op.destination]], 0))
             else:
@@ -144,12 +146,16 @@ class CpuExecutable:
         for launch in self.launches:
             if launch.fn is None:
                 src, dst = launch.args
-                nbytes = (self.keep[dst] if not isinstance(dst, tuple) else None)
+                nbytes = self.keep[dst] if not isinstance(dst, tuple) else None
                 size = nbytes.nbytes if nbytes is not None else self._port_nbytes(dst)
                 launches.append((self.compiled.address(native_plan.COPY), [slot(src), slot(dst), size], 1))
             else:
-                launches.append((self.compiled.address(f"{launch.name}.dispatch"), [slot(s) for s in launch.args], launch.extent))
-        return NativePlan(self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), launches, self.threads)
+                launches.append(
+                    (self.compiled.address(f"{launch.name}.dispatch"), [slot(s) for s in launch.args], launch.extent)
+                )
+        return NativePlan(
+            self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), launches, self.threads
+        )
 
     def _port_nbytes(self, slot: tuple[str, int]) -> int:
         kind, i = slot

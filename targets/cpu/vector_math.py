@@ -32,14 +32,21 @@ FUNCTIONS = ("exp", "log", "tanh", "erf")
 ERF_SMALL = (-5.6254939e-04, 4.9160481e-03, -2.6709972e-02, 1.1280131e-01, -3.7612319e-01, 1.1283791e00)
 # erfc(x) exp(x^2) = R(1/x) on [1, 4]; highest power first.
 ERF_LARGE = (
-    -1.0127565e-02, 3.1908941e-02, 1.6685519e-02, -2.3366246e-01, 4.9112597e-01, -4.6906817e-01,
-    4.1307423e-02, 5.5915076e-01, 2.6311347e-04,
-)  # fmt: skip
+    -1.0127565e-02,
+    3.1908941e-02,
+    1.6685519e-02,
+    -2.3366246e-01,
+    4.9112597e-01,
+    -4.6906817e-01,
+    4.1307423e-02,
+    5.5915076e-01,
+    2.6311347e-04,
+)
 
 
 def _hex(value: float) -> str:
     """An LLVM float literal: the float32 value, widened to double, in hex (exact)."""
-    return "0x%016X" % struct.unpack("<Q", struct.pack("<d", float(np.float32(value))))[0]
+    return f"0x{struct.unpack('<Q', struct.pack('<d', float(np.float32(value))))[0]:016X}"
 
 
 class _Body:
@@ -100,7 +107,9 @@ def _exp(b: _Body, x: str) -> str:
     ln2_hi = float(np.float32(0.6931471805599453))
     r = b.fma(n, b.f(-ln2_hi), xc)
     r = b.fma(n, b.f(-(0.6931471805599453 - ln2_hi)), r)
-    p = b.horner((1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1), r)
+    p = b.horner(
+        (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1), r
+    )
     rr = b.bin("fmul", r, r)
     y = b.fma(p, rr, b.bin("fadd", r, b.f(1.0)))
     k = b.emit(f"fptosi {b.ft} {n} to {b.it}")
@@ -125,8 +134,20 @@ def _log(b: _Body, x: str) -> str:
     m = b.select(low, b.bin("fadd", m, m), m)
     m = b.bin("fsub", m, b.f(1.0))
     z = b.bin("fmul", m, m)
-    p = b.horner((7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
-                  -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1), m)  # fmt: skip
+    p = b.horner(
+        (
+            7.0376836292e-2,
+            -1.1514610310e-1,
+            1.1676998740e-1,
+            -1.2420140846e-1,
+            1.4249322787e-1,
+            -1.6668057665e-1,
+            2.0000714765e-1,
+            -2.4999993993e-1,
+            3.3333331174e-1,
+        ),
+        m,
+    )
     y = b.bin("fmul", b.bin("fmul", p, m), z)
     y = b.fma(ef, b.f(-2.12194440e-4), y)
     y = b.fma(z, b.f(-0.5), y)
@@ -163,7 +184,7 @@ _BODIES = {"exp": _exp, "log": _log, "tanh": _tanh, "erf": _erf}
 
 
 def function_name(name: str, n: int) -> str:
-    return f"tessel.{name}.{'v%df32' % n if n > 1 else 'f32'}"
+    return f"tessel.{name}.{f'v{n}f32' if n > 1 else 'f32'}"
 
 
 def definition(name: str, n: int) -> str:

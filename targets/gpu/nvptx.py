@@ -27,7 +27,8 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from xdsl.dialects import func, gpu, math as mathd, memref
+from xdsl.dialects import func, gpu, memref
+from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 
@@ -99,8 +100,11 @@ class KernelEmitter(FunctionEmitter):
         if self.flavour == "ptx" and op.results and (type(op) in LIBM or type(op) in MATH_INTRINSICS):
             floating = scalar_of(op.results[0].type)
             if not isinstance(op, NATIVE_MATH) and not (isinstance(floating, Float32Type) and type(op) in POLYNOMIAL):
-                raise TesselError(f"{op.name} on {floating} has no GPU lowering (it would need a device libm); "
-                                  "on f32 it is supported", op_location(op))  # fmt: skip
+                raise TesselError(
+                    f"{op.name} on {floating} has no GPU lowering (it would need a device libm); "
+                    "on f32 it is supported",
+                    op_location(op),
+                )
         super().op(op)
 
     def _shared_tile(self, op: Operation) -> None:
@@ -121,7 +125,9 @@ class KernelEmitter(FunctionEmitter):
         self.names[op.results[0]] = name
 
     def extra_args(self) -> list[str]:
-        return [f"i64 {n}" for n in INDEX_ARGS] + ["ptr %gpu.shared", "ptr %gpu.barrier"] if self.flavour == "host" else []
+        return (
+            [f"i64 {n}" for n in INDEX_ARGS] + ["ptr %gpu.shared", "ptr %gpu.barrier"] if self.flavour == "host" else []
+        )
 
     def calling_convention(self) -> str:
         return "ptx_kernel " if self.flavour == "ptx" else ""
@@ -131,8 +137,10 @@ def gpu_dims(fn: func.FuncOp) -> tuple[tuple[int, int, int], tuple[int, int, int
     """(grid, block) of a GPU stage function, from `kernel.gpu_dims`."""
     attr = fn.attributes.get(GPU_DIMS_ATTR)
     if not isinstance(attr, DenseArrayBase):
-        raise TesselError(f"@{fn.sym_name.data} is not a GPU stage (compile with the gpu target: kernel-to-loops{{target=gpu}})",
-                          op_location(fn))  # fmt: skip
+        raise TesselError(
+            f"@{fn.sym_name.data} is not a GPU stage (compile with the gpu target: kernel-to-loops{{target=gpu}})",
+            op_location(fn),
+        )
     v = [int(x) for x in attr.get_values()]
     return (v[0], v[1], v[2]), (v[3], v[4], v[5])
 
@@ -162,15 +170,35 @@ def host_dispatcher(fn: func.FuncOp) -> str:
     for i in range(arity):
         lines += [f"  %p{i} = getelementptr ptr, ptr %args, i64 {i}", f"  %a{i} = load ptr, ptr %p{i}, align 8"]
     buffers = ", ".join(f"ptr %a{i}" for i in range(arity))
-    lines += ["  br label %block", "block:", "  %b = phi i64 [ %lo, %entry ], [ %b.next, %block.done ]",
-              "  %more = icmp slt i64 %b, %hi", "  br i1 %more, label %block.body, label %exit", "block.body:",
-              f"  %bx = urem i64 %b, {gx}", f"  %bq = udiv i64 %b, {gx}", f"  %by = urem i64 %bq, {gy}", f"  %bz = udiv i64 %bq, {gy}",
-              "  br label %thread", "thread:", "  %t = phi i64 [ 0, %block.body ], [ %t.next, %thread ]",
-              f"  %tx = urem i64 %t, {tx}", f"  %tq = udiv i64 %t, {tx}", f"  %ty = urem i64 %tq, {ty}", f"  %tz = udiv i64 %tq, {ty}",
-              f"  call void @{name}({buffers}{', ' if buffers else ''}i64 0, i64 0, i64 %bx, i64 %by, i64 %bz, i64 %tx, i64 %ty, i64 %tz, ptr null, ptr null)",
-              "  %t.next = add i64 %t, 1", f"  %tmore = icmp slt i64 %t.next, {tx * ty * tz}",
-              "  br i1 %tmore, label %thread, label %block.done", "block.done:", "  %b.next = add i64 %b, 1", "  br label %block",
-              "exit:", "  ret void", "}"]  # fmt: skip
+    lines += [
+        "  br label %block",
+        "block:",
+        "  %b = phi i64 [ %lo, %entry ], [ %b.next, %block.done ]",
+        "  %more = icmp slt i64 %b, %hi",
+        "  br i1 %more, label %block.body, label %exit",
+        "block.body:",
+        f"  %bx = urem i64 %b, {gx}",
+        f"  %bq = udiv i64 %b, {gx}",
+        f"  %by = urem i64 %bq, {gy}",
+        f"  %bz = udiv i64 %bq, {gy}",
+        "  br label %thread",
+        "thread:",
+        "  %t = phi i64 [ 0, %block.body ], [ %t.next, %thread ]",
+        f"  %tx = urem i64 %t, {tx}",
+        f"  %tq = udiv i64 %t, {tx}",
+        f"  %ty = urem i64 %tq, {ty}",
+        f"  %tz = udiv i64 %tq, {ty}",
+        f"  call void @{name}({buffers}{', ' if buffers else ''}i64 0, i64 0, i64 %bx, i64 %by, i64 %bz, i64 %tx, i64 %ty, i64 %tz, ptr null, ptr null)",
+        "  %t.next = add i64 %t, 1",
+        f"  %tmore = icmp slt i64 %t.next, {tx * ty * tz}",
+        "  br i1 %tmore, label %thread, label %block.done",
+        "block.done:",
+        "  %b.next = add i64 %b, 1",
+        "  br label %block",
+        "exit:",
+        "  ret void",
+        "}",
+    ]
     return "\n".join(lines)
 
 
@@ -201,58 +229,139 @@ def fiber_dispatcher(fn: func.FuncOp, declares: set[str]) -> str:
     n = tx * ty * tz
     arity = len(fn.body.block.args) - 2
     smem = max(16, shared_bytes(fn))
-    declares |= {"declare i32 @getcontext(ptr)", "declare void @makecontext(ptr, ptr, i32, ...)",
-                 "declare i32 @swapcontext(ptr, ptr)", "declare ptr @calloc(i64, i64)", "declare ptr @malloc(i64)",
-                 "declare void @free(ptr)", YIELD}  # fmt: skip
+    declares |= {
+        "declare i32 @getcontext(ptr)",
+        "declare void @makecontext(ptr, ptr, i32, ...)",
+        "declare i32 @swapcontext(ptr, ptr)",
+        "declare ptr @calloc(i64, i64)",
+        "declare ptr @malloc(i64)",
+        "declare void @free(ptr)",
+        YIELD,
+    }
     # a fiber's record: args, bx, by, bz, tx, ty, tz, shared, state, done (10 words)
-    f = [f"define internal void @{name}.fiber(i32 %hi, i32 %lo) {{", "entry:",
-         "  %h = zext i32 %hi to i64", "  %l = zext i32 %lo to i64", "  %hs = shl i64 %h, 32", "  %ri = or i64 %hs, %l",
-         "  %rec = inttoptr i64 %ri to ptr"]  # fmt: skip
+    f = [
+        f"define internal void @{name}.fiber(i32 %hi, i32 %lo) {{",
+        "entry:",
+        "  %h = zext i32 %hi to i64",
+        "  %l = zext i32 %lo to i64",
+        "  %hs = shl i64 %h, 32",
+        "  %ri = or i64 %hs, %l",
+        "  %rec = inttoptr i64 %ri to ptr",
+    ]
     for i in range(9):
         f += [f"  %q{i} = getelementptr i64, ptr %rec, i64 {i}", f"  %w{i} = load i64, ptr %q{i}, align 8"]
     f += ["  %args = inttoptr i64 %w0 to ptr", "  %sh = inttoptr i64 %w7 to ptr", "  %st = inttoptr i64 %w8 to ptr"]
     for i in range(arity):
         f += [f"  %p{i} = getelementptr ptr, ptr %args, i64 {i}", f"  %a{i} = load ptr, ptr %p{i}, align 8"]
     buffers = "".join(f"ptr %a{i}, " for i in range(arity))
-    f += [f"  call void @{name}({buffers}i64 0, i64 0, i64 %w1, i64 %w2, i64 %w3, i64 %w4, i64 %w5, i64 %w6, ptr %sh, ptr %st)",
-          "  %dp = getelementptr i64, ptr %rec, i64 9", "  store i64 1, ptr %dp, align 8", "  ret void", "}"]  # fmt: skip
-    d = [f"define void @{name}.dispatch(ptr %args, i64 %lo, i64 %hi) {{", "entry:",
-         f"  %ctxs = call ptr @calloc(i64 {n}, i64 {UCONTEXT})", f"  %sched = call ptr @calloc(i64 1, i64 {UCONTEXT})",
-         f"  %stacks = call ptr @malloc(i64 {n * FIBER_STACK})", f"  %recs = call ptr @calloc(i64 {n * 10}, i64 8)",
-         "  %state = call ptr @calloc(i64 3, i64 8)", f"  %sh = call ptr @calloc(i64 {smem}, i64 1)",
-         "  store ptr %sched, ptr %state, align 8", "  %sctx = getelementptr ptr, ptr %state, i64 1", "  store ptr %ctxs, ptr %sctx, align 8",
-         "  %curp = getelementptr i64, ptr %state, i64 2",
-         "  %argi = ptrtoint ptr %args to i64", "  %shi = ptrtoint ptr %sh to i64", "  %sti = ptrtoint ptr %state to i64",
-         "  br label %block", "block:", "  %b = phi i64 [ %lo, %entry ], [ %b.next, %block.done ]",
-         "  %more = icmp slt i64 %b, %hi", "  br i1 %more, label %block.body, label %exit", "block.body:",
-         f"  %bx = urem i64 %b, {gx}", f"  %bq = udiv i64 %b, {gx}", f"  %by = urem i64 %bq, {gy}", f"  %bz = udiv i64 %bq, {gy}",
-         "  br label %make", "make:", "  %t = phi i64 [ 0, %block.body ], [ %t.next, %make ]",
-         f"  %tx = urem i64 %t, {tx}", f"  %tq = udiv i64 %t, {tx}", f"  %ty = urem i64 %tq, {ty}", f"  %tz = udiv i64 %tq, {ty}",
-         "  %slot = mul i64 %t, 10", "  %rec = getelementptr i64, ptr %recs, i64 %slot"]  # fmt: skip
+    f += [
+        f"  call void @{name}({buffers}i64 0, i64 0, i64 %w1, i64 %w2, i64 %w3, i64 %w4, i64 %w5, i64 %w6, ptr %sh, ptr %st)",
+        "  %dp = getelementptr i64, ptr %rec, i64 9",
+        "  store i64 1, ptr %dp, align 8",
+        "  ret void",
+        "}",
+    ]
+    d = [
+        f"define void @{name}.dispatch(ptr %args, i64 %lo, i64 %hi) {{",
+        "entry:",
+        f"  %ctxs = call ptr @calloc(i64 {n}, i64 {UCONTEXT})",
+        f"  %sched = call ptr @calloc(i64 1, i64 {UCONTEXT})",
+        f"  %stacks = call ptr @malloc(i64 {n * FIBER_STACK})",
+        f"  %recs = call ptr @calloc(i64 {n * 10}, i64 8)",
+        "  %state = call ptr @calloc(i64 3, i64 8)",
+        f"  %sh = call ptr @calloc(i64 {smem}, i64 1)",
+        "  store ptr %sched, ptr %state, align 8",
+        "  %sctx = getelementptr ptr, ptr %state, i64 1",
+        "  store ptr %ctxs, ptr %sctx, align 8",
+        "  %curp = getelementptr i64, ptr %state, i64 2",
+        "  %argi = ptrtoint ptr %args to i64",
+        "  %shi = ptrtoint ptr %sh to i64",
+        "  %sti = ptrtoint ptr %state to i64",
+        "  br label %block",
+        "block:",
+        "  %b = phi i64 [ %lo, %entry ], [ %b.next, %block.done ]",
+        "  %more = icmp slt i64 %b, %hi",
+        "  br i1 %more, label %block.body, label %exit",
+        "block.body:",
+        f"  %bx = urem i64 %b, {gx}",
+        f"  %bq = udiv i64 %b, {gx}",
+        f"  %by = urem i64 %bq, {gy}",
+        f"  %bz = udiv i64 %bq, {gy}",
+        "  br label %make",
+        "make:",
+        "  %t = phi i64 [ 0, %block.body ], [ %t.next, %make ]",
+        f"  %tx = urem i64 %t, {tx}",
+        f"  %tq = udiv i64 %t, {tx}",
+        f"  %ty = urem i64 %tq, {ty}",
+        f"  %tz = udiv i64 %tq, {ty}",
+        "  %slot = mul i64 %t, 10",
+        "  %rec = getelementptr i64, ptr %recs, i64 %slot",
+    ]
     for i, v in enumerate(["%argi", "%bx", "%by", "%bz", "%tx", "%ty", "%tz", "%shi", "%sti", "0"]):
         d += [f"  %r{i} = getelementptr i64, ptr %rec, i64 {i}", f"  store i64 {v}, ptr %r{i}, align 8"]
-    d += [f"  %coff = mul i64 %t, {UCONTEXT}", "  %ctx = getelementptr i8, ptr %ctxs, i64 %coff", "  %g = call i32 @getcontext(ptr %ctx)",
-          "  %link = getelementptr i8, ptr %ctx, i64 8", "  store ptr %sched, ptr %link, align 8",
-          f"  %soff = mul i64 %t, {FIBER_STACK}", "  %stk = getelementptr i8, ptr %stacks, i64 %soff",
-          "  %ssp = getelementptr i8, ptr %ctx, i64 16", "  store ptr %stk, ptr %ssp, align 8",
-          "  %ssf = getelementptr i8, ptr %ctx, i64 24", "  store i32 0, ptr %ssf, align 4",
-          "  %sss = getelementptr i8, ptr %ctx, i64 32", f"  store i64 {FIBER_STACK}, ptr %sss, align 8",
-          "  %reci = ptrtoint ptr %rec to i64", "  %rhi64 = lshr i64 %reci, 32", "  %rhi = trunc i64 %rhi64 to i32", "  %rlo = trunc i64 %reci to i32",
-          f"  call void (ptr, ptr, i32, ...) @makecontext(ptr %ctx, ptr @{name}.fiber, i32 2, i32 %rhi, i32 %rlo)",
-          "  %t.next = add i64 %t, 1", f"  %tmore = icmp slt i64 %t.next, {n}", "  br i1 %tmore, label %make, label %round",
-          # rounds: every live fiber runs to its next barrier or its end
-          "round:", "  br label %turn", "turn:", "  %u = phi i64 [ 0, %round ], [ %u.next, %turn.end ]",
-          "  %live = phi i1 [ false, %round ], [ %live.next, %turn.end ]",
-          "  %uslot = mul i64 %u, 10", "  %urec = getelementptr i64, ptr %recs, i64 %uslot", "  %udp = getelementptr i64, ptr %urec, i64 9",
-          "  %udone = load i64, ptr %udp, align 8", "  %isdone = icmp ne i64 %udone, 0", "  br i1 %isdone, label %turn.end, label %run",
-          "run:", "  store i64 %u, ptr %curp, align 8", f"  %uoff = mul i64 %u, {UCONTEXT}", "  %uctx = getelementptr i8, ptr %ctxs, i64 %uoff",
-          "  %sw = call i32 @swapcontext(ptr %sched, ptr %uctx)", "  %after = load i64, ptr %udp, align 8", "  %alive = icmp eq i64 %after, 0",
-          "  br label %turn.end", "turn.end:", "  %ran = phi i1 [ false, %turn ], [ %alive, %run ]", "  %live.next = or i1 %live, %ran",
-          "  %u.next = add i64 %u, 1", f"  %umore = icmp slt i64 %u.next, {n}", "  br i1 %umore, label %turn, label %round.end",
-          "round.end:", "  br i1 %live.next, label %round, label %block.done",
-          "block.done:", "  %b.next = add i64 %b, 1", "  br label %block",
-          "exit:", "  call void @free(ptr %sh)", "  call void @free(ptr %state)", "  call void @free(ptr %recs)",
-          "  call void @free(ptr %stacks)", "  call void @free(ptr %sched)", "  call void @free(ptr %ctxs)", "  ret void", "}"]  # fmt: skip
+    d += [
+        f"  %coff = mul i64 %t, {UCONTEXT}",
+        "  %ctx = getelementptr i8, ptr %ctxs, i64 %coff",
+        "  %g = call i32 @getcontext(ptr %ctx)",
+        "  %link = getelementptr i8, ptr %ctx, i64 8",
+        "  store ptr %sched, ptr %link, align 8",
+        f"  %soff = mul i64 %t, {FIBER_STACK}",
+        "  %stk = getelementptr i8, ptr %stacks, i64 %soff",
+        "  %ssp = getelementptr i8, ptr %ctx, i64 16",
+        "  store ptr %stk, ptr %ssp, align 8",
+        "  %ssf = getelementptr i8, ptr %ctx, i64 24",
+        "  store i32 0, ptr %ssf, align 4",
+        "  %sss = getelementptr i8, ptr %ctx, i64 32",
+        f"  store i64 {FIBER_STACK}, ptr %sss, align 8",
+        "  %reci = ptrtoint ptr %rec to i64",
+        "  %rhi64 = lshr i64 %reci, 32",
+        "  %rhi = trunc i64 %rhi64 to i32",
+        "  %rlo = trunc i64 %reci to i32",
+        f"  call void (ptr, ptr, i32, ...) @makecontext(ptr %ctx, ptr @{name}.fiber, i32 2, i32 %rhi, i32 %rlo)",
+        "  %t.next = add i64 %t, 1",
+        f"  %tmore = icmp slt i64 %t.next, {n}",
+        "  br i1 %tmore, label %make, label %round",
+        # rounds: every live fiber runs to its next barrier or its end
+        "round:",
+        "  br label %turn",
+        "turn:",
+        "  %u = phi i64 [ 0, %round ], [ %u.next, %turn.end ]",
+        "  %live = phi i1 [ false, %round ], [ %live.next, %turn.end ]",
+        "  %uslot = mul i64 %u, 10",
+        "  %urec = getelementptr i64, ptr %recs, i64 %uslot",
+        "  %udp = getelementptr i64, ptr %urec, i64 9",
+        "  %udone = load i64, ptr %udp, align 8",
+        "  %isdone = icmp ne i64 %udone, 0",
+        "  br i1 %isdone, label %turn.end, label %run",
+        "run:",
+        "  store i64 %u, ptr %curp, align 8",
+        f"  %uoff = mul i64 %u, {UCONTEXT}",
+        "  %uctx = getelementptr i8, ptr %ctxs, i64 %uoff",
+        "  %sw = call i32 @swapcontext(ptr %sched, ptr %uctx)",
+        "  %after = load i64, ptr %udp, align 8",
+        "  %alive = icmp eq i64 %after, 0",
+        "  br label %turn.end",
+        "turn.end:",
+        "  %ran = phi i1 [ false, %turn ], [ %alive, %run ]",
+        "  %live.next = or i1 %live, %ran",
+        "  %u.next = add i64 %u, 1",
+        f"  %umore = icmp slt i64 %u.next, {n}",
+        "  br i1 %umore, label %turn, label %round.end",
+        "round.end:",
+        "  br i1 %live.next, label %round, label %block.done",
+        "block.done:",
+        "  %b.next = add i64 %b, 1",
+        "  br label %block",
+        "exit:",
+        "  call void @free(ptr %sh)",
+        "  call void @free(ptr %state)",
+        "  call void @free(ptr %recs)",
+        "  call void @free(ptr %stacks)",
+        "  call void @free(ptr %sched)",
+        "  call void @free(ptr %ctxs)",
+        "  ret void",
+        "}",
+    ]
     return "\n".join(f) + "\n\n" + "\n".join(d)
 
 
@@ -278,7 +387,9 @@ def _initialize() -> None:
     llvm.initialize_all_asmprinters()
 
 
-def compile_ptx(ir: str, arch: str = DEFAULT_ARCH, ptx: str = DEFAULT_PTX, optimized_ir: list[str] | None = None) -> str:
+def compile_ptx(
+    ir: str, arch: str = DEFAULT_ARCH, ptx: str = DEFAULT_PTX, optimized_ir: list[str] | None = None
+) -> str:
     """PTX assembly for `arch` from LLVM IR text, after LLVM's O3 for the NVPTX target."""
     import llvmlite.binding as llvm
 

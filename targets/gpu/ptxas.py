@@ -60,7 +60,9 @@ def assemble(ptx: str, arch: str = "sm_90", ptxas: str | None = None) -> dict[st
     return each kernel's resources."""
     tool = ptxas or find_ptxas()
     if tool is None:
-        raise TesselError("no ptxas found (set TESSEL_PTXAS, put CUDA's bin on the PATH, or pip install nvidia-cuda-nvcc-cu12)")
+        raise TesselError(
+            "no ptxas found (set TESSEL_PTXAS, put CUDA's bin on the PATH, or pip install nvidia-cuda-nvcc-cu12)"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         src, out = os.path.join(tmp, "k.ptx"), os.path.join(tmp, "k.cubin")
         with open(src, "w") as f:
@@ -77,6 +79,8 @@ def assemble(ptx: str, arch: str = "sm_90", ptxas: str | None = None) -> dict[st
         elif (m := _STACK.search(line)) and name:
             stack = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
         elif (m := _USED.search(line)) and name:
-            kernels[name] = KernelResources(int(m.group(1)), stack[1], stack[2], stack[0], int(m.group(3) or 0), int(m.group(2) or 0))
+            kernels[name] = KernelResources(
+                int(m.group(1)), stack[1], stack[2], stack[0], int(m.group(3) or 0), int(m.group(2) or 0)
+            )
             name = None
     return kernels

@@ -37,7 +37,9 @@ def driver(hint: str = NO_GPU_HINT):  # noqa: ANN201
         try:
             from cuda import cuda as cu  # cuda-python < 12.6
         except ImportError:
-            raise TesselError(f"the gpu target needs cuda-python (pip install cuda-python) and an NVIDIA driver; {hint}") from None
+            raise TesselError(
+                f"the gpu target needs cuda-python (pip install cuda-python) and an NVIDIA driver; {hint}"
+            ) from None
     return cu
 
 
@@ -69,8 +71,12 @@ def open_device(ordinal: int = 0, hint: str = NO_GPU_HINT) -> tuple[object, obje
         raise TesselError(f"no CUDA GPU #{ordinal} (the driver sees {count}); {hint}")
     dev = check(cu, cu.cuDeviceGet(ordinal), "cuDeviceGet")
     attr = cu.CUdevice_attribute
-    major = check(cu, cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute")
-    minor = check(cu, cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute")
+    major = check(
+        cu, cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute"
+    )
+    minor = check(
+        cu, cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute"
+    )
     ctx = check(cu, cu.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
     check(cu, cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
     return cu, ctx, f"sm_{major}{minor}"
@@ -98,8 +104,15 @@ class GpuExecutable(CpuExecutable):
 
     emit = staticmethod(emit_ptx_module)
 
-    def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 1, entry: str = "main",
-                 arch: str | None = None, ptx: str = DEFAULT_PTX):  # fmt: skip
+    def __init__(
+        self,
+        module: ModuleOp,
+        weights: Mapping[str, np.ndarray],
+        threads: int = 1,
+        entry: str = "main",
+        arch: str | None = None,
+        ptx: str = DEFAULT_PTX,
+    ):
         self.cu, self.ctx, device_arch = open_device()
         self.arch = arch or device_arch
         self.ptx_version = ptx
@@ -115,7 +128,9 @@ class GpuExecutable(CpuExecutable):
 
     def _function(self, name: str, n: int):  # noqa: ANN202
         if name not in self._ctypes:
-            self._ctypes[name] = check(self.cu, self.cu.cuModuleGetFunction(self.compiled, name.encode()), f"cuModuleGetFunction {name}")
+            self._ctypes[name] = check(
+                self.cu, self.cu.cuModuleGetFunction(self.compiled, name.encode()), f"cuModuleGetFunction {name}"
+            )
         return self._ctypes[name]
 
     def _native_plan(self) -> None:
@@ -145,7 +160,11 @@ class GpuExecutable(CpuExecutable):
         for launch in self.launches:
             ptrs = [self._device_ptr(s) for s in launch.args]
             if launch.fn is None:  # memref.copy
-                size = self._port_nbytes(launch.args[1]) if isinstance(launch.args[1], tuple) else self.keep[launch.args[1]].nbytes
+                size = (
+                    self._port_nbytes(launch.args[1])
+                    if isinstance(launch.args[1], tuple)
+                    else self.keep[launch.args[1]].nbytes
+                )
                 self.packed.append(("copy", ptrs[0], ptrs[1], size))
                 continue
             grid, block = gpu_dims(self.stage_fns[launch.name])
@@ -197,10 +216,18 @@ class GpuExecutable(CpuExecutable):
         cu = self.cu
         for i, a in enumerate(ins):
             a = np.ascontiguousarray(a)
-            check(cu, cu.cuMemcpyHtoDAsync(self.ports[("in", i)], a.ctypes.data, a.nbytes, self.stream), "cuMemcpyHtoDAsync")
+            check(
+                cu,
+                cu.cuMemcpyHtoDAsync(self.ports[("in", i)], a.ctypes.data, a.nbytes, self.stream),
+                "cuMemcpyHtoDAsync",
+            )
         self._launch_all()
         for i, o in enumerate(outs):
-            check(cu, cu.cuMemcpyDtoHAsync(o.ctypes.data, self.ports[("out", i)], o.nbytes, self.stream), "cuMemcpyDtoHAsync")
+            check(
+                cu,
+                cu.cuMemcpyDtoHAsync(o.ctypes.data, self.ports[("out", i)], o.nbytes, self.stream),
+                "cuMemcpyDtoHAsync",
+            )
         check(cu, cu.cuStreamSynchronize(self.stream), "cuStreamSynchronize")
 
     def device_times(self, inputs: Sequence[np.ndarray], runs: int, warmup: int = 3) -> list[float]:
@@ -236,7 +263,9 @@ class GpuExecutable(CpuExecutable):
                 if p[0] == "copy":
                     check(cu, cu.cuMemcpyDtoDAsync(p[2], p[1], p[3], self.stream), "cuMemcpyDtoDAsync")
                 else:
-                    check(cu, cu.cuLaunchKernel(p[1], *p[2], *p[3], 0, self.stream, p[5].ctypes.data, 0), "cuLaunchKernel")
+                    check(
+                        cu, cu.cuLaunchKernel(p[1], *p[2], *p[3], 0, self.stream, p[5].ctypes.data, 0), "cuLaunchKernel"
+                    )
                 check(cu, cu.cuEventRecord(end, self.stream), "cuEventRecord")
                 check(cu, cu.cuEventSynchronize(end), "cuEventSynchronize")
                 samples.append(float(check(cu, cu.cuEventElapsedTime(start, end), "cuEventElapsedTime")))

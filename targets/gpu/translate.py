@@ -60,6 +60,8 @@ def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
 
         rows = [f"{'kernel':<48} {'registers':>9} {'spill st':>8} {'spill ld':>8} {'stack':>6} {'smem':>6}"]
         for name, r in assemble(text, arch).items():
-            rows.append(f"{name:<48} {r.registers:>9} {r.spill_stores:>8} {r.spill_loads:>8} {r.stack:>6} {r.shared:>6}")
+            rows.append(
+                f"{name:<48} {r.registers:>9} {r.spill_stores:>8} {r.spill_loads:>8} {r.stack:>6} {r.shared:>6}"
+            )
         return "\n".join(rows) + "\n"
     return optimized[0] if form == "opt-ll" else text

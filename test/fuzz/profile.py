@@ -25,5 +25,7 @@ def fuzz(ci: int, long: int) -> settings:
     """Settings for one fuzz test: `ci` examples in the CI profile, `long` in the long one."""
     common = dict(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True)
     if PROFILE == "long":
-        return settings(max_examples=long, derandomize=False, database=DirectoryBasedExampleDatabase(".hypothesis/fuzz"), **common)
+        return settings(
+            max_examples=long, derandomize=False, database=DirectoryBasedExampleDatabase(".hypothesis/fuzz"), **common
+        )
     return settings(max_examples=ci, derandomize=True, database=None, **common)

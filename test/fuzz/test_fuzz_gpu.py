@@ -6,13 +6,14 @@ shared-memory tiles at the reduction or its outer split) must compute a @ b."""
 
 from __future__ import annotations
 
+from profile import fuzz
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-
-from profile import fuzz
-from tessel.targets.reference.interpreter import run
 from tg_graphs import Graph, assert_close, graphs
+
+from tessel.targets.reference.interpreter import run
 
 
 @fuzz(ci=15, long=3000)
@@ -122,7 +123,17 @@ def _run_stage(module, arrays) -> None:  # noqa: ANN001
     (fn,) = stages(module)
     compiled = CompiledModule(emit_host_module(module))
     grid, _ = gpu_dims(fn)
-    plan = NativePlan(compiled.address("tessel.run_plan"), compiled.address("tessel.pool_stop"),
-                      [(compiled.address(f"{fn.sym_name.data}.dispatch"), [x.ctypes.data for x in arrays], grid[0] * grid[1] * grid[2])], 2)  # fmt: skip
+    plan = NativePlan(
+        compiled.address("tessel.run_plan"),
+        compiled.address("tessel.pool_stop"),
+        [
+            (
+                compiled.address(f"{fn.sym_name.data}.dispatch"),
+                [x.ctypes.data for x in arrays],
+                grid[0] * grid[1] * grid[2],
+            )
+        ],
+        2,
+    )
     plan.run()
     plan.stop()

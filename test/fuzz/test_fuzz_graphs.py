@@ -4,10 +4,12 @@ semantics compute (bit for bit where a pass only regroups or annotates)."""
 
 from __future__ import annotations
 
+from profile import fuzz
+
 from hypothesis import given
 from hypothesis import strategies as st
+from tg_graphs import Graph, apply, assert_bitwise_equal, assert_close, graphs
 
-from profile import fuzz
 from tessel.ir.weights import WeightStore
 from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
 from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
@@ -16,7 +18,6 @@ from tessel.passes.tg.fuse import TgFuse
 from tessel.passes.tg.layout import TgLayout
 from tessel.passes.tg.plan_memory import TgPlanMemory
 from tessel.targets.reference.interpreter import run
-from tg_graphs import Graph, apply, assert_bitwise_equal, assert_close, graphs
 
 # (pass, exact): the regrouping passes keep every float operation as it was
 PASSES = {

@@ -5,22 +5,22 @@ read back, must compute what the stages compute under their default schedules.""
 from __future__ import annotations
 
 import random
+from profile import fuzz
 
 from hypothesis import given
 from hypothesis import strategies as st
+from tg_graphs import Graph, assert_close, graphs
 from xdsl.passes import PassPipeline
 
-from profile import fuzz
-from tessel.pipelines.tensor import graph_passes
 from tessel.ir.source import make_context, parse_module, print_module
 from tessel.ir.weights import WeightStore, with_weights
-from tessel.passes.tg.to_kernel import TgToKernel
 from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
 from tessel.passes.kernel.to_loops import KernelToLoops
 from tessel.passes.sched.default import stage_names
+from tessel.passes.tg.to_kernel import TgToKernel
+from tessel.pipelines.tensor import graph_passes
 from tessel.targets.cpu.runtime import CpuExecutable
 from tessel.tune import space
-from tg_graphs import Graph, assert_close, graphs
 
 
 def execute(module, store, inputs):

@@ -52,8 +52,10 @@ class FuzzBuilder(Builder):
             extent = self.draw(st.integers(1, 3))
             other_shape = list(shape)
             other_shape[axis] = extent
-            same = self.pick(lambda s: list(s) == other_shape)
-            others.append(same if same is not None and self.flag() else self.param(self.rng.standard_normal(other_shape)))
+            same = self.pick(lambda s, want=other_shape: list(s) == want)
+            others.append(
+                same if same is not None and self.flag() else self.param(self.rng.standard_normal(other_shape))
+            )
         self.push(tg.ConcatOp.make(others, {"axis": int_attr(axis)}))
 
     def pool_ceil(self) -> None:

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from tessel.bench.gpu import conv_module, matmul_module
-from tessel.pipelines.tensor import compile_for_gpu
 from tessel.frontends.onnx import import_model
 from tessel.ir.source import make_context, parse_module
 from tessel.ir.weights import WeightStore
+from tessel.pipelines.tensor import compile_for_gpu
 from tessel.targets.reference.interpreter import run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "models"
@@ -44,8 +44,11 @@ def test_conv_with_bias(layer: tuple[int, int, int, int, int]) -> None:
     module = parse_module(make_context(), text, "c.mlir")
     c, hw, oc, k, _ = layer
     rng = np.random.default_rng(1)
-    ins = [rng.standard_normal((1, c, hw, hw)).astype(np.float32), rng.standard_normal((oc, c, k, k)).astype(np.float32),
-           rng.standard_normal((oc, 1, 1)).astype(np.float32)]  # fmt: skip
+    ins = [
+        rng.standard_normal((1, c, hw, hw)).astype(np.float32),
+        rng.standard_normal((oc, c, k, k)).astype(np.float32),
+        rng.standard_normal((oc, 1, 1)).astype(np.float32),
+    ]
     want = run(module.clone(), ins, WeightStore({}))
     exe, _ = compile_for_gpu(module, WeightStore({}))
     got = exe.run(ins)
@@ -61,7 +64,10 @@ def test_conv_with_bias(layer: tuple[int, int, int, int, int]) -> None:
 def test_example_models_on_the_gpu(name: str) -> None:
     model = __import__(name).build()
     rng = np.random.default_rng(7)
-    feed = [rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32) for vi in model.graph.input]
+    feed = [
+        rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
+        for vi in model.graph.input
+    ]
     result = import_model(model, source=f"{name}.onnx")
     want = run(result.module.clone(), feed, result.weights)
     exe, report = compile_for_gpu(result.module, result.weights)
@@ -79,7 +85,11 @@ def test_tessel_run_on_the_gpu(tmp_path: Path) -> None:
 
     path = tmp_path / "r.onnx"
     path.write_bytes(resnet18.build().SerializeToString())
-    p = subprocess.run([sys.executable, "-m", "tessel.tools.run", str(path), "--target", "gpu", "--check", "--time", "10"],
-                       capture_output=True, text=True, timeout=600)  # fmt: skip
+    p = subprocess.run(
+        [sys.executable, "-m", "tessel.tools.run", str(path), "--target", "gpu", "--check", "--time", "10"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 0, p.stdout + p.stderr
     assert "check against onnxruntime" in p.stdout and "on the GPU (CUDA events" in p.stdout

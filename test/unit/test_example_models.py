@@ -11,8 +11,8 @@ import numpy as np
 import onnxruntime
 import pytest
 
-from tessel.pipelines.tensor import compile_for_cpu
 from tessel.frontends.onnx import import_model
+from tessel.pipelines.tensor import compile_for_cpu
 from tessel.targets.reference.interpreter import run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "models"

@@ -20,12 +20,12 @@ import onnxruntime
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu, lower
+from tessel.dialects.kernel.reference import run_kernel_module
 from tessel.frontends.onnx import import_model
 from tessel.ir.names import ssa_name
 from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu, lower
 from tessel.targets.reference.interpreter import run as run_reference
-from tessel.dialects.kernel.reference import run_kernel_module
 
 # Large enough that the importer keeps them as weights (small ones are inlined constants).
 C = 64
@@ -59,21 +59,34 @@ def exporter_named_model() -> onnx.ModelProto:
         return numpy_helper.from_array(rng.uniform(0.5, 1.5, shape).astype(np.float32), name)
 
     inits = [
-        init(n["w1"], C, 3, 3, 3), init(n["b1"], C), positive(n["gamma"], C), init("bn.bias", C),
-        init("bn.running_mean", C), positive("bn.running_var", C),
-        init(n["w2"], C, C, 1, 1), init(n["w3"], C, C, 1, 1), init(n["fc"], C * 16, 10),
+        init(n["w1"], C, 3, 3, 3),
+        init(n["b1"], C),
+        positive(n["gamma"], C),
+        init("bn.bias", C),
+        init("bn.running_mean", C),
+        positive("bn.running_var", C),
+        init(n["w2"], C, C, 1, 1),
+        init(n["w3"], C, C, 1, 1),
+        init(n["fc"], C * 16, 10),
         numpy_helper.from_array(np.array([1, -1], dtype=np.int64), "onnx::Reshape_shape"),
-    ]  # fmt: skip
+    ]
     nodes = [
-        helper.make_node("Conv", [n["input"], n["w1"], n["b1"]], [n["conv1"]], pads=[1, 1, 1, 1], name="/layer1/0/conv1/Conv"),
-        helper.make_node("BatchNormalization", [n["conv1"], n["gamma"], "bn.bias", "bn.running_mean", "bn.running_var"], [n["bn"]], name="/layer1/0/bn1/BatchNormalization"),
+        helper.make_node(
+            "Conv", [n["input"], n["w1"], n["b1"]], [n["conv1"]], pads=[1, 1, 1, 1], name="/layer1/0/conv1/Conv"
+        ),
+        helper.make_node(
+            "BatchNormalization",
+            [n["conv1"], n["gamma"], "bn.bias", "bn.running_mean", "bn.running_var"],
+            [n["bn"]],
+            name="/layer1/0/bn1/BatchNormalization",
+        ),
         helper.make_node("Relu", [n["bn"]], [n["relu"]], name="relu 1"),
         helper.make_node("Conv", [n["relu"], n["w2"]], [n["conv2"]], name="c:2"),
         helper.make_node("Conv", [n["conv2"], n["w3"]], [n["conv3"]], name="c_2"),
         helper.make_node("Add", [n["conv2"], n["conv3"]], [n["add"]], name="add"),
         helper.make_node("Reshape", [n["add"], "onnx::Reshape_shape"], [n["flat"]], name="/Reshape"),
         helper.make_node("MatMul", [n["flat"], n["fc"]], [n["output"]], name="/fc/MatMul"),
-    ]  # fmt: skip
+    ]
     graph = helper.make_graph(
         nodes,
         "exporter names",
@@ -189,12 +202,19 @@ def test_int8_layer_with_exporter_weight_names(tmp_path: Path, target: str):
     rng = np.random.default_rng(3)
     np.savez(
         tmp_path / "layer.weights.npz",
-        **{"onnx::Conv_498": rng.integers(-8, 8, (16, 16, 3, 3), dtype=np.int8), "9 bias/0:ü": rng.integers(-64, 64, 16, dtype=np.int32)},
+        **{
+            "onnx::Conv_498": rng.integers(-8, 8, (16, 16, 3, 3), dtype=np.int8),
+            "9 bias/0:ü": rng.integers(-64, 64, 16, dtype=np.int32),
+        },
     )
     (tmp_path / "layer.mlir").write_text(INT8_LAYER)
     tool = Path(sys.executable).with_name("tessel-run")
     done = subprocess.run(
-        [str(tool), "layer.mlir", "--target", target, "--check"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        [str(tool), "layer.mlir", "--target", target, "--check"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "check against the reference semantics: OK" in done.stdout

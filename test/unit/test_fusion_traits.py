@@ -7,13 +7,22 @@ from tessel.dialects.tg import Fusion, FusionCategory, fusion_category
 
 EXPECTED = {
     FusionCategory.COMPLEX_OUT_FUSABLE: {
-        "tg.matmul", "tg.gemm", "tg.conv2d", "tg.conv_transpose2d", "tg.max_pool2d", "tg.max_pool3d",
-        "tg.avg_pool2d", "tg.avg_pool3d", "tg.global_avg_pool2d", "tg.conv2d_nchwc", "tg.dense_packed",
+        "tg.matmul",
+        "tg.gemm",
+        "tg.conv2d",
+        "tg.conv_transpose2d",
+        "tg.max_pool2d",
+        "tg.max_pool3d",
+        "tg.avg_pool2d",
+        "tg.avg_pool3d",
+        "tg.global_avg_pool2d",
+        "tg.conv2d_nchwc",
+        "tg.dense_packed",
         "tg.depthwise_conv2d_nchwc",
     },
     FusionCategory.REDUCTION: {"tg.reduce_sum", "tg.reduce_mean", "tg.reduce_max"},
     FusionCategory.OPAQUE: {"tg.weight", "tg.constant", "tg.layer_norm", "tg.softmax", "tg.log_softmax"},
-}  # fmt: skip
+}
 
 
 def test_each_op_declares_one_category():

@@ -40,7 +40,11 @@ def test_resnet18_matches_onnx_reference(small_resnet):
 
 def test_resnet18_has_one_op_per_node(small_resnet):
     result = import_model(small_resnet)
-    ops = [op.name for op in result.module.walk() if op.name.startswith("tg.") and op.name not in ("tg.weight", "tg.constant")]
+    ops = [
+        op.name
+        for op in result.module.walk()
+        if op.name.startswith("tg.") and op.name not in ("tg.weight", "tg.constant")
+    ]
     assert ops.count("tg.conv2d") == 20 and ops.count("tg.batch_norm") == 20 and ops.count("tg.add") == 8
     assert len(ops) == len(small_resnet.graph.node)
 
@@ -73,8 +77,11 @@ def _model(nodes, graph_inputs, graph_outputs, initializers=(), opset=17):
 
 def test_unsupported_operator_names_node_op_and_opset():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
-    model = _model([helper.make_node("Erf", ["x"], ["y"], name="my_erf")], [x],
-                   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])  # fmt: skip
+    model = _model(
+        [helper.make_node("Erf", ["x"], ["y"], name="my_erf")],
+        [x],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+    )
     with pytest.raises(TesselError) as err:
         import_model(model, source="m.onnx")
     message = str(err.value)
@@ -104,7 +111,10 @@ def test_shape_arithmetic_is_folded_at_import():
         helper.make_node("Concat", ["batch", "minus1"], ["target"], axis=0),
         helper.make_node("Reshape", ["x", "target"], ["y"]),
     ]
-    inits = [onnx.numpy_helper.from_array(np.array(v, np.int64), n) for n, v in (("zero", [0]), ("one", [1]), ("minus1", [-1]))]
+    inits = [
+        onnx.numpy_helper.from_array(np.array(v, np.int64), n)
+        for n, v in (("zero", [0]), ("one", [1]), ("minus1", [-1]))
+    ]
     model = _model(nodes, [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 12])], inits)
     result = import_model(model)
     names = [op.name for op in result.module.walk() if op.name.startswith("tg.")]
@@ -113,7 +123,9 @@ def test_shape_arithmetic_is_folded_at_import():
 
 def test_declared_output_shape_mismatch_is_reported():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
-    model = _model([helper.make_node("Relu", ["x"], ["y"])], [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])])
+    model = _model(
+        [helper.make_node("Relu", ["x"], ["y"])], [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])]
+    )
     with pytest.raises(TesselError, match="for .y. the model declares shape \\[3, 2\\] but Tessel computes \\[2, 3\\]"):
         import_model(model)
 
@@ -129,5 +141,7 @@ def test_every_computed_type_is_checked_against_onnx_shape_inference(monkeypatch
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])]
     model = _model(nodes, [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
-    with pytest.raises(TesselError, match="for 'r' ONNX shape inference gives shape \\[2, 3\\] but Tessel computes \\[3, 2\\]"):
+    with pytest.raises(
+        TesselError, match="for 'r' ONNX shape inference gives shape \\[2, 3\\] but Tessel computes \\[3, 2\\]"
+    ):
         import_model(model)

@@ -9,7 +9,7 @@ import onnx
 import onnxruntime
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
 from tessel.frontends.onnx import import_model
@@ -18,8 +18,16 @@ from tessel.targets.reference.interpreter import run
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def check_node(op_type: str, inputs: dict[str, np.ndarray], attrs: dict, constants: dict | None = None,
-               n_outputs: int = 1, rtol: float = 1e-4, atol: float = 1e-5, oracle: str = "reference") -> None:  # fmt: skip
+def check_node(
+    op_type: str,
+    inputs: dict[str, np.ndarray],
+    attrs: dict,
+    constants: dict | None = None,
+    n_outputs: int = 1,
+    rtol: float = 1e-4,
+    atol: float = 1e-5,
+    oracle: str = "reference",
+) -> None:
     """Build a one-node model (runtime inputs + constant initializers), run both, compare."""
     model = single_node_model(op_type, inputs, attrs, constants or {}, n_outputs)
     if oracle == "onnxruntime":
@@ -38,17 +46,25 @@ def check_node(op_type: str, inputs: dict[str, np.ndarray], attrs: dict, constan
             np.testing.assert_array_equal(g, e)
 
 
-def single_node_model(op_type: str, inputs: dict[str, np.ndarray], attrs: dict, constants: dict,
-                      n_outputs: int) -> onnx.ModelProto:  # fmt: skip
+def single_node_model(
+    op_type: str, inputs: dict[str, np.ndarray], attrs: dict, constants: dict, n_outputs: int
+) -> onnx.ModelProto:
     names = list(inputs) + list(constants)
     outs = [f"y{i}" for i in range(n_outputs)]
     node = helper.make_node(op_type, names, outs, **attrs)
     graph = helper.make_graph(
-        [node], "g",
-        [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in inputs.items()],
-        [helper.make_tensor_value_info(o, helper.np_dtype_to_tensor_dtype(next(iter(inputs.values())).dtype), None) for o in outs],
+        [node],
+        "g",
+        [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+            for n, a in inputs.items()
+        ],
+        [
+            helper.make_tensor_value_info(o, helper.np_dtype_to_tensor_dtype(next(iter(inputs.values())).dtype), None)
+            for o in outs
+        ],
         [numpy_helper.from_array(a, n) for n, a in constants.items()],
-    )  # fmt: skip
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
     model.ir_version = 9
     return model
@@ -63,11 +79,18 @@ seeds = st.integers(0, 2**31 - 1)
 
 @SETTINGS
 @given(
-    seed=seeds, n=st.integers(1, 2), groups=st.integers(1, 3), cg=st.integers(1, 3), mg=st.integers(1, 3),
-    k=st.tuples(st.integers(1, 3), st.integers(1, 3)), s=st.tuples(st.integers(1, 3), st.integers(1, 3)),
-    d=st.tuples(st.integers(1, 2), st.integers(1, 2)), pads=st.lists(st.integers(0, 2), min_size=4, max_size=4),
-    hw=st.tuples(st.integers(1, 9), st.integers(1, 9)), bias=st.booleans(),
-)  # fmt: skip
+    seed=seeds,
+    n=st.integers(1, 2),
+    groups=st.integers(1, 3),
+    cg=st.integers(1, 3),
+    mg=st.integers(1, 3),
+    k=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    s=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    d=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+    pads=st.lists(st.integers(0, 2), min_size=4, max_size=4),
+    hw=st.tuples(st.integers(1, 9), st.integers(1, 9)),
+    bias=st.booleans(),
+)
 def test_conv(seed, n, groups, cg, mg, k, s, d, pads, hw, bias):
     ext = [dd * (kk - 1) + 1 for kk, dd in zip(k, d)]
     assume(all(hw[i] + pads[i] + pads[i + 2] >= ext[i] for i in range(2)))
@@ -81,12 +104,18 @@ def test_conv(seed, n, groups, cg, mg, k, s, d, pads, hw, bias):
 
 @SETTINGS
 @given(
-    seed=seeds, groups=st.integers(1, 2), cg=st.integers(1, 2), mg=st.integers(1, 3),
-    k=st.tuples(st.integers(1, 3), st.integers(1, 3)), s=st.tuples(st.integers(1, 3), st.integers(1, 3)),
-    d=st.tuples(st.integers(1, 2), st.integers(1, 2)), pads=st.lists(st.integers(0, 1), min_size=4, max_size=4),
-    hw=st.tuples(st.integers(1, 5), st.integers(1, 5)), op=st.tuples(st.integers(0, 2), st.integers(0, 2)),
+    seed=seeds,
+    groups=st.integers(1, 2),
+    cg=st.integers(1, 2),
+    mg=st.integers(1, 3),
+    k=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    s=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    d=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+    pads=st.lists(st.integers(0, 1), min_size=4, max_size=4),
+    hw=st.tuples(st.integers(1, 5), st.integers(1, 5)),
+    op=st.tuples(st.integers(0, 2), st.integers(0, 2)),
     bias=st.booleans(),
-)  # fmt: skip
+)
 def test_conv_transpose(seed, groups, cg, mg, k, s, d, pads, hw, op, bias):
     assume(all(op[i] < max(s[i], d[i]) for i in range(2)))
     out = [s[i] * (hw[i] - 1) + op[i] + d[i] * (k[i] - 1) + 1 - pads[i] - pads[i + 2] for i in range(2)]
@@ -119,16 +148,22 @@ def naive_conv_transpose(x, w, b, s, pads, d, op, groups):
                 for j in range(wd):
                     for p in range(kh):
                         for q in range(kw):
-                            y[:, g * mg + mo, i * s[0] + p * d[0], j * s[1] + q * d[1]] += x[:, ci, i, j] * w[ci, mo, p, q]
+                            y[:, g * mg + mo, i * s[0] + p * d[0], j * s[1] + q * d[1]] += (
+                                x[:, ci, i, j] * w[ci, mo, p, q]
+                            )
     y = y[:, :, pads[0] : full[0] - pads[2], pads[1] : full[1] - pads[3]]
     return y + (b.reshape(1, -1, 1, 1) if b is not None else 0)
 
 
 @SETTINGS
 @given(
-    seed=seeds, rank=st.sampled_from([1, 2, 3]), kind=st.sampled_from(["MaxPool", "AveragePool"]),
-    data=st.data(), ceil=st.booleans(), include_pad=st.booleans(),
-)  # fmt: skip
+    seed=seeds,
+    rank=st.sampled_from([1, 2, 3]),
+    kind=st.sampled_from(["MaxPool", "AveragePool"]),
+    data=st.data(),
+    ceil=st.booleans(),
+    include_pad=st.booleans(),
+)
 def test_pool(seed, rank, kind, data, ceil, include_pad):
     k = data.draw(st.lists(st.integers(1, 3), min_size=rank, max_size=rank))
     s = data.draw(st.lists(st.integers(1, 3), min_size=rank, max_size=rank))
@@ -178,8 +213,15 @@ def naive_pool(x, kind, k, s, d, pads, ceil, include_pad):
 
 
 @SETTINGS
-@given(seed=seeds, ta=st.booleans(), tb=st.booleans(), c=st.sampled_from(["none", "scalar", "row", "col", "full"]),
-       alpha=st.floats(-2, 2), beta=st.floats(-2, 2), mkn=st.tuples(st.integers(1, 5), st.integers(1, 5), st.integers(1, 5)))  # fmt: skip
+@given(
+    seed=seeds,
+    ta=st.booleans(),
+    tb=st.booleans(),
+    c=st.sampled_from(["none", "scalar", "row", "col", "full"]),
+    alpha=st.floats(-2, 2),
+    beta=st.floats(-2, 2),
+    mkn=st.tuples(st.integers(1, 5), st.integers(1, 5), st.integers(1, 5)),
+)
 def test_gemm(seed, ta, tb, c, alpha, beta, mkn):
     m, k, n = mkn
     rng = np.random.default_rng(seed)
@@ -191,8 +233,12 @@ def test_gemm(seed, ta, tb, c, alpha, beta, mkn):
 
 
 @SETTINGS
-@given(seed=seeds, a=st.lists(st.integers(1, 3), min_size=1, max_size=4), b=st.lists(st.integers(1, 3), min_size=1, max_size=4),
-       k=st.integers(1, 4))  # fmt: skip
+@given(
+    seed=seeds,
+    a=st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    b=st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    k=st.integers(1, 4),
+)
 def test_matmul(seed, a, b, k):
     rng = np.random.default_rng(seed)
     sa = [*a[:-1], k] if len(a) > 1 else [k]
@@ -212,15 +258,21 @@ def test_slice(seed, shape, data):
     starts = [data.draw(st.integers(-8, 8)) for _ in axes]
     ends = [data.draw(st.integers(-8, 8)) for _ in axes]
     steps = [data.draw(st.sampled_from([-3, -2, -1, 1, 2, 3])) for _ in axes]
-    consts = {n: np.array(v, np.int64) for n, v in (("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps))}
+    consts = {
+        n: np.array(v, np.int64) for n, v in (("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps))
+    }
     # onnx.reference slices with Python semantics, which differ from the ONNX spec's clamping
     # for negative steps (a start before the beginning is clamped to 0); onnxruntime follows the spec.
     check_node("Slice", {"x": rand(np.random.default_rng(seed), shape)}, {}, consts, oracle="onnxruntime")
 
 
 @SETTINGS
-@given(seed=seeds, shape=st.lists(st.integers(1, 5), min_size=1, max_size=3), mode=st.sampled_from(["constant", "reflect", "edge", "wrap"]),
-       data=st.data())  # fmt: skip
+@given(
+    seed=seeds,
+    shape=st.lists(st.integers(1, 5), min_size=1, max_size=3),
+    mode=st.sampled_from(["constant", "reflect", "edge", "wrap"]),
+    data=st.data(),
+)
 def test_pad(seed, shape, mode, data):
     limit = {"reflect": lambda n: n - 1, "edge": lambda n: 3, "wrap": lambda n: n, "constant": lambda n: 3}[mode]
     pads = [data.draw(st.integers(0, limit(n))) for n in shape] * 2
@@ -232,8 +284,13 @@ def test_pad(seed, shape, mode, data):
 
 
 @SETTINGS
-@given(seed=seeds, op=st.sampled_from(["ReduceSum", "ReduceMean", "ReduceMax"]), shape=st.lists(st.integers(1, 4), min_size=1, max_size=4),
-       data=st.data(), keepdims=st.booleans())  # fmt: skip
+@given(
+    seed=seeds,
+    op=st.sampled_from(["ReduceSum", "ReduceMean", "ReduceMax"]),
+    shape=st.lists(st.integers(1, 4), min_size=1, max_size=4),
+    data=st.data(),
+    keepdims=st.booleans(),
+)
 def test_reduce(seed, op, shape, data, keepdims):
     rank = len(shape)
     axes = data.draw(st.lists(st.integers(-rank, rank - 1), min_size=1, max_size=rank, unique_by=lambda a: a % rank))
@@ -242,7 +299,12 @@ def test_reduce(seed, op, shape, data, keepdims):
 
 
 @SETTINGS
-@given(seed=seeds, op=st.sampled_from(["Softmax", "LogSoftmax"]), shape=st.lists(st.integers(1, 5), min_size=1, max_size=4), data=st.data())
+@given(
+    seed=seeds,
+    op=st.sampled_from(["Softmax", "LogSoftmax"]),
+    shape=st.lists(st.integers(1, 5), min_size=1, max_size=4),
+    data=st.data(),
+)
 def test_softmax(seed, op, shape, data):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     check_node(op, {"x": rand(np.random.default_rng(seed), shape) * 10}, {"axis": axis})
@@ -253,7 +315,7 @@ def test_softmax(seed, op, shape, data):
 def test_layer_norm(seed, shape, data, bias):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     rng = np.random.default_rng(seed)
-    normalized = shape[axis % len(shape):]
+    normalized = shape[axis % len(shape) :]
     consts = {"scale": rand(rng, normalized)}
     if bias:
         consts["bias"] = rand(rng, normalized)
@@ -261,8 +323,12 @@ def test_layer_norm(seed, shape, data, bias):
 
 
 @SETTINGS
-@given(seed=seeds, dtype=st.sampled_from([np.int8, np.int32, np.int64, np.uint8]), op=st.sampled_from(["Add", "Sub", "Mul", "Div"]),
-       shapes=st.sampled_from([((3, 4), (4,)), ((2, 1, 3), (5, 1)), ((), (3,))]))  # fmt: skip
+@given(
+    seed=seeds,
+    dtype=st.sampled_from([np.int8, np.int32, np.int64, np.uint8]),
+    op=st.sampled_from(["Add", "Sub", "Mul", "Div"]),
+    shapes=st.sampled_from([((3, 4), (4,)), ((2, 1, 3), (5, 1)), ((), (3,))]),
+)
 def test_integer_binary(seed, dtype, op, shapes):
     rng = np.random.default_rng(seed)
     info = np.iinfo(dtype)

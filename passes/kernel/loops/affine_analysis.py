@@ -4,7 +4,15 @@ the lanes of a vector (uniform, contiguous, or gathered)."""
 
 from __future__ import annotations
 
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
+
 
 def dims_only(m: AffineMap) -> tuple[AffineExpr, ...]:
     """The map's results with symbol k renamed to dimension num_dims + k, so that every

@@ -112,8 +112,9 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
         acc_at = order.index(acc_after) + 1
     elif compute.reduce_count:
         acc_at = None  # scalar accumulation, one output element at a time
-    schedule = StageSchedule([h.loop for h in order], acc_at, [f"sched.stage {name}"],
-                             order.index(shared) if shared is not None else None)  # fmt: skip
+    schedule = StageSchedule(
+        [h.loop for h in order], acc_at, [f"sched.stage {name}"], order.index(shared) if shared is not None else None
+    )
     try:
         schedule.validate(compute)
     except ValueError as err:
@@ -136,9 +137,18 @@ def _split(op: Operation, stage: str, loop: Loop, factor: int, clamp: bool) -> t
 
 def _culprit(stage: sched.StageOp, message: str) -> Operation:
     """The primitive a validation message is about (the last one of its kind), for the error location."""
-    kinds = {"parallel": sched.ParallelOp, "vectorized": sched.VectorizeOp, "accumulator": sched.CacheWriteOp,
-             "reduction loops": sched.CacheWriteOp, "clamped": sched.SplitClampOp, "GPU": sched.BindOp,
-             "threads": sched.BindOp, "blocks": sched.BindOp, "bound": sched.BindOp, "shared": sched.CacheReadOp}  # fmt: skip
+    kinds = {
+        "parallel": sched.ParallelOp,
+        "vectorized": sched.VectorizeOp,
+        "accumulator": sched.CacheWriteOp,
+        "reduction loops": sched.CacheWriteOp,
+        "clamped": sched.SplitClampOp,
+        "GPU": sched.BindOp,
+        "threads": sched.BindOp,
+        "blocks": sched.BindOp,
+        "bound": sched.BindOp,
+        "shared": sched.CacheReadOp,
+    }
     ops = list(stage.body.block.ops)
     for word, kind in kinds.items():
         if word in message:
@@ -166,7 +176,11 @@ def stage_from_schedule(compute: kernel.ComputeOp, name: str, schedule: StageSch
             handle_of[id(outer)] = o
             current, label = i, f"{label}.i"
         handle_of[id(loops[-1])] = current
-    natural = [l for axis in range(len(compute.axis_names)) for l in sorted((l for l in schedule.loops if l.axis == axis), key=lambda l: -l.stride)]
+    natural = [
+        l
+        for axis in range(len(compute.axis_names))
+        for l in sorted((l for l in schedule.loops if l.axis == axis), key=lambda l: -l.stride)
+    ]
     ordered = [handle_of[id(l)] for l in schedule.loops]
     if [id(l) for l in natural] != [id(l) for l in schedule.loops]:
         ops.append(sched.ReorderOp.make(ordered))
@@ -175,7 +189,9 @@ def stage_from_schedule(compute: kernel.ComputeOp, name: str, schedule: StageSch
         if loop.kind in kinds:
             ops.append(kinds[loop.kind].make([h]))
         elif loop.kind in ("block", "thread"):
-            ops.append(sched.BindOp.make_bind(h, f"{'blockIdx' if loop.kind == 'block' else 'threadIdx'}.{'xyz'[loop.dim]}"))
+            ops.append(
+                sched.BindOp.make_bind(h, f"{'blockIdx' if loop.kind == 'block' else 'threadIdx'}.{'xyz'[loop.dim]}")
+            )
     if schedule.acc_at is not None and schedule.acc_at > 0:
         ops.append(sched.CacheWriteOp.make([ordered[schedule.acc_at - 1]]))
     if schedule.shared_at is not None:

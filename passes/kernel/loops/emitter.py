@@ -19,7 +19,9 @@ def cmpi(a: SSAValue, b: SSAValue, predicate: str) -> Operation:
     always makes it a scalar)."""
     op = arith.CmpiOp(a, b, predicate)
     if isinstance(a.type, VectorType):
-        op = arith.CmpiOp.create(operands=[a, b], result_types=[VectorType(i1, a.type.get_shape())], properties=dict(op.properties))
+        op = arith.CmpiOp.create(
+            operands=[a, b], result_types=[VectorType(i1, a.type.get_shape())], properties=dict(op.properties)
+        )
     return op
 
 
@@ -104,7 +106,12 @@ class Emitter:
             return self.emit(arith.MuliOp(lhs, other))
         assert isinstance(rhs, AffineConstantExpr), "affine divisors are constants"
         bounds = affine_range(e.lhs, ranges) if ranges is not None else None
-        if bounds is not None and bounds[0] >= 0 and not isinstance(lhs, int) and e.kind is not AffineBinaryOpKind.CeilDiv:
+        if (
+            bounds is not None
+            and bounds[0] >= 0
+            and not isinstance(lhs, int)
+            and e.kind is not AffineBinaryOpKind.CeilDiv
+        ):
             if rhs.value == 1:
                 return lhs if e.kind is AffineBinaryOpKind.FloorDiv else 0
             cls = arith.DivUIOp if e.kind is AffineBinaryOpKind.FloorDiv else arith.RemUIOp

@@ -118,7 +118,9 @@ def _assign_blocks(candidates: list[Loop]) -> tuple[list[Loop], list[Loop]]:
     return blocks, serial
 
 
-def _split(axis: int, n: int, threads: int, per_thread: int, dim: int, cyclic: bool = False) -> tuple[list[Loop], list[Loop], list[Loop]]:
+def _split(
+    axis: int, n: int, threads: int, per_thread: int, dim: int, cyclic: bool = False
+) -> tuple[list[Loop], list[Loop], list[Loop]]:
     """(block part, thread loop, tile loop) of one axis: n = blocks x threads x per_thread.
     `cyclic` (where they divide n): a thread's elements are `threads` apart, so neighbouring
     threads always touch neighbouring elements (coalesced, no shared-memory bank conflicts)."""
@@ -162,7 +164,9 @@ def tiled_gpu_schedule(op: kernel.ComputeOp, knobs: dict) -> StageSchedule | Non
     others = [Loop(d, extents[d], 1) for d in range(k) if d not in (x_axis, y_axis)]
     # block candidates: the outer parts of split axes first (their thread parts are bound),
     # then the longest other axes; x takes up to 2^31 - 1 blocks, y and z 65535
-    blocks, serial = _assign_blocks(x_outer + y_outer + sorted([l for l in others if l.extent > 1], key=lambda l: -l.extent))
+    blocks, serial = _assign_blocks(
+        x_outer + y_outer + sorted([l for l in others if l.extent > 1], key=lambda l: -l.extent)
+    )
     if any(l.stride > 1 for l in serial):  # a split axis's outer part could not be bound
         return None
     serial += [l for l in others if l.extent == 1]
@@ -181,12 +185,18 @@ def tiled_gpu_schedule(op: kernel.ComputeOp, knobs: dict) -> StageSchedule | Non
         bk = int(knobs.get("bk", 8))  # type: ignore[call-overload]
         first = reduce[0]
         while bk >= 1:
-            split = [Loop(first.axis, -(-first.extent // bk), bk), Loop(first.axis, bk, 1)] if first.extent > bk else [first]
+            split = (
+                [Loop(first.axis, -(-first.extent // bk), bk), Loop(first.axis, bk, 1)]
+                if first.extent > bk
+                else [first]
+            )
             s = StageSchedule(outer + split + reduce[1:] + tile, acc_at, notes + [f"shared bk={bk}"], len(outer))
             if shared_bytes(op, s) <= SHARED_LIMIT:
                 return s
             bk //= 2
-    if unroll_k > 1 and reduce[-1].extent > unroll_k and reduce[-1].extent % unroll_k == 0:  # unrolled loops have no tail guard
+    if (
+        unroll_k > 1 and reduce[-1].extent > unroll_k and reduce[-1].extent % unroll_k == 0
+    ):  # unrolled loops have no tail guard
         last = reduce.pop()
         reduce += [Loop(last.axis, -(-last.extent // unroll_k), unroll_k), Loop(last.axis, unroll_k, 1, "unroll")]
     return StageSchedule(outer + reduce + tile, acc_at, notes)

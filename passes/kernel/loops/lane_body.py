@@ -127,8 +127,12 @@ class RegionCloner:
                 if isinstance(value.type, VectorType):
                     value = e.emit(vector.ExtractOp(value, [lane], value.type.element_type))
                 operands.append(value)
-            clone = op.__class__.create(operands=operands, result_types=[r.type for r in op.results],
-                                        properties=dict(op.properties), attributes=dict(op.attributes))  # fmt: skip
+            clone = op.__class__.create(
+                operands=operands,
+                result_types=[r.type for r in op.results],
+                properties=dict(op.properties),
+                attributes=dict(op.attributes),
+            )
             scalars.append(e.emit(clone))
         return self._gather_vector(scalars, op.results[0].type)
 
@@ -223,7 +227,9 @@ class RegionCloner:
         pad = e.const(op.pad) if padded else None
         cond = env.get(op.cond) if padded and op.cond is not None else None
         coeffs = self._lane_offsets(exprs, operands) if self.width > 1 else [0] * len(exprs)
-        uniform = all(c == 0 for c in coeffs) and not (cond is not None and isinstance(cond, SSAValue) and isinstance(cond.type, VectorType))
+        uniform = all(c == 0 for c in coeffs) and not (
+            cond is not None and isinstance(cond, SSAValue) and isinstance(cond.type, VectorType)
+        )
         if uniform:
             idx = self._indices(exprs, operands, env)
             return self._scalar_load(buf, t, idx, pad, cond, safe)

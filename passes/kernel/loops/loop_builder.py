@@ -19,10 +19,10 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from tessel.dialects import kernel
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.kernel.loops.emitter import INDEX, Emitter, cmpi
-from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
 from tessel.passes.kernel.loops.affine_analysis import affine_range, dims_only, linear_coefficient
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, cmpi
 from tessel.passes.kernel.loops.lane_body import RegionCloner
+from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
 
 SHARED = 3  # the memref memory space of shared-memory tiles (NVVM's address space 3)
 SHARED_LIMIT = 48 * 1024  # static shared memory per block (more needs an opt-in at launch)
@@ -85,11 +85,21 @@ def _zero_attr(t: Attribute) -> Attribute:
 class StageLowering:
     """One stage + schedule -> the body of a stage function (args: buffers..., lo, hi)."""
 
-    def __init__(self, op: kernel.ComputeOp, schedule: StageSchedule, buffers: dict[SSAValue, SSAValue], lo: SSAValue, hi: SSAValue):
+    def __init__(
+        self,
+        op: kernel.ComputeOp,
+        schedule: StageSchedule,
+        buffers: dict[SSAValue, SSAValue],
+        lo: SSAValue,
+        hi: SSAValue,
+    ):
         schedule.validate(op)
         if schedule.shared_at is not None and shared_bytes(op, schedule) > SHARED_LIMIT:
-            raise TesselError(f"the shared-memory tiles of stage {op.stage.data} take {shared_bytes(op, schedule)} bytes, "
-                              f"over the {SHARED_LIMIT} a block may use", op_location(op))  # fmt: skip
+            raise TesselError(
+                f"the shared-memory tiles of stage {op.stage.data} take {shared_bytes(op, schedule)} bytes, "
+                f"over the {SHARED_LIMIT} a block may use",
+                op_location(op),
+            )
         self.op = op
         self.s = schedule
         self.buffers = buffers  # kernel-function value -> stage-function argument
@@ -350,7 +360,6 @@ class StageLowering:
         at = self.s.shared_at
         assert at is not None
         threads = [l for l in self.s.loops if l.kind == "thread"]
-        varying = threads + self.s.loops[at + 1 :]
         count = math.prod(l.extent for l in threads)
         tid: object = 0
         scale = 1
@@ -367,7 +376,7 @@ class StageLowering:
             t = self.buffer(load.memref).type
             assert isinstance(t, MemRefType)
             bases = []
-            for (const, coeffs, lo, _), n in zip(box, t.get_shape()):
+            for const, coeffs, lo, _ in box:
                 b: object = const + lo
                 for axis, c in coeffs.items():
                     b = e.add(b, e.mul(base_axes[axis], c))
@@ -378,8 +387,17 @@ class StageLowering:
             self.staged_now[load] = (tile, bases)
         e.emit(gpu.BarrierOp())
 
-    def _copy_tile(self, e: Emitter, buf: SSAValue, t: MemRefType, tile: SSAValue, bases: list, sizes: list[int],
-                   tid: object, count: int) -> None:  # fmt: skip
+    def _copy_tile(
+        self,
+        e: Emitter,
+        buf: SSAValue,
+        t: MemRefType,
+        tile: SSAValue,
+        bases: list,
+        sizes: list[int],
+        tid: object,
+        count: int,
+    ) -> None:
         """for f in [tid, size) step threads: tile[f] = buf[base + coords(f)] (0 outside buf)."""
         body = Block(arg_types=[INDEX])
         f = body.args[0]
@@ -441,7 +459,9 @@ class StageLowering:
                 a = self.vec.axis  # type: ignore[union-attr]
                 lane_idx[a] = e.ssa(e.add(axes[a], lane))
                 scalar = e.emit(vector.ExtractOp(value, [lane], value.type.element_type))
-                self._guarded_lane(e, mask, lane, lambda ee, s=scalar, li=lane_idx: ee.emit(memref.StoreOp.get(s, out, li)))
+                self._guarded_lane(
+                    e, mask, lane, lambda ee, s=scalar, li=lane_idx: ee.emit(memref.StoreOp.get(s, out, li))
+                )
 
     def _guarded_lane(self, e: Emitter, mask, lane: int, fn) -> None:
         if mask is None:
@@ -471,9 +491,19 @@ class StageLowering:
         kind = self.op.combiner
         if floating:
             cls = {"add": arith.AddfOp, "mul": arith.MulfOp, "max": arith.MaximumfOp, "min": arith.MinimumfOp}[kind]  # type: ignore[index]
-            return e.emit(cls(acc, term, flags=arith.FastMathFlagsAttr(["contract"])) if kind in ("add", "mul") else cls(acc, term))
-        cls = {"add": arith.AddiOp, "mul": arith.MuliOp, "max": arith.MaxSIOp, "min": arith.MinSIOp,
-               "umax": arith.MaxUIOp, "umin": arith.MinUIOp}[kind]  # type: ignore[index]  # fmt: skip
+            return e.emit(
+                cls(acc, term, flags=arith.FastMathFlagsAttr(["contract"]))
+                if kind in ("add", "mul")
+                else cls(acc, term)
+            )
+        cls = {
+            "add": arith.AddiOp,
+            "mul": arith.MuliOp,
+            "max": arith.MaxSIOp,
+            "min": arith.MinSIOp,
+            "umax": arith.MaxUIOp,
+            "umin": arith.MinUIOp,
+        }[kind]  # type: ignore[index]
         return e.emit(cls(acc, term))
 
     def _body(self, e: Emitter, axes: list, mask: SSAValue | None) -> SSAValue:

@@ -84,17 +84,27 @@ class StageSchedule:
             if loop.kind == "vector" and loop.axis >= k:
                 raise ValueError("a reduction axis cannot be vectorized")
             if loop.kind == "vector" and op.reduce_count and self.acc_at is None:
-                raise ValueError("a reduction stage's vectorized loop accumulates in registers: give the stage a cache_write")
+                raise ValueError(
+                    "a reduction stage's vectorized loop accumulates in registers: give the stage a cache_write"
+                )
             if loop.clamp:
                 same = [l for l in self.loops if l.axis == loop.axis]
                 inner = [l for l in same if l is not loop]
                 if len(same) != 2 or len(inner) != 1 or inner[0].stride != 1 or inner[0].extent != loop.stride:
-                    raise ValueError(f"a clamped loop of axis {op.axis_names[loop.axis]} needs exactly one inner loop of its step")
-                if loop.axis >= k or extents[loop.axis] < loop.stride or loop.extent != -(-extents[loop.axis] // loop.stride):
-                    raise ValueError(f"a clamped loop must cover spatial axis {op.axis_names[loop.axis]}, at least one step long")
+                    raise ValueError(
+                        f"a clamped loop of axis {op.axis_names[loop.axis]} needs exactly one inner loop of its step"
+                    )
+                if (
+                    loop.axis >= k
+                    or extents[loop.axis] < loop.stride
+                    or loop.extent != -(-extents[loop.axis] // loop.stride)
+                ):
+                    raise ValueError(
+                        f"a clamped loop must cover spatial axis {op.axis_names[loop.axis]}, at least one step long"
+                    )
         self._validate_gpu(op)
         if op.reduce_count and self.acc_at is not None:
-            inner = self.loops[self.acc_at:]
+            inner = self.loops[self.acc_at :]
             seen_spatial = False
             for loop in inner:
                 if loop.axis < k:
@@ -104,7 +114,6 @@ class StageSchedule:
             if any(l.axis >= k for l in self.loops[: self.acc_at]):
                 raise ValueError("reduction loops must be inside the accumulator tile")
 
-
     def _validate_gpu(self, op: kernel.ComputeOp) -> None:
         """Loops bound to GPU indices come first (each thread runs the rest), on spatial
         axes only (a reduction across threads would need a combine), one per index."""
@@ -113,7 +122,11 @@ class StageSchedule:
             at = self.shared_at
             if not bound:
                 raise ValueError("staging through shared memory needs loops bound to GPU indices")
-            if not 0 <= at < len(self.loops) or self.loops[at].axis < op.spatial_count or self.loops[at].kind != "serial":
+            if (
+                not 0 <= at < len(self.loops)
+                or self.loops[at].axis < op.spatial_count
+                or self.loops[at].kind != "serial"
+            ):
                 raise ValueError("shared-memory tiles are loaded at a serial reduction loop")
             if any(l.kind == "vector" or l.clamp for l in self.loops):
                 raise ValueError("shared-memory tiles take no vector loop and no clamped tiles")

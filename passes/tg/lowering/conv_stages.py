@@ -18,7 +18,9 @@ from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, _window_index, add, anchor, mul, read
 
 
-def padded_input(kb: KernelBuilder, x: SSAValue, pads: Sequence[int], spatial_dims: Sequence[int]) -> tuple[SSAValue, list[int]]:
+def padded_input(
+    kb: KernelBuilder, x: SSAValue, pads: Sequence[int], spatial_dims: Sequence[int]
+) -> tuple[SSAValue, list[int]]:
     """A temporary copy of x with zero borders (stage `pad`), so that the convolution's
     hot loop reads without bounds checks; returns the buffer and the pads left to apply
     (all zero). Without padding, x itself."""
@@ -64,8 +66,18 @@ def _conv2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, add(b, acc, b.value(bias, [s[1]])) if bias is not None else acc)
 
-    kb.reduction("conv", dests[0], element_of(op.results[0]), _axes("o", (n, m, oh, ow)),
-                 [("c", cg), ("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+    kb.reduction(
+        "conv",
+        dests[0],
+        element_of(op.results[0]),
+        _axes("o", (n, m, oh, ow)),
+        [("c", cg), ("kh", kh), ("kw", kw)],
+        "add",
+        0,
+        acc_t,
+        body,
+        with_bias,
+    )
 
 
 @anchor(tg.Conv2dNchwcOp)
@@ -89,8 +101,18 @@ def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then:
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, add(b, acc, b.value(bias, [s[1] * mb + s[4]])) if bias is not None else acc)
 
-    kb.reduction("conv", dests[0], element_of(op.results[0]), [("n", n), ("mo", mo), ("oh", oh), ("ow", ow), ("mi", mb)],
-                 [("co", co), ("kh", kh), ("kw", kw), ("ci", cb)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+    kb.reduction(
+        "conv",
+        dests[0],
+        element_of(op.results[0]),
+        [("n", n), ("mo", mo), ("oh", oh), ("ow", ow), ("mi", mb)],
+        [("co", co), ("kh", kh), ("kw", kw), ("ci", cb)],
+        "add",
+        0,
+        acc_t,
+        body,
+        with_bias,
+    )
 
 
 @anchor(tg.DepthwiseConv2dNchwcOp)
@@ -114,8 +136,18 @@ def _depthwise_conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAVal
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, add(b, acc, b.value(bias, [s[1] * cb + s[4]])) if bias is not None else acc)
 
-    kb.reduction("dwconv", dests[0], element_of(op.results[0]), [("n", n), ("b", blocks), ("oh", oh), ("ow", ow), ("i", cb)],
-                 [("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+    kb.reduction(
+        "dwconv",
+        dests[0],
+        element_of(op.results[0]),
+        [("n", n), ("b", blocks), ("oh", oh), ("ow", ow), ("i", cb)],
+        [("kh", kh), ("kw", kw)],
+        "add",
+        0,
+        acc_t,
+        body,
+        with_bias,
+    )
 
 
 @anchor(tg.ConvTranspose2dOp)
@@ -174,5 +206,15 @@ def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], t
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, add(b, acc, b.value(bias, [s[1]])) if bias is not None else acc)
 
-    kb.reduction("conv_transpose", dests[0], et, _axes("o", (n, m, oh, ow)),
-                 [("c", cg), ("kh", kh), ("kw", kw)], "add", 0, acc_t, body, with_bias)  # fmt: skip
+    kb.reduction(
+        "conv_transpose",
+        dests[0],
+        et,
+        _axes("o", (n, m, oh, ow)),
+        [("c", cg), ("kh", kh), ("kw", kw)],
+        "add",
+        0,
+        acc_t,
+        body,
+        with_bias,
+    )

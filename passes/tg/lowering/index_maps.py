@@ -29,7 +29,10 @@ class ElementBuilder(Protocol):
 def broadcast_index(idx: Index, operand_shape: Sequence[int], result_shape: Sequence[int]) -> Index:
     """numpy broadcasting: leading dims dropped, size-1 dims read at 0."""
     offset = len(result_shape) - len(operand_shape)
-    return [AffineExpr.constant(0) if n == 1 and result_shape[offset + i] != 1 else idx[offset + i] for i, n in enumerate(operand_shape)]
+    return [
+        AffineExpr.constant(0) if n == 1 and result_shape[offset + i] != 1 else idx[offset + i]
+        for i, n in enumerate(operand_shape)
+    ]
 
 
 def affine_op(b: ElementBuilder, e: IndexElem, fn: Callable[[AffineExpr], AffineExpr]) -> IndexElem:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import affine, arith, math as mathd
+from xdsl.dialects import affine, arith
+from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
@@ -36,8 +37,15 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import floating, integer, ints, string
 from tessel.ir import dtypes
-from tessel.passes.tg.lowering.index_maps import Index, IndexElem, affine_n, affine_op, broadcast_index, delinear, linear
-
+from tessel.passes.tg.lowering.index_maps import (
+    Index,
+    IndexElem,
+    affine_n,
+    affine_op,
+    broadcast_index,
+    delinear,
+    linear,
+)
 
 # --------------------------------------------------------------------------- types
 
@@ -127,7 +135,12 @@ class ElementBuilder:
         return self._cache[key]
 
     def load(
-        self, memref: SSAValue, idx: Index, element: Attribute, pad: float | int | None = None, when: SSAValue | None = None
+        self,
+        memref: SSAValue,
+        idx: Index,
+        element: Attribute,
+        pad: float | int | None = None,
+        when: SSAValue | None = None,
     ) -> SSAValue:
         """Element `idx` of a buffer, widened to the compute type; `pad` outside it or where
         `when` is false (0 when the builder is guarded and no pad is given)."""
@@ -143,17 +156,23 @@ class ElementBuilder:
                 raw = self.emit(memref_load(memref, indices))
             else:
                 identity = AffineMap(len(indices), 0, tuple(AffineExpr.dimension(i) for i in range(len(indices))))
-                raw = self.emit(kernel.LoadOp.build(
-                    operands=[memref, indices, [when] if when else []], result_types=[st],
-                    properties={"map": AffineMapAttr(identity), "pad": typed_attr(pad, st)},
-                ))  # fmt: skip
+                raw = self.emit(
+                    kernel.LoadOp.build(
+                        operands=[memref, indices, [when] if when else []],
+                        result_types=[st],
+                        properties={"map": AffineMapAttr(identity), "pad": typed_attr(pad, st)},
+                    )
+                )
         elif pad is None:
             raw = self.emit(affine.LoadOp(memref, self.axes, AffineMapAttr(self.index_map(idx)), st))  # type: ignore[arg-type]
         else:
-            raw = self.emit(kernel.LoadOp.build(
-                operands=[memref, self.axes, [when] if when else []], result_types=[st],
-                properties={"map": AffineMapAttr(self.index_map(idx)), "pad": typed_attr(pad, st)},  # type: ignore[arg-type]
-            ))  # fmt: skip
+            raw = self.emit(
+                kernel.LoadOp.build(
+                    operands=[memref, self.axes, [when] if when else []],
+                    result_types=[st],
+                    properties={"map": AffineMapAttr(self.index_map(idx)), "pad": typed_attr(pad, st)},  # type: ignore[arg-type]
+                )
+            )
         value = self.widen(raw, element)
         self._cache[key] = value
         return value
@@ -178,7 +197,10 @@ class ElementBuilder:
         cond: SSAValue | None = None
         for e, n in zip(idx, shape):
             i = self.ssa(e)
-            for check in (arith.CmpiOp(i, self.const(0, IndexType()), "sge"), arith.CmpiOp(i, self.const(n, IndexType()), "slt")):
+            for check in (
+                arith.CmpiOp(i, self.const(0, IndexType()), "sge"),
+                arith.CmpiOp(i, self.const(n, IndexType()), "slt"),
+            ):
                 c = self.emit(check)
                 cond = c if cond is None else self.emit(arith.AndIOp(cond, c))
         return cond
@@ -266,7 +288,9 @@ def _div(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
         return b.emit(arith.SelectOp(is_zero, zero, b.emit(arith.DivUIOp(x, safe))))
     # MIN / -1 overflows: it wraps to MIN, like numpy
     minus_one = b.const(-1, t)
-    wraps = b.emit(arith.AndIOp(b.emit(arith.CmpiOp(safe, minus_one, "eq")), b.emit(arith.CmpiOp(x, b.const(lowest(et), t), "eq"))))
+    wraps = b.emit(
+        arith.AndIOp(b.emit(arith.CmpiOp(safe, minus_one, "eq")), b.emit(arith.CmpiOp(x, b.const(lowest(et), t), "eq")))
+    )
     quotient = b.emit(arith.DivSIOp(x, b.emit(arith.SelectOp(wraps, one, safe))))
     quotient = b.emit(arith.SelectOp(wraps, x, quotient))
     return b.emit(arith.SelectOp(is_zero, zero, quotient))
@@ -367,7 +391,11 @@ def convert(b: ElementBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> S
                 # f32 -> f16 is carried as f32 but must round like f16
                 narrow = b.emit(arith.TruncFOp(x, storage_type(dst)))
                 return b.emit(arith.ExtFOp(narrow, dt))
-            if isinstance(src, Float16Type | BFloat16Type) and isinstance(dst, Float16Type | BFloat16Type) and type(src) is not type(dst):
+            if (
+                isinstance(src, Float16Type | BFloat16Type)
+                and isinstance(dst, Float16Type | BFloat16Type)
+                and type(src) is not type(dst)
+            ):
                 return b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(x, storage_type(dst))), dt))
             return x
         width = {Float32Type: 32}.get(type(st), 64)
@@ -448,7 +476,10 @@ def _affine_pair(b: ElementBuilder, outer: IndexElem, size: int, inner: IndexEle
 @rule(tg.SliceOp)
 def _slice(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     starts, steps = ints(op.properties, "starts"), ints(op.properties, "steps")
-    return b.value(op.operands[0], [affine_op(b, i, lambda e, a=start, k=step: e * k + a) for i, start, step in zip(idx, starts, steps)])
+    return b.value(
+        op.operands[0],
+        [affine_op(b, i, lambda e, a=start, k=step: e * k + a) for i, start, step in zip(idx, starts, steps)],
+    )
 
 
 @rule(tg.ConcatOp)
@@ -523,7 +554,10 @@ def _pad(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
         if inside is None:
             return inner
         return b.emit(arith.SelectOp(inside, inner, b.const(pad, inner.type)))
-    source = [_source_index(b, e, n, mode) if pads[d] or pads[d + len(idx)] else e for d, (e, n) in enumerate(zip(shifted, shape))]
+    source = [
+        _source_index(b, e, n, mode) if pads[d] or pads[d + len(idx)] else e
+        for d, (e, n) in enumerate(zip(shifted, shape))
+    ]
     return b.value(src, source)
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, math as mathd, memref
+from xdsl.dialects import arith, memref
+from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import IndexType, MemRefType, TensorType, f64, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
@@ -77,7 +78,9 @@ class KernelBuilder:
 
     # ------------------------------------------------------------------ stage kinds
 
-    def elementwise(self, stage: str, dest: SSAValue, element: Attribute, fn: Callable[[ElementBuilder, Index], SSAValue]) -> None:
+    def elementwise(
+        self, stage: str, dest: SSAValue, element: Attribute, fn: Callable[[ElementBuilder, Index], SSAValue]
+    ) -> None:
         shape = dest.type.get_shape()  # type: ignore[attr-defined]
         axes = [(f"i{d}", n) for d, n in enumerate(shape)]
         op = kernel.ComputeOp.build(self._name(stage), dest, axes)
@@ -168,7 +171,7 @@ def _matmul(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
 
         def batched(shape: Sequence[int], tail: Index) -> Index:
             nb = len(shape) - len(tail)
-            lead = bidx[len(bidx) - nb:] if nb else []
+            lead = bidx[len(bidx) - nb :] if nb else []
             return [AffineExpr.constant(0) if shape[d] == 1 else lead[d] for d in range(nb)] + tail
 
         a_idx = batched(sa, [i, r[0]] if i is not None else [r[0]])
@@ -232,7 +235,9 @@ def max_combiner(et: Attribute) -> str:
 
 def _bcast(idx: Index, shape: Sequence[int], result: Sequence[int]) -> Index:
     offset = len(result) - len(shape)
-    return [AffineExpr.constant(0) if n == 1 and result[offset + i] != 1 else idx[offset + i] for i, n in enumerate(shape)]
+    return [
+        AffineExpr.constant(0) if n == 1 and result[offset + i] != 1 else idx[offset + i] for i, n in enumerate(shape)
+    ]
 
 
 def _windows(op: Operation) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -316,8 +321,18 @@ def _avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
         as_float = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(count, i64)), acc_t))
         return then(b, s, b.emit(arith.DivfOp(acc, as_float)))
 
-    kb.reduction("avg_pool", dests[0], et, _axes("o", shape_of(op.results[0])),
-                 [(f"t{d}", k) for d, k in enumerate(kernel_)], "add", 0, acc_t, body, divide)  # fmt: skip
+    kb.reduction(
+        "avg_pool",
+        dests[0],
+        et,
+        _axes("o", shape_of(op.results[0])),
+        [(f"t{d}", k) for d, k in enumerate(kernel_)],
+        "add",
+        0,
+        acc_t,
+        body,
+        divide,
+    )
 
 
 def _tap_count(b: ElementBuilder, start: AffineExpr, k: int, dilation: int, lo: int, hi: int) -> SSAValue:
@@ -346,7 +361,9 @@ def _global_avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], th
     def scale(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, b.emit(arith.MulfOp(acc, b.const(1.0 / (h * w), acc_t))))
 
-    kb.reduction("global_avg_pool", dests[0], et, _axes("o", (n, c, 1, 1)), [("h", h), ("w", w)], "add", 0, acc_t, body, scale)
+    kb.reduction(
+        "global_avg_pool", dests[0], et, _axes("o", (n, c, 1, 1)), [("h", h), ("w", w)], "add", 0, acc_t, body, scale
+    )
 
 
 def reduce_index(s: Index, r: Index, axes: Sequence[int], rank: int, keepdims: bool) -> Index:
@@ -390,12 +407,30 @@ def _reduce(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
 
     combine = max_combiner(et) if kind == "max" else "add"
     init = lowest(et) if kind == "max" else 0
-    kb.reduction(f"reduce_{kind}", dests[0], et, _axes("o", shape_of(op.results[0])),
-                 [(f"r{d}", in_shape[a]) for d, a in enumerate(axes)], combine, init, acc_t, body, finish)  # fmt: skip
+    kb.reduction(
+        f"reduce_{kind}",
+        dests[0],
+        et,
+        _axes("o", shape_of(op.results[0])),
+        [(f"r{d}", in_shape[a]) for d, a in enumerate(axes)],
+        combine,
+        init,
+        acc_t,
+        body,
+        finish,
+    )
 
 
-def _along_axis(kb: KernelBuilder, x: SSAValue, axes: Sequence[int], name: str, combine: str, init: float,
-                term: Callable[[ElementBuilder, Index], SSAValue], scale: float | None = None) -> SSAValue:  # fmt: skip
+def _along_axis(
+    kb: KernelBuilder,
+    x: SSAValue,
+    axes: Sequence[int],
+    name: str,
+    combine: str,
+    init: float,
+    term: Callable[[ElementBuilder, Index], SSAValue],
+    scale: float | None = None,
+) -> SSAValue:
     """A temporary holding combine over `axes` of term(x index), reduced dims kept as 1."""
     shape = shape_of(x)
     et = element_of(x)
@@ -409,13 +444,25 @@ def _along_axis(kb: KernelBuilder, x: SSAValue, axes: Sequence[int], name: str, 
     def finish(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return acc if scale is None else b.emit(arith.MulfOp(acc, b.const(scale, acc_t)))
 
-    kb.reduction(name, temp, acc_t, _axes("o", kept), [(f"r{d}", shape[a]) for d, a in enumerate(axes)],
-                 combine, init, acc_t, body, finish)  # fmt: skip
+    kb.reduction(
+        name,
+        temp,
+        acc_t,
+        _axes("o", kept),
+        [(f"r{d}", shape[a]) for d, a in enumerate(axes)],
+        combine,
+        init,
+        acc_t,
+        body,
+        finish,
+    )
     return temp
 
 
 def _stat(b: ElementBuilder, temp: SSAValue, idx: Index, axes: Sequence[int]) -> SSAValue:
-    return b.load(temp, [AffineExpr.constant(0) if d in axes else e for d, e in enumerate(idx)], temp.type.get_element_type())  # type: ignore[attr-defined]
+    return b.load(
+        temp, [AffineExpr.constant(0) if d in axes else e for d, e in enumerate(idx)], temp.type.get_element_type()
+    )  # type: ignore[attr-defined]
 
 
 @anchor(tg.SoftmaxOp, tg.LogSoftmaxOp)
@@ -459,7 +506,9 @@ def _layer_norm(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: T
     def centered(b: ElementBuilder, i: Index) -> SSAValue:
         return b.emit(arith.SubfOp(b.value(x, i), _stat(b, mean, i, axes)))
 
-    var = _along_axis(kb, x, axes, "var", "add", 0.0, lambda b, i: (lambda c: b.emit(arith.MulfOp(c, c)))(centered(b, i)), inv_n)
+    var = _along_axis(
+        kb, x, axes, "var", "add", 0.0, lambda b, i: (lambda c: b.emit(arith.MulfOp(c, c)))(centered(b, i)), inv_n
+    )
     normalized = shape[axis:]
 
     def out(b: ElementBuilder, i: Index) -> SSAValue:
@@ -489,10 +538,14 @@ def lower_group(kb: KernelBuilder, fused: tg.FusedOp, dests: list[SSAValue]) -> 
             kb.elementwise(fused.kind.data, dest, element_of(value), lambda b, i, v=value: b.value(v, i))
         return
     if len(anchors) > 1:
-        raise NotImplementedError(f"it holds {len(anchors)} anchor ops ({', '.join(op.name for op in anchors)}); a kernel has one")
+        raise NotImplementedError(
+            f"it holds {len(anchors)} anchor ops ({', '.join(op.name for op in anchors)}); a kernel has one"
+        )
     (anchor_op,) = anchors
     if len(yielded) > 1 and yielded != list(anchor_op.results):
-        raise NotImplementedError(f"it yields {len(yielded)} values; a group around {anchor_op.name} yields only that op's results")
+        raise NotImplementedError(
+            f"it yields {len(yielded)} values; a group around {anchor_op.name} yields only that op's results"
+        )
     sink = yielded[0]
     rule = ANCHORS[type(anchor_op)]
     if len(yielded) > 1 or sink is anchor_op.results[0]:
@@ -500,6 +553,7 @@ def lower_group(kb: KernelBuilder, fused: tg.FusedOp, dests: list[SSAValue]) -> 
         return
     result = anchor_op.results[0]
     if shape_of(sink) == shape_of(result):
+
         def epilogue(b: ElementBuilder, idx: Index, acc: SSAValue) -> SSAValue:
             b.bind(result, idx, acc)
             return b.value(sink, idx)

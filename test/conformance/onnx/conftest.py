@@ -17,7 +17,9 @@ COVERAGE = node_suite.ROOT / "docs" / "onnx-coverage.md"
 
 @pytest.fixture
 def record():
-    def _record(case: node_suite.NodeTest, target: str, outcome: node_suite.Outcome, detail: str, ops: set[str]) -> None:
+    def _record(
+        case: node_suite.NodeTest, target: str, outcome: node_suite.Outcome, detail: str, ops: set[str]
+    ) -> None:
         RESULTS[(case.name, target)] = (outcome, detail, ops)
 
     return _record

@@ -150,8 +150,8 @@ def run_cpu(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
 def run_kernels(module, inputs: Sequence[np.ndarray], weights) -> list[np.ndarray]:
     """The graph passes and tg-to-kernel, then the kernel IR evaluated with numpy: checks
     the lowering to kernels apart from loop scheduling and code generation."""
-    from tessel.pipelines.tensor import lower
     from tessel.dialects.kernel.reference import run_kernel_module
+    from tessel.pipelines.tensor import lower
 
     store, _ = lower(module, weights, stop_after="tg-to-kernel")
     return run_kernel_module(module, inputs, store)
@@ -233,7 +233,7 @@ def coverage_markdown(results: dict[tuple[str, str], tuple[Outcome, str, set[str
     blockers: Counter[str] = Counter()
     totals: dict[str, Counter[Outcome]] = defaultdict(Counter)
     tests = {name for name, _ in results}
-    for (name, target), (outcome, detail, ops) in results.items():
+    for (_name, target), (outcome, detail, ops) in results.items():
         totals[target][outcome] += 1
         for op in ops:
             per_op[op][target][outcome] += 1
@@ -252,7 +252,9 @@ def coverage_markdown(results: dict[tuple[str, str], tuple[Outcome, str, set[str
     ]
     for t in targets:
         c = totals[t]
-        lines.append(f"- **{t}: {c[Outcome.PASSED]} passed, {c[Outcome.FAILED]} failed, {c[Outcome.UNSUPPORTED]} unsupported.**")
+        lines.append(
+            f"- **{t}: {c[Outcome.PASSED]} passed, {c[Outcome.FAILED]} failed, {c[Outcome.UNSUPPORTED]} unsupported.**"
+        )
     header = " | ".join(f"{t} passed | {t} failed" for t in targets)
     lines += ["", f"| operator | {header} | unsupported |", "|---|" + "---:|" * (2 * len(targets) + 1)]
     for op in sorted(per_op, key=lambda o: (-per_op[o][first][Outcome.PASSED], o)):

@@ -131,7 +131,9 @@ class FakeDriver:
         pointers = (ctypes.c_uint64 * n).from_address(int(params))
         values = [ctypes.c_uint64.from_address(p).value for p in pointers]
         args = np.array(values[: n - 2], dtype=np.uint64)  # buffers; then lo, hi
-        dispatch = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)(self.host.address(f"{f}.dispatch"))
+        dispatch = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)(
+            self.host.address(f"{f}.dispatch")
+        )
         dispatch(args.ctypes.data, 0, gx * gy * gz)
         self.launches.append((f, (gx, gy, gz), (bx, by, bz)))
         return (OK,)

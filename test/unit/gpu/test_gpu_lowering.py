@@ -14,11 +14,11 @@ import numpy as np
 import onnxruntime
 import pytest
 
-from tessel.pipelines.tensor import compile_for_gpu, lower
 from tessel.dialects import kernel
 from tessel.frontends.onnx import import_model
 from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
 from tessel.passes.kernel.loops.schedule import MAX_GRID, MAX_THREADS
+from tessel.pipelines.tensor import compile_for_gpu, lower
 from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module, stages
 from tessel.targets.gpu.ptxas import assemble, find_ptxas
 from tessel.targets.reference.interpreter import run
@@ -31,8 +31,10 @@ MODELS = ["resnet18", "mobilenet_v1", "transformer", "dqn", "dcgan"]
 def _model(name: str):  # noqa: ANN202
     model = __import__(name).build()
     rng = np.random.default_rng(3)
-    feed = {vi.name: rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
-            for vi in model.graph.input}  # fmt: skip
+    feed = {
+        vi.name: rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
+        for vi in model.graph.input
+    }
     return model, feed
 
 
@@ -94,11 +96,20 @@ def test_without_a_usable_gpu_the_gpu_target_says_so_in_one_line(tmp_path: Path)
     except Exception:  # noqa: BLE001 - the point is what the CLI prints
         pass
     m = tmp_path / "m.mlir"
-    m.write_text("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = tg.relu %x : tensor<4xf32>\n  func.return %y : tensor<4xf32>\n}\n")
-    p = subprocess.run([sys.executable, "-m", "tessel.tools.run", str(m), "--target", "gpu"], capture_output=True, text=True, timeout=120)
+    m.write_text(
+        "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = tg.relu %x : tensor<4xf32>\n  func.return %y : tensor<4xf32>\n}\n"
+    )
+    p = subprocess.run(
+        [sys.executable, "-m", "tessel.tools.run", str(m), "--target", "gpu"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode != 0 and p.stderr.count("\n") == 1, p.stderr
     assert "--emulate runs the GPU kernels on this CPU" in p.stderr and "Traceback" not in p.stderr
-    assert any(s in p.stderr for s in ("needs cuda-python", "no NVIDIA driver", "no usable CUDA GPU", "no CUDA GPU")), p.stderr
+    assert any(s in p.stderr for s in ("needs cuda-python", "no NVIDIA driver", "no usable CUDA GPU", "no CUDA GPU")), (
+        p.stderr
+    )
 
 
 def test_the_gpu_benchmark_workloads_build_and_compute() -> None:
@@ -112,13 +123,20 @@ def test_the_gpu_benchmark_workloads_build_and_compute() -> None:
 
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((33, 20)).astype(np.float32), rng.standard_normal((20, 70)).astype(np.float32)
-    exe, _ = compile_for_gpu(parse_module(make_context(), matmul_module(33, 20, 70), "m"), WeightStore({}), emulate=True)
+    exe, _ = compile_for_gpu(
+        parse_module(make_context(), matmul_module(33, 20, 70), "m"), WeightStore({}), emulate=True
+    )
     np.testing.assert_allclose(exe.run([a, b])[0], a @ b, rtol=1e-5, atol=1e-5)
     exe.close()
     module = parse_module(make_context(), conv_module(8, 15, 16, 3, 2), "c")
-    ins = [rng.standard_normal((1, 8, 15, 15)).astype(np.float32), rng.standard_normal((16, 8, 3, 3)).astype(np.float32),
-           rng.standard_normal((16, 1, 1)).astype(np.float32)]  # fmt: skip
-    want = torch.nn.functional.conv2d(torch.from_numpy(ins[0]), torch.from_numpy(ins[1]), torch.from_numpy(ins[2].reshape(-1)), stride=2, padding=1)
+    ins = [
+        rng.standard_normal((1, 8, 15, 15)).astype(np.float32),
+        rng.standard_normal((16, 8, 3, 3)).astype(np.float32),
+        rng.standard_normal((16, 1, 1)).astype(np.float32),
+    ]
+    want = torch.nn.functional.conv2d(
+        torch.from_numpy(ins[0]), torch.from_numpy(ins[1]), torch.from_numpy(ins[2].reshape(-1)), stride=2, padding=1
+    )
     exe, _ = compile_for_gpu(module, WeightStore({}), emulate=True)
     np.testing.assert_allclose(exe.run(ins)[0], want.numpy(), rtol=1e-4, atol=1e-4)
     exe.close()

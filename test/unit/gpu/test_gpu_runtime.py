@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from fake_cuda import FakeDriver
-from tessel.pipelines.tensor import compile_for_gpu
+
 from tessel.frontends.onnx import import_model
+from tessel.pipelines.tensor import compile_for_gpu
 from tessel.targets.reference.interpreter import run
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "models"
@@ -25,7 +25,10 @@ sys.path.insert(0, str(EXAMPLES))
 def test_models_through_the_runtime(fake: FakeDriver, name: str) -> None:
     model = __import__(name).build()
     rng = np.random.default_rng(5)
-    feed = [rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32) for vi in model.graph.input]
+    feed = [
+        rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
+        for vi in model.graph.input
+    ]
     result = import_model(model, source=f"{name}.onnx")
     want = run(result.module.clone(), feed, result.weights)
     exe, report = compile_for_gpu(result.module, result.weights)

@@ -35,5 +35,8 @@ def test_tune_then_run_with_the_records(fake: FakeDriver, tmp_path, monkeypatch,
     capsys.readouterr()
     assert run_main([str(model), "--target", "gpu", "--records", str(records), "--check", "-o", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "1 stages tuned from records, 0 on default schedules" in text and "check against the reference semantics: OK" in text, text
+    assert (
+        "1 stages tuned from records, 0 on default schedules" in text
+        and "check against the reference semantics: OK" in text
+    ), text
     assert np.load(out)[next(iter(np.load(out).keys()))].shape == (24, 33)

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from xdsl.passes import ModulePass, PassPipeline
 
 from tessel.dialects import tg
+from tessel.dialects.tg.reference import conv_transpose2d
 from tessel.ir.source import make_context, parse_module, verify
 from tessel.ir.weights import WeightStore, with_weights
 from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
 from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
 from tessel.passes.tg.fold_constants import TgFoldConstants
 from tessel.targets.reference.interpreter import run
-from tessel.dialects.tg.reference import conv_transpose2d
 
 
 @st.composite
@@ -34,8 +34,19 @@ def cases(draw):
         pads = [0, 0, 0, 0]
         out = [s[i] * (size[i] - 1) + k[i] for i in range(2)]
     c, m = draw(st.integers(1, 4)), draw(st.integers(1, 5))
-    return dict(s=s, k=k, size=size, pads=pads, out_pad=out_pad, out=out, c=c, m=m,
-                bias=draw(st.booleans()), bn=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))  # fmt: skip
+    return dict(
+        s=s,
+        k=k,
+        size=size,
+        pads=pads,
+        out_pad=out_pad,
+        out=out,
+        c=c,
+        m=m,
+        bias=draw(st.booleans()),
+        bn=draw(st.booleans()),
+        seed=draw(st.integers(0, 2**16)),
+    )
 
 
 def _arr(shape) -> str:
@@ -58,8 +69,10 @@ def module_text(p) -> str:
     result = "%y"
     if p["bn"]:
         lines += [f"  %{n} = tg.weight @{n} : tensor<{m}xf32>" for n in ("g", "beta", "mu", "var")]
-        lines.append(f"  %z = tg.batch_norm %y, %g, %beta, %mu, %var {{epsilon = 1.0e-05 : f32}} : "
-                     f"(tensor<1x{_arr([m, oh, ow])}>, {', '.join([f'tensor<{m}xf32>'] * 4)}) -> tensor<1x{_arr([m, oh, ow])}>")  # fmt: skip
+        lines.append(
+            f"  %z = tg.batch_norm %y, %g, %beta, %mu, %var {{epsilon = 1.0e-05 : f32}} : "
+            f"(tensor<1x{_arr([m, oh, ow])}>, {', '.join([f'tensor<{m}xf32>'] * 4)}) -> tensor<1x{_arr([m, oh, ow])}>"
+        )
         result = "%z"
     lines += [f"  func.return {result} : tensor<1x{_arr([m, oh, ow])}>", "}"]
     return "\n".join(l for l in lines if l)
@@ -69,7 +82,12 @@ def weights(p) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(p["seed"])
     c, m, (kh, kw) = p["c"], p["m"], p["k"]
     out = {"w": rng.standard_normal((c, m, kh, kw)).astype(np.float32), "b": rng.standard_normal(m).astype(np.float32)}
-    out |= {"g": rng.uniform(0.5, 2, m), "beta": rng.standard_normal(m), "mu": rng.standard_normal(m), "var": rng.uniform(0.5, 2, m)}
+    out |= {
+        "g": rng.uniform(0.5, 2, m),
+        "beta": rng.standard_normal(m),
+        "mu": rng.standard_normal(m),
+        "var": rng.uniform(0.5, 2, m),
+    }
     return {k: np.asarray(v, np.float32) for k, v in out.items()}
 
 
@@ -89,7 +107,9 @@ def test_rewrite_preserves_outputs(p):
     x = np.random.default_rng(p["seed"] + 1).standard_normal((1, p["c"], *p["size"])).astype(np.float32)
     want = run(apply(text, WeightStore(ws)), [x], ws)[0]
     if not p["bn"]:  # the IR's meaning is the numpy reference's
-        expected = conv_transpose2d(x, ws["w"], ws["b"] if p["bias"] else None, p["s"], p["pads"], [1, 1], p["out_pad"], 1)
+        expected = conv_transpose2d(
+            x, ws["w"], ws["b"] if p["bias"] else None, p["s"], p["pads"], [1, 1], p["out_pad"], 1
+        )
         np.testing.assert_allclose(want, expected, rtol=1e-5, atol=1e-5)
     store = WeightStore(dict(ws))
     rewritten = apply(text, store, TgFoldBatchnorm(), TgConvTransposeToConv(), TgFoldConstants())

@@ -28,8 +28,8 @@ from tessel.dialects.tg.base import (
     bool_attr,
     float_attr,
     fusion_category,
-    integer,
     int_attr,
+    integer,
     ints_attr,
 )
 from tessel.dialects.tg.nn import conv_output_size
@@ -374,9 +374,24 @@ class Builder:
         self.pool.append(value)
 
     STEPS = (
-        "unary", "unary", "binary", "binary", "reshape", "transpose", "reduce", "softmax",
-        "batch_norm", "conv", "conv", "residual", "residual", "gemm", "gemm", "pool_op", "constant_expr",
-    )  # fmt: skip
+        "unary",
+        "unary",
+        "binary",
+        "binary",
+        "reshape",
+        "transpose",
+        "reduce",
+        "softmax",
+        "batch_norm",
+        "conv",
+        "conv",
+        "residual",
+        "residual",
+        "gemm",
+        "gemm",
+        "pool_op",
+        "constant_expr",
+    )
 
     def step(self) -> None:
         getattr(self, self.one_of(self.STEPS))()
@@ -421,9 +436,7 @@ def main_block(module: ModuleOp) -> Block:
 
 def computations(module: ModuleOp) -> list[str]:
     """The names of the tg ops that compute (not data, not structure), anywhere."""
-    return sorted(
-        op.name for op in module.walk() if isinstance(op, tg.TgOp) and not isinstance(op, DATA_OPS)
-    )
+    return sorted(op.name for op in module.walk() if isinstance(op, tg.TgOp) and not isinstance(op, DATA_OPS))
 
 
 def assert_bitwise_equal(got: list[np.ndarray], want: list[np.ndarray]) -> None:
@@ -736,9 +749,11 @@ def test_resnet18_pipeline(resnet):
     for g in groups:
         assert sum(isinstance(o, tg.Conv2dOp) for o in g.body.block.ops) <= 1, "one conv per group"
     assert sorted(kinds) == sorted(
-        ["conv2d_relu"] * 9 + ["conv2d_add_relu"] * 8 + ["conv2d"] * 3
+        ["conv2d_relu"] * 9
+        + ["conv2d_add_relu"] * 8
+        + ["conv2d"] * 3
         + ["max_pool2d", "global_avg_pool2d", "flatten", "gemm"]
-    )  # fmt: skip
+    )
     assert kinds[:2] == ["conv2d_relu", "max_pool2d"] and kinds[-3:] == ["global_avg_pool2d", "flatten", "gemm"]
 
     planned = apply(fused, TgPlanMemory())
@@ -762,10 +777,12 @@ def test_layout_preserves_outputs(graph: Graph):
     if count(graph.module, tg.Conv2dOp):
         blocked = count(laid_out, tg.Conv2dNchwcOp)
         eligible = sum(
-            1 for op in graph.module.walk()
-            if isinstance(op, tg.Conv2dOp) and integer(op.properties, "groups") == 1
+            1
+            for op in graph.module.walk()
+            if isinstance(op, tg.Conv2dOp)
+            and integer(op.properties, "groups") == 1
             and shape_of(op.result)[1] >= MIN_PADDED_OUTPUTS
-        )  # fmt: skip
+        )
         assert blocked == eligible
     for op in laid_out.walk():
         if isinstance(op, tg.LayoutTransformOp):

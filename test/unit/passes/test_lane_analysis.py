@@ -35,7 +35,9 @@ def test_claimed_coefficient(expr, width, expected):
     assert aligned_lane_coefficient(expr, 0, width) == expected
 
 
-@pytest.mark.parametrize("expr,width,expected", [c for c in CASES if c[2] is not None], ids=[str(c[0]) for c in CASES if c[2] is not None])
+@pytest.mark.parametrize(
+    "expr,width,expected", [c for c in CASES if c[2] is not None], ids=[str(c[0]) for c in CASES if c[2] is not None]
+)
 def test_claims_hold_lane_by_lane(expr, width, expected):
     for base in range(0, 4 * width, width):  # aligned vector starts
         for other in range(0, 40):

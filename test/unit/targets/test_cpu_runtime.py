@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tessel.pipelines.tensor import compile_for_cpu
 from tessel.frontends.onnx import import_model
+from tessel.pipelines.tensor import compile_for_cpu
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples" / "models"))
 
@@ -64,7 +64,6 @@ def test_every_external_symbol_resolves_in_process(dqn):
     import ctypes
     import re
 
-    from tessel.ir.source import make_context, parse_module
     from tessel.targets.cpu.translate import translate
 
     model, _ = dqn

@@ -93,7 +93,9 @@ def test_error_within_bound(compiled, name):
     finite = np.isfinite(want) & (np.abs(want) < 3.4e38)
     err = _ulps(got[finite], want[finite])
     worst = int(np.argmax(err))
-    assert err.max() <= ULPS[name], f"{name}({x[finite][worst]!r}) = {got[finite][worst]!r}, want {want[finite][worst]!r}: {err.max():.2f} ulps"
+    assert err.max() <= ULPS[name], (
+        f"{name}({x[finite][worst]!r}) = {got[finite][worst]!r}, want {want[finite][worst]!r}: {err.max():.2f} ulps"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(TRUTH))

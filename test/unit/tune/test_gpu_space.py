@@ -87,6 +87,10 @@ def test_features_of_gpu_schedules_see_the_grid() -> None:
     _, module, _ = kernels("matmul")
     (fn,) = [f for f in _kernel_fns(module) if "matmul" in f.sym_name.data]
     _, compute = stage_names(fn)[0]
-    small = features(compute, gpu_space.loops(compute, {"tx": 32, "cols": 1, "ty_axis": 0, "ty": 1, "rows": 1, "unroll_k": 1}))
-    tiled = features(compute, gpu_space.loops(compute, {"tx": 32, "cols": 4, "ty_axis": 0, "ty": 4, "rows": 4, "unroll_k": 4}))
+    small = features(
+        compute, gpu_space.loops(compute, {"tx": 32, "cols": 1, "ty_axis": 0, "ty": 1, "rows": 1, "unroll_k": 1})
+    )
+    tiled = features(
+        compute, gpu_space.loops(compute, {"tx": 32, "cols": 4, "ty_axis": 0, "ty": 4, "rows": 4, "unroll_k": 4})
+    )
     assert small.shape == tiled.shape == (SIZE,) and not np.array_equal(small, tiled)

@@ -12,10 +12,10 @@ ray = pytest.importorskip("ray", reason="the optional 'ray' extra is not install
 import importlib.util  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from tessel.passes.sched.tuning.records import Records  # noqa: E402
 from tessel.tune import space  # noqa: E402
 from tessel.tune.measure import Candidate  # noqa: E402
 from tessel.tune.ray_measure import RayMeasurer  # noqa: E402
-from tessel.passes.sched.tuning.records import Records  # noqa: E402
 from tessel.tune.tuner import Options, Tuner  # noqa: E402
 
 # the good, crashing and hanging kernels of the local measurer's tests (--import-mode=importlib
@@ -48,7 +48,9 @@ def test_ray_measures_and_isolates_failures(local_ray):
 
 def test_tuning_through_ray_fills_the_records(local_ray, tmp_path):
     records = Records(tmp_path / "r.jsonl")
-    Tuner([task_of(MATMUL)], records, Options(trials=12, batch=4, threads=1, repeats=1, ray="local"), log=lambda s: None).run()
+    Tuner(
+        [task_of(MATMUL)], records, Options(trials=12, batch=4, threads=1, repeats=1, ray="local"), log=lambda s: None
+    ).run()
     again = Records(tmp_path / "r.jsonl")
     assert len(again.entries) >= 12
     ok = [e for e in again.entries if e["error"] is None]

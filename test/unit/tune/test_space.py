@@ -16,14 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
-from tessel.pipelines.tensor import graph_passes
-from tessel.dialects import sched
 from tessel.ir.source import make_context, parse_module, print_module
 from tessel.ir.weights import WeightStore, with_weights
-from tessel.passes.tg.to_kernel import TgToKernel
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage, stage_from_schedule
 from tessel.passes.kernel.to_loops import KernelToLoops
 from tessel.passes.sched.default import stage_names
+from tessel.passes.tg.to_kernel import TgToKernel
+from tessel.pipelines.tensor import graph_passes
 from tessel.targets.cpu.runtime import CpuExecutable
 from tessel.tune import space
 

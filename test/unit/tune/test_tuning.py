@@ -13,9 +13,9 @@ import pytest
 
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module
+from tessel.passes.sched.tuning.records import Records, knob_id
 from tessel.tune import cost_model, space
 from tessel.tune.measure import Candidate, LocalMeasurer, Result
-from tessel.passes.sched.tuning.records import Records, knob_id
 from tessel.tune.task import extract_tasks
 from tessel.tune.tuner import Options, Tuner
 
@@ -54,9 +54,13 @@ def task_of(text: str):
 def test_records_append_resume_and_best(tmp_path):
     path = tmp_path / "r.jsonl"
     r = Records(path)
-    r.append([{"key": "a", "knobs": {"x": 1}, "seconds": 2.0, "best": 2.0, "error": None, "schedule": "s1"},
-              {"key": "a", "knobs": {"x": 2}, "seconds": 1.0, "best": 0.9, "error": None, "schedule": "s2"},
-              {"key": "a", "knobs": {"x": 3}, "seconds": None, "best": None, "error": "build: boom", "schedule": ""}])  # fmt: skip
+    r.append(
+        [
+            {"key": "a", "knobs": {"x": 1}, "seconds": 2.0, "best": 2.0, "error": None, "schedule": "s1"},
+            {"key": "a", "knobs": {"x": 2}, "seconds": 1.0, "best": 0.9, "error": None, "schedule": "s2"},
+            {"key": "a", "knobs": {"x": 3}, "seconds": None, "best": None, "error": "build: boom", "schedule": ""},
+        ]
+    )
     with open(path, "a") as f:
         f.write('{"key": "a", "knobs": {"x"')  # a write cut off by a kill
     again = Records(path)
@@ -156,8 +160,8 @@ def test_model_guided_search_proposes_valid_unmeasured_points():
     rng = random.Random(1)
     model = cost_model.CostModel()
     points = [space.sample(op, rng) for _ in range(40)]
-    from tessel.tune.features import features
     from tessel.tune import search
+    from tessel.tune.features import features
 
     X = np.stack([features(op, space.loops(op, p)) for p in points])
     seconds = list(1e-3 * (1 + np.arange(40) / 40))

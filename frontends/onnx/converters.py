@@ -1,0 +1,3 @@
+"""Every ONNX converter module, imported once so that its @converter functions register."""
+
+from tessel.frontends.onnx import ops_math, ops_nn, ops_tensor  # noqa: F401

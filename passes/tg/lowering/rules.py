@@ -1,0 +1,4 @@
+"""Every module of lowering rules, imported once so that its @rule and @anchor functions
+register (tg-to-kernel imports this module)."""
+
+from tessel.passes.tg.lowering import conv_stages, scalar, stages  # noqa: F401

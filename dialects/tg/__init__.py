@@ -27,6 +27,15 @@ from .elementwise import (
     TanhOp,
 )
 from .fused import FusedOp, YieldOp
+from .indexing import (
+    GatherElementsOp,
+    GatherNdOp,
+    GatherOp,
+    OneHotOp,
+    ScatterElementsOp,
+    ScatterNdOp,
+    TriluOp,
+)
 from .nn import (
     AvgPool2dOp,
     AvgPool3dOp,
@@ -44,6 +53,8 @@ from .tensor import (
     ConcatOp,
     ConstantOp,
     DepthToSpaceOp,
+    ExpandOp,
+    FillOp,
     FlattenOp,
     PadOp,
     ReduceMaxOp,
@@ -100,6 +111,15 @@ OPS: list[type[TgOp]] = [
     SliceOp,
     PadOp,
     DepthToSpaceOp,
+    ExpandOp,
+    FillOp,
+    GatherOp,
+    GatherElementsOp,
+    GatherNdOp,
+    ScatterElementsOp,
+    ScatterNdOp,
+    TriluOp,
+    OneHotOp,
     LayoutTransformOp,
     Conv2dNchwcOp,
     DepthwiseConv2dNchwcOp,

@@ -46,6 +46,7 @@ from .base import (
     REDUCTION,
     Props,
     TgOp,
+    broadcasts_to,
     flag,
     integer,
     ints,
@@ -314,6 +315,48 @@ class PadOp(TgOp):
                 mode != "reflect" or grow < n, f"reflect padding of {grow} needs dim {d} larger than {grow}, got {n}"
             )
         return [TensorType(x.element_type, out)]
+
+
+@irdl_op_definition
+class ExpandOp(GivenResultOp):
+    """Broadcast to the result type's shape (numpy rules: leading dims added, size-1 dims
+    stretched); ONNX Expand once its two-way broadcast is resolved."""
+
+    name = "tg.expand"
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        (x,), (y,) = operand_types, result_types
+        require(x.element_type == y.element_type, f"element type must stay {x.element_type}")
+        require(broadcasts_to(x.get_shape(), y.get_shape()), f"{x} does not broadcast to {y}")
+
+    def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        return [np.broadcast_to(args[0], self.result.type.get_shape())]  # type: ignore[attr-defined]
+
+
+@irdl_op_definition
+class FillOp(TgOp):
+    """A tensor of one value (ONNX ConstantOfShape): no data to store, whatever its size."""
+
+    name = "tg.fill"
+    result = result_def(TensorType)
+    value = prop_def(Attribute)
+    traits = traits_def(Pure(), INJECTIVE)
+    assembly_format = "attr-dict `:` type($result)"
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        require(len(result_types) == 1, "expected one result")
+        check_scalar_attr(props["value"], result_types[0].element_type, "property 'value'")
+
+    def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        t = self.result.type
+        value = self.value.value.data  # type: ignore[attr-defined]
+        return [np.full(t.get_shape(), value, dtypes.to_numpy(t.element_type))]  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- reductions

@@ -1,3 +1,4 @@
 """Every ONNX converter module, imported once so that its @converter functions register."""
 
 from tessel.frontends.onnx import ops_math, ops_nn, ops_tensor  # noqa: F401
+from tessel.frontends.onnx import ops_index, ops_shape  # noqa: F401  (family C: shapes, indexing, resampling)

@@ -113,16 +113,33 @@ def supported_ops() -> list[str]:
 
 
 def static_inputs(model: onnx.ModelProto) -> list[str]:
-    """Graph inputs that feed operands which must be compile-time constants (bind them)."""
+    """Graph inputs whose values operands that must be compile-time constants depend on
+    (bind them): inputs that feed such an operand directly or through other nodes (a
+    window function's size through Cast into Range), except through nodes that read only
+    their input's shape (Shape, Size)."""
     initializers = {t.name for t in model.graph.initializer}
     graph_inputs = {i.name for i in model.graph.input} - initializers
+    producer = {name: node for node in model.graph.node for name in node.output if name}
     wanted: list[str] = []
+    seen: set[str] = set()
+    work: list[str] = []
     for node in model.graph.node:
         info = CONVERTERS.get(node.op_type)
-        for i in info.static_inputs if info else ():
-            if i < len(node.input) and node.input[i] in graph_inputs and node.input[i] not in wanted:
-                wanted.append(node.input[i])
+        work.extend(node.input[i] for i in (info.static_inputs if info else ()) if i < len(node.input))
+    while work:
+        name = work.pop(0)
+        if not name or name in seen:
+            continue
+        seen.add(name)
+        if name in graph_inputs:
+            wanted.append(name)
+        elif (node := producer.get(name)) is not None and node.op_type not in SHAPE_ONLY:
+            work.extend(node.input)
     return wanted
+
+
+# Operators whose result depends on their input's shape only, never on its values.
+SHAPE_ONLY = ("Shape", "Size")
 
 
 def _tensor_type(vi: onnx.ValueInfoProto, shape_override: Sequence[int] | None, where: str) -> TensorType:

@@ -164,7 +164,9 @@ class RegionCloner:
         return result
 
     def _lane_offsets(self, exprs, operands) -> list[int | None]:
-        """Per index: its change per lane (None: not linear in the lane)."""
+        """Per index: its change per lane (None: not linear in the lane). Only the vector
+        axis itself steps by one per lane; any other lane-dependent operand (an index read
+        from data, a clamp or a reflection) changes by an unknown amount."""
         lane_dims = [i for i, v in enumerate(operands) if self._varies(v)]
         if self.stage.aligned and len(lane_dims) == 1 and self._is_vector_axis(operands[lane_dims[0]]):
             return [aligned_lane_coefficient(x, lane_dims[0], self.width) for x in exprs]
@@ -173,7 +175,7 @@ class RegionCloner:
             c = 0
             for d in lane_dims:
                 dc = linear_coefficient(x, d)
-                if dc is None:
+                if dc is None or (dc != 0 and not self._is_vector_axis(operands[d])):
                     c = None
                     break
                 c += dc

@@ -2,3 +2,4 @@
 register (tg-to-kernel imports this module)."""
 
 from tessel.passes.tg.lowering import conv_stages, scalar, stages  # noqa: F401
+from tessel.passes.tg.lowering import indexing, scatter  # noqa: F401  (family C: gathers, masks, scatters)

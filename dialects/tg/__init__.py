@@ -27,6 +27,8 @@ from .elementwise import (
     TanhOp,
 )
 from .fused import FusedOp, YieldOp
+from . import quant as _quant  # family D2: quantization
+from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
 from .indexing import (
     GatherElementsOp,
     GatherNdOp,
@@ -124,6 +126,7 @@ OPS: list[type[TgOp]] = [
     Conv2dNchwcOp,
     DepthwiseConv2dNchwcOp,
     DensePackedOp,
+    *_quant.OPS,
 ]
 
 # Structure, not computation: the result of `tg-fuse`.

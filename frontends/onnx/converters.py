@@ -2,3 +2,4 @@
 
 from tessel.frontends.onnx import ops_math, ops_nn, ops_tensor  # noqa: F401
 from tessel.frontends.onnx import ops_index, ops_shape  # noqa: F401  (family C: shapes, indexing, resampling)
+from tessel.frontends.onnx import ops_quant  # noqa: F401  (family D2: quantization, control flow, signal, detection)

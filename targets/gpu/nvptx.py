@@ -10,7 +10,7 @@ memref/vector lowering, with
 * shared-memory tiles (allocas in memory space 3) as `addrspace(3)` globals, `gpu.barrier`
   as `llvm.nvvm.barrier0` (bar.sync 0);
 * f32 exp/log/tanh/erf as the polynomial functions of targets/cpu/vector_math.py (plain
-  IR, so they compile for any target), sqrt/fabs/floor/ceil as the intrinsics NVPTX selects
+  IR, so they compile for any target), sqrt/fabs/floor/ceil/roundeven as the intrinsics NVPTX selects
   natively; what would need a libm call on the device (f64 transcendental functions) is a
   one-line error naming the op.
 
@@ -40,7 +40,7 @@ TRIPLE = "nvptx64-nvidia-cuda"
 DEFAULT_ARCH = "sm_90"
 DEFAULT_PTX = "ptx80"
 INDEX_ARGS = [f"%gpu.{kind}.{d}" for kind in ("ctaid", "tid") for d in "xyz"]  # host flavour
-NATIVE_MATH = (mathd.SqrtOp, mathd.AbsFOp, mathd.FloorOp, mathd.CeilOp)
+NATIVE_MATH = (mathd.SqrtOp, mathd.AbsFOp, mathd.FloorOp, mathd.CeilOp, mathd.RoundEvenOp)
 
 
 def _shared(op: Operation) -> bool:

@@ -39,17 +39,35 @@ from .indexing import (
     TriluOp,
 )
 from .nn import (
-    AvgPool2dOp,
-    AvgPool3dOp,
     Conv2dOp,
     ConvTranspose2dOp,
     GemmOp,
-    GlobalAvgPool2dOp,
     MatmulOp,
+)
+from . import pool as _pool  # family B: pooling
+from .pool import (
+    AvgPool2dOp,
+    AvgPool3dOp,
+    GlobalAvgPool2dOp,
+    LpPool2dOp,
+    LpPool3dOp,
     MaxPool2dOp,
     MaxPool3dOp,
 )
 from .norm import BatchNormOp, LayerNormOp, LogSoftmaxOp, SoftmaxOp
+from . import reduction as _reduction  # family B: reductions
+from .reduction import (
+    ArgMaxOp,
+    ArgMinOp,
+    CumProdOp,
+    CumSumOp,
+    ReduceMaxOp,
+    ReduceMeanOp,
+    ReduceMinOp,
+    ReduceProdOp,
+    ReduceSumOp,
+    TopKOp,
+)
 from .tensor import (
     INLINE_LIMIT,
     ConcatOp,
@@ -59,9 +77,6 @@ from .tensor import (
     FillOp,
     FlattenOp,
     PadOp,
-    ReduceMaxOp,
-    ReduceMeanOp,
-    ReduceSumOp,
     ReshapeOp,
     SliceOp,
     TransposeOp,
@@ -94,18 +109,12 @@ OPS: list[type[TgOp]] = [
     GemmOp,
     Conv2dOp,
     ConvTranspose2dOp,
-    MaxPool2dOp,
-    MaxPool3dOp,
-    AvgPool2dOp,
-    AvgPool3dOp,
-    GlobalAvgPool2dOp,
+    *_pool.OPS,
     BatchNormOp,
     LayerNormOp,
     SoftmaxOp,
     LogSoftmaxOp,
-    ReduceSumOp,
-    ReduceMeanOp,
-    ReduceMaxOp,
+    *_reduction.OPS,
     ReshapeOp,
     FlattenOp,
     TransposeOp,

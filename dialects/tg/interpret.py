@@ -230,45 +230,6 @@ class TgFunctions(InterpreterFunctions):
     def run_layout_transform(self, interp: Interpreter, op: tg.LayoutTransformOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.to_layout(args[0], op.src.data, op.dst.data)])
 
-    # ------------------------------------------------------------------ pooling
-
-    def _max_pool(self, interp: Interpreter, op: tg.MaxPool2dOp, args: PythonValues) -> PythonValues:
-        p = op.properties
-        out_shape = op.results[0].type.get_shape()[2:]
-        values, indices = K.max_pool(
-            args[0],
-            out_shape,
-            ints(p, "kernel"),
-            ints(p, "strides"),
-            ints(p, "pads"),
-            ints(p, "dilations"),
-            integer(p, "storage_order", default=0),
-        )
-        return _typed(op, [values, indices][: len(op.results)])
-
-    def _avg_pool(self, interp: Interpreter, op: tg.AvgPool2dOp, args: PythonValues) -> PythonValues:
-        p = op.properties
-        out_shape = op.result.type.get_shape()[2:]
-        y = K.avg_pool(
-            args[0],
-            out_shape,
-            ints(p, "kernel"),
-            ints(p, "strides"),
-            ints(p, "pads"),
-            ints(p, "dilations"),
-            flag(p, "count_include_pad"),
-        )
-        return _typed(op, [y])
-
-    run_max_pool2d = impl(tg.MaxPool2dOp)(_max_pool)
-    run_max_pool3d = impl(tg.MaxPool3dOp)(_max_pool)
-    run_avg_pool2d = impl(tg.AvgPool2dOp)(_avg_pool)
-    run_avg_pool3d = impl(tg.AvgPool3dOp)(_avg_pool)
-
-    @impl(tg.GlobalAvgPool2dOp)
-    def run_global_avg_pool2d(self, interp: Interpreter, op: tg.GlobalAvgPool2dOp, args: PythonValues) -> PythonValues:
-        return _typed(op, [K.wide(args[0]).mean(axis=(2, 3), keepdims=True)])
-
     # ------------------------------------------------------------------ normalization
 
     @impl(tg.BatchNormOp)
@@ -317,14 +278,3 @@ class TgFunctions(InterpreterFunctions):
         value = _scalar(op.value)
         y = K.pad(args[0], ints(op.properties, "pads"), op.mode.data, 0 if value is None else value)
         return _typed(op, [y])
-
-    # ------------------------------------------------------------------ reductions
-
-    def _reduce(self, interp: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        kind = op.name.removeprefix("tg.reduce_")
-        p = op.properties
-        return _typed(op, [K.reduce(kind, args[0], ints(p, "axes"), flag(p, "keepdims"))])
-
-    run_reduce_sum = impl(tg.ReduceSumOp)(_reduce)
-    run_reduce_mean = impl(tg.ReduceMeanOp)(_reduce)
-    run_reduce_max = impl(tg.ReduceMaxOp)(_reduce)

@@ -1,4 +1,4 @@
-"""Contractions and windows: matmul, gemm, conv2d, conv_transpose2d and pooling.
+"""Contractions and windows: matmul, gemm, conv2d and conv_transpose2d (pooling: pool.py).
 
 These are TVM's complex-out-fusable ops: the expensive kernels that absorb element-wise
 consumers. Layouts are ONNX's (NCHW activations, OIHW weights). Padding is explicit and
@@ -12,17 +12,13 @@ resolved by the frontend so the IR carries one meaning only.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
-    opt_prop_def,
-    opt_result_def,
     prop_def,
     result_def,
     traits_def,
@@ -42,7 +38,6 @@ from .base import (
     integer,
     ints,
     require,
-    require_float,
     require_rank,
     same_element_type,
 )
@@ -232,147 +227,3 @@ class ConvTranspose2dOp(ConvOp):
         ]
         require(all(o >= 1 for o in out), f"output size {out} is empty")
         return [TensorType(x.element_type, [n, m, *out])]
-
-
-# --------------------------------------------------------------------------- pooling
-
-
-def pool_output_size(
-    size: int, kernel: int, stride: int, pad_begin: int, pad_end: int, dilation: int, ceil_mode: bool
-) -> int:
-    """ONNX pooling output size; in ceil mode the last window must start inside input or begin pad."""
-    span = size + pad_begin + pad_end - window_extent(kernel, dilation)
-    if not ceil_mode:
-        return span // stride + 1
-    out = math.ceil(span / stride) + 1
-    if (out - 1) * stride >= size + pad_begin:
-        out -= 1
-    return out
-
-
-class PoolOp(TgOp):
-    """Sliding-window pooling over the trailing SPATIAL dims of an (N, C, ...) tensor.
-
-    The window of output index o along a dim covers input positions o*stride - pad_begin +
-    j*dilation, j < kernel. Positions outside the input never contribute a value; see the
-    subclasses for how they count.
-    """
-
-    SPATIAL: ClassVar[int] = 2
-    input = operand_def(TensorType)
-    kernel = prop_def(DenseArrayBase)
-    strides = prop_def(DenseArrayBase)
-    pads = prop_def(DenseArrayBase)
-    dilations = prop_def(DenseArrayBase)
-    ceil_mode = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
-    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
-
-    @classmethod
-    def output_shape(cls, x: TensorType, props: Props) -> list[int]:
-        _numeric(x, "input")
-        require_rank(x, cls.SPATIAL + 2, "input")
-        kernel = ints(props, "kernel")
-        require(len(kernel) == cls.SPATIAL, f"kernel must have {cls.SPATIAL} entries, got {len(kernel)}")
-        require(all(k >= 1 for k in kernel), f"kernel must be positive, got {list(kernel)}")
-        strides, pads, dilations = _check_window_props(props, cls.SPATIAL, cls.name)
-        for i, k in enumerate(kernel):
-            require(
-                max(pads[i], pads[i + cls.SPATIAL]) < window_extent(k, dilations[i]),
-                f"pads {list(pads)} must be smaller than the window",
-            )
-        ceil_mode = flag(props, "ceil_mode")
-        shape = x.get_shape()
-        out = [
-            pool_output_size(
-                shape[2 + i], kernel[i], strides[i], pads[i], pads[i + cls.SPATIAL], dilations[i], ceil_mode
-            )
-            for i in range(cls.SPATIAL)
-        ]
-        require(all(o >= 1 for o in out), f"the pooling window does not fit the input {x}")
-        return [*shape[:2], *out]
-
-
-class MaxPoolOp(PoolOp):
-    """Max over the in-bounds window positions; the optional second result holds, like ONNX
-    MaxPool's Indices, the flat (row-major, or column-major over H/W when storage_order = 1)
-    index into the input of the first maximal element."""
-
-    result = result_def(TensorType)
-    indices = opt_result_def(TensorType)
-    storage_order = opt_prop_def(IntegerAttr)
-
-    @classmethod
-    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
-        (x,) = operand_types
-        out = cls.output_shape(x, props)
-        order = integer(props, "storage_order", default=0)
-        require(order in (0, 1), f"storage_order must be 0 or 1, got {order}")
-        return [TensorType(x.element_type, out)]
-
-    @classmethod
-    def check_result_types(
-        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
-    ) -> None:
-        (values,) = cls.infer_result_types(operand_types, props)
-        expected = [values, TensorType(i64, values.get_shape())]
-        require(1 <= len(result_types) <= 2, f"expected 1 or 2 results, got {len(result_types)}")
-        for i, (want, got) in enumerate(zip(expected, result_types)):
-            require(want == got, f"result #{i} type should be {want}, got {got}")
-
-
-@irdl_op_definition
-class MaxPool2dOp(MaxPoolOp):
-    name = "tg.max_pool2d"
-
-
-@irdl_op_definition
-class MaxPool3dOp(MaxPoolOp):
-    name = "tg.max_pool3d"
-    SPATIAL: ClassVar[int] = 3
-
-
-class AvgPoolOp(PoolOp):
-    """Mean over the window. count_include_pad = false divides by the in-bounds positions;
-    true divides by the positions inside the explicitly padded input (never by positions a
-    ceil-mode window hangs past the end padding), exactly as ONNX AveragePool."""
-
-    result = result_def(TensorType)
-    count_include_pad = prop_def(IntegerAttr)
-
-    @classmethod
-    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
-        (x,) = operand_types
-        require_float(x, "input")
-        flag(props, "count_include_pad")
-        return [TensorType(x.element_type, cls.output_shape(x, props))]
-
-
-@irdl_op_definition
-class AvgPool2dOp(AvgPoolOp):
-    name = "tg.avg_pool2d"
-
-
-@irdl_op_definition
-class AvgPool3dOp(AvgPoolOp):
-    name = "tg.avg_pool3d"
-    SPATIAL: ClassVar[int] = 3
-
-
-@irdl_op_definition
-class GlobalAvgPool2dOp(TgOp):
-    """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1)."""
-
-    name = "tg.global_avg_pool2d"
-    input = operand_def(TensorType)
-    result = result_def(TensorType)
-    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
-    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
-
-    @classmethod
-    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
-        (x,) = operand_types
-        require_float(x, "input")
-        require_rank(x, 4, "input")
-        n, c, _, _ = x.get_shape()
-        return [TensorType(x.element_type, [n, c, 1, 1])]

@@ -121,7 +121,8 @@ class SoftmaxLikeOp(TgOp):
 
 @irdl_op_definition
 class SoftmaxOp(SoftmaxLikeOp):
-    """exp(x - max) / sum(exp(x - max)) along one axis (ONNX Softmax, opset 13)."""
+    """exp(x - max) / sum(exp(x - max)) along one axis (ONNX Softmax, opset 13). With
+    16-bit floats every step rounds to the element type, as in ONNX's reference."""
 
     name = "tg.softmax"
 

@@ -297,6 +297,26 @@ def avg_pool(
         return total / count  # a window with no counted position is NaN, as ONNX's reference
 
 
+def lp_pool(
+    x: np.ndarray,
+    out_shape: Sequence[int],
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    p: int,
+) -> np.ndarray:
+    """(sum of |x|^p over the in-bounds taps)^(1/p); out-of-bounds taps add zero."""
+    sp = len(kernel)
+    x = wide(x)
+    positions = [
+        _window_positions(x.shape[2 + d], out_shape[d], kernel[d], strides[d], pads[d], dilations[d]) for d in range(sp)
+    ]
+    taps, mask = _gather_taps(np.abs(x) ** p, positions, 0.0)
+    total = np.where(mask, taps, 0.0).sum(axis=tuple(range(2 + sp, 2 + 2 * sp)))
+    return total ** (1.0 / p)
+
+
 # --------------------------------------------------------------------------- normalization
 
 
@@ -317,6 +337,12 @@ def layer_norm(x, scale, bias, axis: int, epsilon: float) -> np.ndarray:
 
 
 def softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    """With 16-bit floats every step computes in the element type, as ONNX's reference
+    does (x - max, exp, the sum: float32-accumulated for f16, a running bf16 sum for
+    bf16, and the quotient each round); wider floats compute in float64."""
+    if is_floating(x) and x.dtype.itemsize == 2:
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
     x = wide(x)
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
@@ -357,19 +383,6 @@ def lowest(dtype: np.dtype) -> float | int | bool:
     if dtype == np.bool_:
         return False
     return -np.inf if dtype.kind == "f" or dtype.name == "bfloat16" else np.iinfo(dtype).min
-
-
-def reduce(kind: str, x: np.ndarray, axes: Sequence[int], keepdims: bool) -> np.ndarray:
-    axes = tuple(axes)
-    if kind == "max":
-        if any(x.shape[a] == 0 for a in axes):
-            shape = [1 if d in axes else n for d, n in enumerate(x.shape) if keepdims or d not in axes]
-            return np.full(shape, lowest(x.dtype))
-        return np.max(x, axis=axes, keepdims=keepdims)
-    if kind == "sum":
-        return np.sum(wide(x), axis=axes, keepdims=keepdims)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.mean(wide(x), axis=axes, keepdims=keepdims)
 
 
 def shift_right(x: np.ndarray, amount: int) -> np.ndarray:

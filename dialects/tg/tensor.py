@@ -1,4 +1,4 @@
-"""Data ops: weights and constants, data movement (injective) and reductions.
+"""Data ops: weights and constants and data movement (injective); reductions are in reduction.py.
 
 Large parameters stay outside the text: `tg.weight @conv1.weight : tensor<64x3x7x7xf32>`
 names an array in the `.npz` file that the module's `tg.weights` attribute points to,
@@ -12,7 +12,6 @@ step per dim with the extent given by the result type, pads are [begin..., end..
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -43,11 +42,9 @@ from tessel.ir import dtypes
 from .base import (
     INJECTIVE,
     OPAQUE,
-    REDUCTION,
     Props,
     TgOp,
     broadcasts_to,
-    flag,
     integer,
     ints,
     num_elements,
@@ -357,52 +354,6 @@ class FillOp(TgOp):
         t = self.result.type
         value = self.value.value.data  # type: ignore[attr-defined]
         return [np.full(t.get_shape(), value, dtypes.to_numpy(t.element_type))]  # type: ignore[attr-defined]
-
-
-# --------------------------------------------------------------------------- reductions
-
-
-class ReduceOp(TgOp):
-    """Reduce over `axes` (sorted, unique, non-negative; empty = identity), keeping the
-    reduced dims as size 1 when `keepdims`."""
-
-    input = operand_def(TensorType)
-    result = result_def(TensorType)
-    axes = prop_def(DenseArrayBase)
-    keepdims = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), REDUCTION)
-    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
-    ACCEPTS_BOOL: ClassVar[bool] = False
-
-    @classmethod
-    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
-        (x,) = operand_types
-        axes = ints(props, "axes")
-        keep = flag(props, "keepdims")
-        shape = x.get_shape()
-        require(list(axes) == sorted(set(axes)), f"axes {list(axes)} must be sorted and unique")
-        require(all(0 <= a < len(shape) for a in axes), f"axes {list(axes)} out of range for rank {len(shape)}")
-        require(cls.ACCEPTS_BOOL or not dtypes.is_bool(x.element_type), f"{cls.name} does not take booleans")
-        out = [1 if d in axes else n for d, n in enumerate(shape) if keep or d not in axes]
-        return [TensorType(x.element_type, out)]
-
-
-@irdl_op_definition
-class ReduceSumOp(ReduceOp):
-    name = "tg.reduce_sum"
-
-
-@irdl_op_definition
-class ReduceMeanOp(ReduceOp):
-    name = "tg.reduce_mean"
-
-
-@irdl_op_definition
-class ReduceMaxOp(ReduceOp):
-    """Max; over an empty axis the result is the lowest value of the type (ONNX)."""
-
-    name = "tg.reduce_max"
-    ACCEPTS_BOOL: ClassVar[bool] = True
 
 
 # Arrays with at most this many elements are written inline as tg.constant; larger ones

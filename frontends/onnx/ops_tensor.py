@@ -1,7 +1,7 @@
-"""Converters for constants, shapes, data movement and reductions.
+"""Converters for constants, shapes and data movement (reductions: ops_reduce.py).
 
 Shape-like operands (Reshape's shape, Slice's starts/ends/axes/steps, Pad's pads, the
-axes of reductions and (un)squeezes) must be compile-time constants; the converters
+axes of (un)squeezes) must be compile-time constants; the converters
 resolve ONNX's conveniences (negative axes, -1 and 0 in shapes, clamped slice bounds)
 into the canonical static form the tg ops carry.
 """
@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import SSAValue
 
 from tessel.dialects import tg
-from tessel.dialects.tg.base import bool_attr, int_attr, ints_attr
+from tessel.dialects.tg.base import int_attr, ints_attr
 from tessel.frontends.onnx.context import NodeContext, converter
 from tessel.frontends.onnx.ops_math import scalar_attr
 
@@ -206,21 +206,3 @@ def convert_pad(ctx: NodeContext) -> list[SSAValue]:
     if value is not None and mode == "constant" and value.size:
         props["value"] = scalar_attr(value.reshape(-1)[0].item(), ctx.type(0).element_type)
     return [ctx.value(tg.PadOp, [ctx.input(0)], props)]
-
-
-# --------------------------------------------------------------------------- reductions
-
-REDUCE = {"ReduceSum": tg.ReduceSumOp, "ReduceMean": tg.ReduceMeanOp, "ReduceMax": tg.ReduceMaxOp}
-
-
-@converter(*REDUCE, static=(1,))
-def convert_reduce(ctx: NodeContext) -> list[SSAValue]:
-    rank = len(ctx.shape(0))
-    axes = _axes_operand(ctx, 1)
-    if not axes:
-        if ctx.attr("noop_with_empty_axes", 0):
-            return [ctx.input(0)]
-        axes = list(range(rank))
-    canonical = sorted({_axis(ctx, a, rank) for a in axes})
-    props = {"axes": ints_attr(canonical), "keepdims": bool_attr(ctx.attr("keepdims", 1))}
-    return [ctx.value(REDUCE[ctx.node.op_type], [ctx.input(0)], props)]

@@ -14,12 +14,12 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects import math as mathd
-from xdsl.dialects.builtin import IndexType, MemRefType, TensorType, f64, i64
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, MemRefType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import kernel, tg
-from tessel.dialects.tg.base import flag, floating, integer, ints
+from tessel.dialects.tg.base import flag, floating, integer
 from tessel.ir import dtypes
 from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
@@ -27,7 +27,6 @@ from tessel.passes.tg.lowering.scalar import (
     compute_type,
     element_of,
     is_unsigned,
-    lowest,
     shape_of,
     storage_type,
     typed_attr,
@@ -240,130 +239,9 @@ def _bcast(idx: Index, shape: Sequence[int], result: Sequence[int]) -> Index:
     ]
 
 
-def _windows(op: Operation) -> tuple[list[int], list[int], list[int], list[int]]:
-    p = op.properties
-    return list(ints(p, "kernel")), list(ints(p, "strides")), list(ints(p, "pads")), list(ints(p, "dilations"))
-
-
 def _window_index(s: Index, r: Index, strides, pads, dilations) -> Index:
     sp = len(strides)
     return [s[0], s[1]] + [s[2 + d] * strides[d] - pads[d] + r[d] * dilations[d] for d in range(sp)]
-
-
-@anchor(tg.MaxPool2dOp, tg.MaxPool3dOp)
-def _max_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
-    x = op.operands[0]
-    kernel_, strides, pads, dilations = _windows(op)
-    et = element_of(x)
-    out_shape = shape_of(op.results[0])
-    fill = lowest(et)
-    spatial = _axes("o", out_shape)
-    taps = [(f"t{d}", k) for d, k in enumerate(kernel_)]
-
-    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        return read(b, x, _window_index(s, r, strides, pads, dilations), pad=fill)
-
-    kb.reduction("max_pool", dests[0], et, spatial, taps, max_combiner(et), fill, compute_type(et), body, then)
-    if len(dests) == 1:
-        return
-    # Indices: the smallest flat input index among in-bounds taps equal to the max (the
-    # first in row-major window order, as ONNX), -1 when the window holds no input.
-    in_shape = shape_of(x)
-    order = integer(op.properties, "storage_order", default=0)
-    big = (1 << 63) - 1
-    values = dests[0]
-
-    def index_body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        idx = _window_index(s, r, strides, pads, dilations)
-        tap = read(b, x, idx, pad=fill)
-        best = b.load(values, s, et)
-        inside = b.in_bounds(idx[2:], in_shape[2:])
-        hit = b.emit(arith.CmpfOp(tap, best, "oeq") if dtypes.is_float(et) else arith.CmpiOp(tap, best, "eq"))
-        cond = hit if inside is None else b.emit(arith.AndIOp(inside, hit))
-        h, w = (idx[2], idx[3]) if len(idx) == 4 else (None, None)
-        if order == 1 and h is not None:
-            inner = h + w * in_shape[2]  # type: ignore[operator]
-        else:
-            inner = AffineExpr.constant(0)
-            for d, e in enumerate(idx[2:]):
-                inner = inner * in_shape[2 + d] + e  # type: ignore[operator]
-        flat = (s[0] * in_shape[1] + s[1]) * math.prod(in_shape[2:]) + inner  # type: ignore[operator]
-        flat_i64 = b.emit(arith.IndexCastOp(b.ssa(flat), i64))
-        return b.emit(arith.SelectOp(cond, flat_i64, b.const(big, i64)))
-
-    def none_is_minus_one(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        empty = b.emit(arith.CmpiOp(acc, b.const(big, i64), "eq"))
-        return b.emit(arith.SelectOp(empty, b.const(-1, i64), acc))
-
-    kb.reduction("max_pool_indices", dests[1], i64, spatial, taps, "min", big, i64, index_body, none_is_minus_one)
-
-
-@anchor(tg.AvgPool2dOp, tg.AvgPool3dOp)
-def _avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
-    x = op.operands[0]
-    kernel_, strides, pads, dilations = _windows(op)
-    include_pad = flag(op.properties, "count_include_pad")
-    et = element_of(x)
-    acc_t = compute_type(et)
-    in_shape = shape_of(x)
-    sp = len(kernel_)
-
-    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        return read(b, x, _window_index(s, r, strides, pads, dilations), pad=0)
-
-    def divide(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        count: SSAValue | None = None
-        for d in range(sp):
-            lo, hi = (-pads[d], in_shape[2 + d] + pads[sp + d]) if include_pad else (0, in_shape[2 + d])
-            c = _tap_count(b, s[2 + d] * strides[d] - pads[d], kernel_[d], dilations[d], lo, hi)
-            count = c if count is None else b.emit(arith.MuliOp(count, c))
-        assert count is not None
-        as_float = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(count, i64)), acc_t))
-        return then(b, s, b.emit(arith.DivfOp(acc, as_float)))
-
-    kb.reduction(
-        "avg_pool",
-        dests[0],
-        et,
-        _axes("o", shape_of(op.results[0])),
-        [(f"t{d}", k) for d, k in enumerate(kernel_)],
-        "add",
-        0,
-        acc_t,
-        body,
-        divide,
-    )
-
-
-def _tap_count(b: ElementBuilder, start: AffineExpr, k: int, dilation: int, lo: int, hi: int) -> SSAValue:
-    """How many taps start + t*dilation (t < k) fall in [lo, hi): index arithmetic."""
-    zero, km1 = b.const(0, IndexType()), b.const(k - 1, IndexType())
-    st = b.ssa(start)
-    d = b.const(dilation, IndexType())
-    first = b.emit(arith.CeilDivSIOp(b.emit(arith.SubiOp(b.const(lo, IndexType()), st)), d))
-    first = b.emit(arith.MaxSIOp(first, zero))
-    last = b.emit(arith.FloorDivSIOp(b.emit(arith.SubiOp(b.const(hi - 1, IndexType()), st)), d))
-    last = b.emit(arith.MinSIOp(last, km1))
-    count = b.emit(arith.AddiOp(b.emit(arith.SubiOp(last, first)), b.const(1, IndexType())))
-    return b.emit(arith.MaxSIOp(count, zero))
-
-
-@anchor(tg.GlobalAvgPool2dOp)
-def _global_avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
-    x = op.operands[0]
-    n, c, h, w = shape_of(x)
-    et = element_of(x)
-    acc_t = compute_type(et)
-
-    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        return b.value(x, [s[0], s[1], r[0], r[1]])
-
-    def scale(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        return then(b, s, b.emit(arith.MulfOp(acc, b.const(1.0 / (h * w), acc_t))))
-
-    kb.reduction(
-        "global_avg_pool", dests[0], et, _axes("o", (n, c, 1, 1)), [("h", h), ("w", w)], "add", 0, acc_t, body, scale
-    )
 
 
 def reduce_index(s: Index, r: Index, axes: Sequence[int], rank: int, keepdims: bool) -> Index:
@@ -382,45 +260,6 @@ def reduce_index(s: Index, r: Index, axes: Sequence[int], rank: int, keepdims: b
     return out
 
 
-@anchor(tg.ReduceSumOp, tg.ReduceMeanOp, tg.ReduceMaxOp)
-def _reduce(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
-    x = op.operands[0]
-    axes = list(ints(op.properties, "axes"))
-    keepdims = flag(op.properties, "keepdims")
-    in_shape = shape_of(x)
-    et = element_of(x)
-    kind = op.name.removeprefix("tg.reduce_")
-    acc_t = compute_type(et)
-    count = math.prod(in_shape[a] for a in axes)
-
-    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        return b.value(x, reduce_index(s, r, axes, len(in_shape), keepdims))
-
-    def finish(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        if kind != "mean":
-            return then(b, s, acc)
-        if dtypes.is_float(et):
-            return then(b, s, b.emit(arith.DivfOp(acc, b.const(float(count), acc_t))))
-        wide = b.emit(arith.UIToFPOp(acc, f64) if is_unsigned(et) else arith.SIToFPOp(acc, f64))
-        mean = b.emit(arith.DivfOp(wide, b.const(float(count), f64)))
-        return then(b, s, b.emit(arith.FPToUIOp(mean, acc_t) if is_unsigned(et) else arith.FPToSIOp(mean, acc_t)))
-
-    combine = max_combiner(et) if kind == "max" else "add"
-    init = lowest(et) if kind == "max" else 0
-    kb.reduction(
-        f"reduce_{kind}",
-        dests[0],
-        et,
-        _axes("o", shape_of(op.results[0])),
-        [(f"r{d}", in_shape[a]) for d, a in enumerate(axes)],
-        combine,
-        init,
-        acc_t,
-        body,
-        finish,
-    )
-
-
 def _along_axis(
     kb: KernelBuilder,
     x: SSAValue,
@@ -430,11 +269,13 @@ def _along_axis(
     init: float,
     term: Callable[[ElementBuilder, Index], SSAValue],
     scale: float | None = None,
+    acc_type: Attribute | None = None,
 ) -> SSAValue:
-    """A temporary holding combine over `axes` of term(x index), reduced dims kept as 1."""
+    """A temporary holding combine over `axes` of term(x index), reduced dims kept as 1,
+    accumulated in `acc_type` (default: the compute type of x's elements)."""
     shape = shape_of(x)
     et = element_of(x)
-    acc_t = compute_type(et)
+    acc_t = acc_type or compute_type(et)
     kept = tuple(1 if d in axes else n for d, n in enumerate(shape))
     temp = kb.temp(TensorType(acc_t, kept), name)
 
@@ -465,26 +306,48 @@ def _stat(b: ElementBuilder, temp: SSAValue, idx: Index, axes: Sequence[int]) ->
     )  # type: ignore[attr-defined]
 
 
+def round_to(b: ElementBuilder, x: SSAValue, element: Attribute) -> SSAValue:
+    """x (a compute-type value) rounded to a 16-bit float `element`, still in the compute
+    type; other element types are left alone."""
+    if not isinstance(element, Float16Type | BFloat16Type):
+        return x
+    return b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(x, element)), compute_type(element)))
+
+
 @anchor(tg.SoftmaxOp, tg.LogSoftmaxOp)
 def _softmax(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """max, then the sum of exp(x - max), then the quotient (x - max - log(sum) for
+    log_softmax). A 16-bit softmax rounds every step to its type as ONNX's reference does
+    (dialects/tg/reference.py softmax): a bf16 sum accumulates in bf16."""
     x = op.operands[0]
     axis = [integer(op.properties, "axis")]
     et = element_of(x)
+    log = isinstance(op, tg.LogSoftmaxOp)
+    steps = et if not log else None  # the type every step of a softmax rounds to
     peak = _along_axis(kb, x, axis, "max", "max", -math.inf, lambda b, i: b.value(x, i))
 
     def shifted(b: ElementBuilder, i: Index) -> SSAValue:
-        return b.emit(arith.SubfOp(b.value(x, i), _stat(b, peak, i, axis)))
+        z = b.emit(arith.SubfOp(b.value(x, i), _stat(b, peak, i, axis)))
+        return round_to(b, z, steps) if steps else z
 
-    total = _along_axis(kb, x, axis, "sum", "add", 0.0, lambda b, i: b.emit(mathd.ExpOp(shifted(b, i))))
-    log = isinstance(op, tg.LogSoftmaxOp)
+    def exp(b: ElementBuilder, i: Index) -> SSAValue:
+        e = b.emit(mathd.ExpOp(shifted(b, i)))
+        return round_to(b, e, steps) if steps else e
+
+    if isinstance(steps, BFloat16Type):
+        total = _along_axis(
+            kb, x, axis, "sum", "add", 0.0, lambda b, i: b.emit(arith.TruncFOp(exp(b, i), steps)), acc_type=steps
+        )
+    else:
+        total = _along_axis(kb, x, axis, "sum", "add", 0.0, exp)
 
     def out(b: ElementBuilder, i: Index) -> SSAValue:
-        z = shifted(b, i)
         s = _stat(b, total, i, axis)
         if log:
-            y = b.emit(arith.SubfOp(z, b.emit(mathd.LogOp(s))))
+            y = b.emit(arith.SubfOp(shifted(b, i), b.emit(mathd.LogOp(s))))
         else:
-            y = b.emit(arith.DivfOp(b.emit(mathd.ExpOp(z)), s))
+            s = round_to(b, s, steps) if steps else s
+            y = b.emit(arith.DivfOp(exp(b, i), s))
         return then(b, i, y)
 
     kb.elementwise("log_softmax" if log else "softmax", dests[0], et, out)

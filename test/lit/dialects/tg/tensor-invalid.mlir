@@ -358,82 +358,9 @@ func.func @pad_result(%x: tensor<3x4xf32>) {
 
 // -----
 
-func.func @reduce_sum_unsorted(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_sum' op axes [2, 0] must be sorted and unique
-  %y = tg.reduce_sum %x {axes = array<i64: 2, 0>, keepdims = true} : tensor<2x3x4xf32> -> tensor<1x3x1xf32>
-  func.return
-}
-
-// -----
-
-func.func @reduce_sum_repeated(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_sum' op axes [1, 1] must be sorted and unique
-  %y = tg.reduce_sum %x {axes = array<i64: 1, 1>, keepdims = true} : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
-  func.return
-}
-
-// -----
-
-func.func @reduce_mean_axis_range(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_mean' op axes [3] out of range for rank 3
-  %y = tg.reduce_mean %x {axes = array<i64: 3>, keepdims = true} : tensor<2x3x4xf32> -> tensor<2x3x4xf32>
-  func.return
-}
-
-// -----
-
-// Axes are canonical: non-negative.
-func.func @reduce_mean_negative_axis(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_mean' op axes [-1] out of range for rank 3
-  %y = tg.reduce_mean %x {axes = array<i64: -1>, keepdims = true} : tensor<2x3x4xf32> -> tensor<2x3x1xf32>
-  func.return
-}
-
-// -----
-
-func.func @reduce_mean_result(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_mean' op result type should be tensor<3xf32>, got tensor<1x3x1xf32>
-  %y = tg.reduce_mean %x {axes = array<i64: 0, 2>, keepdims = false} : tensor<2x3x4xf32> -> tensor<1x3x1xf32>
-  func.return
-}
-
-// -----
-
-func.func @reduce_max_keepdims_integer(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_max' op property 'keepdims' must be true or false, got 1 : i64
-  %y = tg.reduce_max %x {axes = array<i64: 1>, keepdims = 1 : i64} : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
-  func.return
-}
-
-// -----
-
-func.func @reduce_max_dropdims(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_max' op result type should be tensor<2x4xf32>, got tensor<2x1x4xf32>
-  %y = tg.reduce_max %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
-  func.return
-}
-
-// -----
-
-func.func @reduce_max_missing_keepdims(%x: tensor<2x3x4xf32>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_max' op property 'keepdims' expected in operation 'tg.reduce_max'
-  %y = tg.reduce_max %x {axes = array<i64: 1>} : tensor<2x3x4xf32> -> tensor<2x4xf32>
-  func.return
-}
-
-// -----
-
 func.func @weight_nested_symbol() {
   // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.weight' op weight names are flat symbols, got @a::@b
   %w = tg.weight @a::@b : tensor<2xf32>
-  func.return
-}
-
-// -----
-
-func.func @reduce_sum_bool(%x: tensor<2x3xi1>) {
-  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.reduce_sum' op tg.reduce_sum does not take booleans
-  %y = tg.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xi1> -> tensor<2xi1>
   func.return
 }
 

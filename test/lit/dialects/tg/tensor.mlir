@@ -186,46 +186,6 @@ func.func @pad_negative(%x: tensor<4x4xf32>) -> tensor<3x2xf32> {
 
 // -----
 
-// CHECK-LABEL: func.func @reduce_keepdims
-// CHECK: %{{.*}} = tg.reduce_sum %x {axes = array<i64: 1>, keepdims = true} : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
-// CHECK: %{{.*}} = tg.reduce_mean %x {axes = array<i64: 0, 2>, keepdims = true} : tensor<2x3x4xf32> -> tensor<1x3x1xf32>
-// CHECK: %{{.*}} = tg.reduce_max %x {axes = array<i64: 0, 1, 2>, keepdims = true} : tensor<2x3x4xf32> -> tensor<1x1x1xf32>
-func.func @reduce_keepdims(%x: tensor<2x3x4xf32>) -> tensor<2x1x4xf32> {
-  %s = tg.reduce_sum %x {axes = array<i64: 1>, keepdims = true} : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
-  %m = tg.reduce_mean %x {axes = array<i64: 0, 2>, keepdims = true} : tensor<2x3x4xf32> -> tensor<1x3x1xf32>
-  %x1 = tg.reduce_max %x {axes = array<i64: 0, 1, 2>, keepdims = true} : tensor<2x3x4xf32> -> tensor<1x1x1xf32>
-  func.return %s : tensor<2x1x4xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @reduce_dropdims
-// CHECK: %{{.*}} = tg.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3x4xi32> -> tensor<2x4xi32>
-// CHECK: %{{.*}} = tg.reduce_mean %y {axes = array<i64: 0, 2>, keepdims = false} : tensor<2x3x4xf32> -> tensor<3xf32>
-// CHECK: %{{.*}} = tg.reduce_max %y {axes = array<i64: 0, 1, 2>, keepdims = false} : tensor<2x3x4xf32> -> tensor<f32>
-func.func @reduce_dropdims(%x: tensor<2x3x4xi32>, %y: tensor<2x3x4xf32>) -> tensor<f32> {
-  %s = tg.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3x4xi32> -> tensor<2x4xi32>
-  %m = tg.reduce_mean %y {axes = array<i64: 0, 2>, keepdims = false} : tensor<2x3x4xf32> -> tensor<3xf32>
-  %x1 = tg.reduce_max %y {axes = array<i64: 0, 1, 2>, keepdims = false} : tensor<2x3x4xf32> -> tensor<f32>
-  func.return %x1 : tensor<f32>
-}
-
-// -----
-
-// Empty axes reduce nothing: the identity, whatever keepdims says.
-// CHECK-LABEL: func.func @reduce_empty_axes
-// CHECK: %{{.*}} = tg.reduce_sum %x {axes = array<i64>, keepdims = false} : tensor<2x3xf32> -> tensor<2x3xf32>
-// CHECK: %{{.*}} = tg.reduce_mean %x {axes = array<i64>, keepdims = true} : tensor<2x3xf32> -> tensor<2x3xf32>
-// CHECK: %{{.*}} = tg.reduce_max %s {axes = array<i64>, keepdims = false} : tensor<ui8> -> tensor<ui8>
-func.func @reduce_empty_axes(%x: tensor<2x3xf32>, %s: tensor<ui8>) -> tensor<2x3xf32> {
-  %a = tg.reduce_sum %x {axes = array<i64>, keepdims = false} : tensor<2x3xf32> -> tensor<2x3xf32>
-  %b = tg.reduce_mean %x {axes = array<i64>, keepdims = true} : tensor<2x3xf32> -> tensor<2x3xf32>
-  %c = tg.reduce_max %s {axes = array<i64>, keepdims = false} : tensor<ui8> -> tensor<ui8>
-  func.return %a : tensor<2x3xf32>
-}
-
-// -----
-
 // depth_to_space in both ONNX modes, and on a blocked NCHW16c tensor (logical channels).
 // CHECK-LABEL: func.func @depth_to_space
 // CHECK: tg.depth_to_space %x {blocksize = 2 : i64, mode = "DCR"} : tensor<1x8x3x4xf32> -> tensor<1x2x6x8xf32>

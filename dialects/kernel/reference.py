@@ -331,6 +331,8 @@ class KernelEvaluator:
             return x.astype(np_type(rt)) if x.dtype != np.bool_ else x.astype(np_type(rt))
         if isinstance(op, arith.ExtUIOp):
             return unsigned(np.asarray(v[0])).astype(np_type(rt))
+        if isinstance(op, arith.BitcastOp):
+            return np.asarray(v[0]).view(np_type(rt))
         raise NotImplementedError(f"kernel evaluator: {name}")
 
     def _padded_load(self, op: kernel.LoadOp, env: dict[SSAValue, object]) -> np.ndarray:
@@ -390,6 +392,9 @@ _FLOAT_BINARY = {
     "arith.divf": np.divide,
     "arith.maximumf": np.maximum,
     "arith.minimumf": np.minimum,
+    "math.powf": np.power,
+    "math.copysign": np.copysign,
+    "llvm.frem": np.fmod,
 }
 
 _INT_BINARY = {
@@ -408,6 +413,10 @@ _INT_BINARY = {
     "arith.andi": np.bitwise_and,
     "arith.ori": np.bitwise_or,
     "arith.xori": np.bitwise_xor,
+    "arith.remui": _unsigned_op(lambda a, b: np.remainder(a, np.where(b == 0, 1, b))),
+    "arith.shli": _unsigned_op(np.left_shift),
+    "arith.shrui": _unsigned_op(np.right_shift),
+    "arith.shrsi": np.right_shift,
 }
 
 _UNARY = {
@@ -418,6 +427,23 @@ _UNARY = {
     "math.log": np.log,
     "math.erf": lambda x: special.erf(x).astype(np.asarray(x).dtype),
     "math.absf": np.abs,
+    "math.absi": np.abs,
+    "math.floor": np.floor,
+    "math.ceil": np.ceil,
+    "math.roundeven": np.rint,
+    "math.expm1": np.expm1,
+    "math.log1p": np.log1p,
+    "math.sin": np.sin,
+    "math.cos": np.cos,
+    "math.tan": np.tan,
+    "math.asin": np.arcsin,
+    "math.acos": np.arccos,
+    "math.atan": np.arctan,
+    "math.sinh": np.sinh,
+    "math.cosh": np.cosh,
+    "math.asinh": np.arcsinh,
+    "math.acosh": np.arccosh,
+    "math.atanh": np.arctanh,
 }
 
 

@@ -10,8 +10,11 @@ from xdsl.ir import Dialect
 
 from .base import Fusion, FusionCategory, TgOp, fusion_category
 from .blocked import Conv2dNchwcOp, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
+from . import logic as _logic
+from . import math as _math
 from .elementwise import (
     AddOp,
+    BitcastOp,
     CastOp,
     ClipOp,
     DivOp,
@@ -27,6 +30,48 @@ from .elementwise import (
     TanhOp,
 )
 from .fused import FusedOp, YieldOp
+from .logic import (
+    AndOp,
+    BitShiftOp,
+    EqualOp,
+    GreaterEqualOp,
+    GreaterOp,
+    IsInfOp,
+    IsNanOp,
+    LessEqualOp,
+    LessOp,
+    NotOp,
+    OrOp,
+    WhereOp,
+    XorOp,
+)
+from .math import (
+    AbsOp,
+    AcoshOp,
+    AcosOp,
+    AsinhOp,
+    AsinOp,
+    AtanhOp,
+    AtanOp,
+    CeilOp,
+    CoshOp,
+    CosOp,
+    ErfOp,
+    Expm1Op,
+    FloorOp,
+    Log1pOp,
+    LogOp,
+    MaxOp,
+    MinOp,
+    ModOp,
+    PowOp,
+    ReciprocalOp,
+    RoundOp,
+    SignOp,
+    SinhOp,
+    SinOp,
+    TanOp,
+)
 from . import quant as _quant  # family D2: quantization
 from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
 from .indexing import (
@@ -105,6 +150,9 @@ OPS: list[type[TgOp]] = [
     ShiftRightOp,
     GeluOp,
     CastOp,
+    BitcastOp,
+    *_math.OPS,
+    *_logic.OPS,
     MatmulOp,
     GemmOp,
     Conv2dOp,

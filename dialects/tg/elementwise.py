@@ -1,9 +1,21 @@
-"""Element-wise `tg` ops: numpy-broadcasting binaries, unaries, clip, gelu and cast.
+"""Element-wise `tg` ops: numpy-broadcasting binaries, unaries, clip, gelu and casts.
 
 All are injective. Binary ops broadcast like numpy/ONNX and need equal element types:
     %z = tg.add %x, %y : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
 Unary ops keep the type:
     %y = tg.relu %x : tensor<3x4xf32>
+
+The element-wise primitives other operators are built from, by module:
+- here: tg.add, tg.sub, tg.mul, tg.div, tg.neg, tg.exp, tg.sqrt, tg.relu, tg.sigmoid,
+  tg.tanh, tg.gelu, tg.clip, tg.shift_right, tg.cast, tg.bitcast;
+- math.py: tg.abs, tg.sign, tg.reciprocal, tg.floor, tg.ceil, tg.round, tg.log, tg.expm1,
+  tg.log1p, tg.erf, tg.sin, tg.cos, tg.tan, tg.asin, tg.acos, tg.atan, tg.sinh, tg.cosh,
+  tg.asinh, tg.acosh, tg.atanh; binary tg.min, tg.max, tg.pow, tg.mod (`fmod`);
+- logic.py: comparisons tg.equal, tg.less, tg.greater, tg.less_equal, tg.greater_equal
+  (i1 results); tg.and, tg.or, tg.xor, tg.not (logical on i1, bitwise on integers);
+  tg.where (select, three-way broadcast); tg.isnan, tg.isinf; tg.bitshift.
+Activations (LeakyRelu, Elu, HardSwish, Softplus, ...) are compositions of these, made
+by the ONNX importer (frontends/onnx/ops_activation.py).
 """
 
 from __future__ import annotations
@@ -11,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+import numpy as np
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, Signedness, StringAttr, TensorType
 from xdsl.ir import Attribute
 from xdsl.irdl import (
@@ -78,7 +91,7 @@ SIGNED = "signed"  # floats and signed integers
 NUMBERS = "number"  # floats and all integers
 
 
-def _check_kind(op_name: str, et: Attribute, kind: str) -> None:
+def check_kind(op_name: str, et: Attribute, kind: str) -> None:
     if dtypes.is_float(et):
         return
     signed = dtypes.is_integer(et) and isinstance(et, IntegerType) and et.signedness.data != Signedness.UNSIGNED
@@ -98,7 +111,7 @@ class UnaryOp(TgOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (t,) = operand_types
-        _check_kind(cls.name, t.element_type, cls.ACCEPTS)
+        check_kind(cls.name, t.element_type, cls.ACCEPTS)
         return [t]
 
 
@@ -213,3 +226,35 @@ class CastOp(TgOp):
             operand_types[0].get_shape() == result_types[0].get_shape(),
             f"result shape must equal the input shape {operand_types[0].get_shape()}",
         )
+
+
+def storage_bits(element_type: Attribute) -> int:
+    """Bits an element occupies in memory (a boolean is a byte, as in ONNX and numpy)."""
+    return dtypes.to_numpy(element_type).itemsize * 8
+
+
+@irdl_op_definition
+class BitcastOp(TgOp):
+    """The same bits read as another element type of the same width (ONNX BitCast):
+    `tg.bitcast %x : tensor<4xf32> -> tensor<4xi32>`; a boolean is one byte."""
+
+    name = "tg.bitcast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), INJECTIVE, Elementwise())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    @classmethod
+    def check_result_types(
+        cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
+    ) -> None:
+        (src,), (dst,) = operand_types, result_types
+        require(src.get_shape() == dst.get_shape(), f"result shape must equal the input shape {src.get_shape()}")
+        if dtypes.is_supported(src.element_type) and dtypes.is_supported(dst.element_type):
+            a, b = storage_bits(src.element_type), storage_bits(dst.element_type)
+            require(a == b, f"{src.element_type} ({a} bits) and {dst.element_type} ({b} bits) differ in width")
+
+    def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        t = self.result.type
+        assert isinstance(t, TensorType)
+        return [np.array(args[0], order="C").view(dtypes.to_numpy(t.element_type))]

@@ -44,6 +44,57 @@ def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(b == 0, 0, q)
 
 
+def int_pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Integer a^b, wrapping like the machine (square and multiply over b's bits); a
+    negative b truncates 1/a^|b| toward zero: 1 for a = 1, ±1 for a = -1, else 0."""
+    a, b = np.broadcast_arrays(a, b)
+    result = np.ones(a.shape, a.dtype)
+    base = a.copy()
+    e = b.astype(np.int64) if b.dtype.kind == "i" else b.astype(np.uint64)
+    negative = e < 0
+    e = np.where(negative, 0, e)
+    with np.errstate(over="ignore"):
+        while np.any(e > 0):
+            odd = (e & 1) == 1
+            result = np.where(odd, result * base, result).astype(a.dtype)
+            base = (base * base).astype(a.dtype)
+            e = e >> 1
+    if negative.any():
+        odd_power = (b.astype(np.int64) & 1) == 1
+        minus_one = np.where(odd_power, -1, 1).astype(a.dtype) if a.dtype.kind == "i" else result
+        inverse = np.where(a == 1, 1, np.where(a == -1, minus_one, 0)).astype(a.dtype)
+        result = np.where(negative, inverse, result)
+    return result
+
+
+def mod(a: np.ndarray, b: np.ndarray, fmod: bool) -> np.ndarray:
+    """fmod: C's remainder (the sign of a); else numpy's mod (the sign of b). On integers
+    a mod 0 is 0."""
+    if is_floating(a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.fmod(wide(a), wide(b)) if fmod else np.mod(wide(a), wide(b))
+    safe = np.where(b == 0, 1, b).astype(b.dtype)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r = np.fmod(a, safe) if fmod else np.mod(a, safe)
+    return np.where(b == 0, 0, r).astype(np.result_type(a, b))
+
+
+def bitshift(a: np.ndarray, b: np.ndarray, left: bool) -> np.ndarray:
+    """ONNX BitShift: amounts outside [0, width) give 0 (left, or right on unsigned) or
+    the sign fill (right on signed); left shifts wrap."""
+    a, b = np.broadcast_arrays(a, b)
+    width = a.dtype.itemsize * 8
+    valid = (b >= 0) & (b < width)
+    amount = np.where(valid, b, 0).astype(np.uint64)
+    bits = a.view(f"uint{width}").astype(np.uint64)
+    if left:
+        shifted = ((bits << amount) & np.uint64((1 << width) - 1)).astype(f"uint{width}").view(a.dtype)
+        return np.where(valid, shifted, 0).astype(a.dtype)
+    shifted = np.right_shift(a, amount.astype(a.dtype))
+    fill = np.where(a < 0, -1, 0) if a.dtype.kind == "i" else 0
+    return np.where(valid, shifted, fill).astype(a.dtype)
+
+
 def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     x = wide(x)
     if approximate == "tanh":

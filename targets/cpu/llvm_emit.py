@@ -15,7 +15,7 @@ import math
 import struct
 from collections.abc import Iterable
 
-from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects import arith, func, llvm, memref, scf, vector
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -153,6 +153,7 @@ BINARY = {
     arith.ShRSIOp: "ashr",
     arith.ShRUIOp: "lshr",
     arith.ShLIOp: "shl",
+    llvm.FRemOp: "frem",  # C's fmod (xDSL's arith has no remf)
 }
 INTRINSIC_BINARY = {
     arith.MaximumfOp: "llvm.maximum",
@@ -161,6 +162,7 @@ INTRINSIC_BINARY = {
     arith.MinSIOp: "llvm.smin",
     arith.MaxUIOp: "llvm.umax",
     arith.MinUIOp: "llvm.umin",
+    mathd.CopySignOp: "llvm.copysign",
 }
 CASTS = {
     arith.ExtFOp: "fpext",
@@ -172,18 +174,45 @@ CASTS = {
     arith.ExtSIOp: "sext",
     arith.ExtUIOp: "zext",
     arith.TruncIOp: "trunc",
+    arith.BitcastOp: "bitcast",
 }
-MATH_INTRINSICS = {
+MATH_INTRINSICS: dict[type[Operation], str] = {
     mathd.ExpOp: "llvm.exp",
     mathd.SqrtOp: "llvm.sqrt",
     mathd.LogOp: "llvm.log",
     mathd.AbsFOp: "llvm.fabs",
     mathd.FloorOp: "llvm.floor",
     mathd.CeilOp: "llvm.ceil",
+    mathd.RoundEvenOp: "llvm.roundeven",
 }
-LIBM = {mathd.TanhOp: "tanh", mathd.ErfOp: "erf"}  # scalar libm functions, per lane
+# scalar libm functions, per lane (f32: the `f` variant)
+LIBM: dict[type[Operation], str] = {
+    mathd.TanhOp: "tanh",
+    mathd.ErfOp: "erf",
+    mathd.ExpM1Op: "expm1",
+    mathd.Log1pOp: "log1p",
+    mathd.SinOp: "sin",
+    mathd.CosOp: "cos",
+    mathd.TanOp: "tan",
+    mathd.AsinOp: "asin",
+    mathd.AcosOp: "acos",
+    mathd.AtanOp: "atan",
+    mathd.SinhOp: "sinh",
+    mathd.CoshOp: "cosh",
+    mathd.AsinhOp: "asinh",
+    mathd.AcoshOp: "acosh",
+    mathd.AtanhOp: "atanh",
+}
+LIBM_BINARY: dict[type[Operation], str] = {mathd.PowFOp: "pow"}
 # float32 (scalar and vector) goes to the polynomial versions of vector_math.py.
-POLYNOMIAL = {mathd.ExpOp: "exp", mathd.LogOp: "log", mathd.TanhOp: "tanh", mathd.ErfOp: "erf"}
+POLYNOMIAL: dict[type[Operation], str] = {
+    mathd.ExpOp: "exp",
+    mathd.LogOp: "log",
+    mathd.TanhOp: "tanh",
+    mathd.ErfOp: "erf",
+    mathd.ExpM1Op: "expm1",
+    mathd.Log1pOp: "log1p",
+}
 
 
 class FunctionEmitter:
@@ -303,8 +332,12 @@ class FunctionEmitter:
             fn = f"{MATH_INTRINSICS[type(op)]}.{mangle(r.type)}"
             self.declare(f"declare {t} @{fn}({t})")
             self.line(f"{name} = call {t} @{fn}({self.typed(op.operands[0])})")
-        elif type(op) in LIBM:
+        elif type(op) in LIBM or type(op) in LIBM_BINARY:
             self.libm(op, name, t)
+        elif isinstance(op, mathd.AbsIOp):
+            fn = f"llvm.abs.{mangle(r.type)}"
+            self.declare(f"declare {t} @{fn}({t}, i1)")
+            self.line(f"{name} = call {t} @{fn}({self.typed(op.operands[0])}, i1 false)")
         elif isinstance(op, memref.LoadOp):
             ptr = self.address(op.memref, op.indices)
             self.line(f"{name} = load {t}, ptr {ptr}, align {_align(r.type)}")
@@ -316,30 +349,10 @@ class FunctionEmitter:
             count = math.prod(mt.get_shape())  # type: ignore[attr-defined]
             et = llvm_type(mt.element_type)  # type: ignore[attr-defined]
             self.allocas.append(f"{name} = alloca {et}, i64 {max(count, 1)}, align 64")
-        elif isinstance(op, vector.LoadOp):
-            ptr = self.address(op.base, op.indices)
-            self.line(f"{name} = load {t}, ptr {ptr}, align {_align(scalar_of(r.type))}")
-        elif isinstance(op, vector.StoreOp):
-            ptr = self.address(op.base, op.indices)
-            self.line(f"store {self.typed(op.vector)}, ptr {ptr}, align {_align(scalar_of(op.vector.type))}")
-        elif isinstance(op, vector.MaskedLoadOp):
-            ptr = self.address(op.base, op.indices)
-            fn = f"llvm.masked.load.{mangle(r.type)}.p0"
-            mask_t = llvm_type(op.mask.type)
-            self.declare(f"declare {t} @{fn}(ptr, i32, {mask_t}, {t})")
-            align = _align(scalar_of(r.type))
-            self.line(
-                f"{name} = call {t} @{fn}(ptr {ptr}, i32 {align}, {self.typed(op.mask)}, {self.typed(op.pass_thru)})"
-            )
-        elif isinstance(op, vector.MaskedStoreOp):
-            ptr = self.address(op.base, op.indices)
-            vt = llvm_type(op.value_to_store.type)
-            fn = f"llvm.masked.store.{mangle(op.value_to_store.type)}.p0"
-            self.declare(f"declare void @{fn}({vt}, ptr, i32, {llvm_type(op.mask.type)})")
-            align = _align(scalar_of(op.value_to_store.type))
-            self.line(
-                f"call void @{fn}({self.typed(op.value_to_store)}, ptr {ptr}, i32 {align}, {self.typed(op.mask)})"
-            )
+        elif isinstance(op, vector.LoadOp | vector.MaskedLoadOp):
+            self.vector_load(op, name)
+        elif isinstance(op, vector.StoreOp | vector.MaskedStoreOp):
+            self.vector_store(op)
         elif isinstance(op, vector.BroadcastOp):
             n = r.type.get_shape()[0]  # type: ignore[attr-defined]
             s = llvm_type(op.source.type)
@@ -366,6 +379,53 @@ class FunctionEmitter:
             self.line(f"{name} = call {t} @{fn}({self.typed(op.lhs)}, {self.typed(op.rhs)}, {self.typed(op.acc)})")
         else:
             raise NotImplementedError(f"LLVM emission of {op.name}")
+
+    def vector_load(self, op: vector.LoadOp | vector.MaskedLoadOp, name: str) -> None:
+        """A vector load. Booleans are bytes in memory (numpy's and ONNX's layout) but LLVM
+        packs `<N x i1>` into bits, so boolean lanes are loaded as bytes and compared with 0."""
+        vt = op.results[0].type
+        assert isinstance(vt, VectorType)
+        boolean = _is_bool(vt.element_type)
+        memory = VectorType(IntegerType(8), vt.get_shape()) if boolean else vt
+        mt = llvm_type(memory)
+        ptr = self.address(op.base, op.indices)
+        align = _align(vt.element_type)
+        raw = self.fresh() if boolean else name
+        if isinstance(op, vector.LoadOp):
+            self.line(f"{raw} = load {mt}, ptr {ptr}, align {align}")
+        else:
+            fn = f"llvm.masked.load.{mangle(memory)}.p0"
+            self.declare(f"declare {mt} @{fn}(ptr, i32, {llvm_type(op.mask.type)}, {mt})")
+            passthru = self.bool_bytes(op.pass_thru) if boolean else self.typed(op.pass_thru)
+            self.line(f"{raw} = call {mt} @{fn}(ptr {ptr}, i32 {align}, {self.typed(op.mask)}, {passthru})")
+        if boolean:
+            self.line(f"{name} = icmp ne {mt} {raw}, zeroinitializer")
+
+    def vector_store(self, op: vector.StoreOp | vector.MaskedStoreOp) -> None:
+        """A vector store; boolean lanes are stored as bytes (see vector_load)."""
+        value = op.vector if isinstance(op, vector.StoreOp) else op.value_to_store
+        vt = value.type
+        assert isinstance(vt, VectorType)
+        boolean = _is_bool(vt.element_type)
+        memory = VectorType(IntegerType(8), vt.get_shape()) if boolean else vt
+        typed = self.bool_bytes(value) if boolean else self.typed(value)
+        ptr = self.address(op.base, op.indices)
+        align = _align(vt.element_type)
+        if isinstance(op, vector.StoreOp):
+            self.line(f"store {typed}, ptr {ptr}, align {align}")
+            return
+        fn = f"llvm.masked.store.{mangle(memory)}.p0"
+        self.declare(f"declare void @{fn}({llvm_type(memory)}, ptr, i32, {llvm_type(op.mask.type)})")
+        self.line(f"call void @{fn}({typed}, ptr {ptr}, i32 {align}, {self.typed(op.mask)})")
+
+    def bool_bytes(self, value: SSAValue) -> str:
+        """A `<N x i1>` value as typed `<N x i8>` bytes (0 or 1)."""
+        vt = value.type
+        assert isinstance(vt, VectorType)
+        wide = self.fresh()
+        bytes_t = llvm_type(VectorType(IntegerType(8), vt.get_shape()))
+        self.line(f"{wide} = zext {self.typed(value)} to {bytes_t}")
+        return f"{bytes_t} {wide}"
 
     def _flags(self, op: Operation) -> str:
         fm = op.properties.get("fastmath")
@@ -429,22 +489,28 @@ class FunctionEmitter:
             self.line(f"{delta} = zext i1 {adj} to {t}")
             self.line(f"{name} = add {t} {q}, {delta}")
 
+    def libm_function(self, op: Operation) -> str:
+        """The scalar function computing `op` on its element type (libm: sinf, sin)."""
+        base = LIBM.get(type(op)) or LIBM_BINARY[type(op)]
+        return base + ("f" if isinstance(scalar_of(op.results[0].type), Float32Type) else "")
+
     def libm(self, op: Operation, name: str, t: str) -> None:
         rt = op.results[0].type
-        s = scalar_of(rt)
-        base = LIBM[type(op)]
-        fn = base + ("f" if isinstance(s, Float32Type) else "")
-        st = llvm_type(s)
-        self.declare(f"declare {st} @{fn}({st})")
-        x = op.operands[0]
+        st = llvm_type(scalar_of(rt))
+        fn = self.libm_function(op)
+        self.declare(f"declare {st} @{fn}({', '.join(st for _ in op.operands)})")
         if not isinstance(rt, VectorType):
-            self.line(f"{name} = call {st} @{fn}({self.typed(x)})")
+            self.line(f"{name} = call {st} @{fn}({', '.join(self.typed(x) for x in op.operands)})")
             return
         current = "poison"
         for lane in range(rt.get_shape()[0]):
-            e, y, nxt = self.fresh(), self.fresh(), self.fresh()
-            self.line(f"{e} = extractelement {self.typed(x)}, i64 {lane}")
-            self.line(f"{y} = call {st} @{fn}({st} {e})")
+            args = []
+            for x in op.operands:
+                e = self.fresh()
+                self.line(f"{e} = extractelement {self.typed(x)}, i64 {lane}")
+                args.append(f"{st} {e}")
+            y, nxt = self.fresh(), self.fresh()
+            self.line(f"{y} = call {st} @{fn}({', '.join(args)})")
             self.line(f"{nxt} = insertelement {t} {current}, {st} {y}, i64 {lane}")
             current = nxt
         self.names[op.results[0]] = current
@@ -512,6 +578,10 @@ class FunctionEmitter:
                 f"{n} = phi {llvm_type(res.type)} [ {then_vals[i]}, %{then_end} ], [ {else_vals[i]}, %{else_end} ]"
             )
             self.names[res] = n
+
+
+def _is_bool(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
 
 
 def _bits(t: str) -> int:

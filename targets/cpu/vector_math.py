@@ -1,4 +1,5 @@
-"""exp, log, tanh and erf on float32 vectors, as LLVM IR the code generator links in.
+"""exp, log, tanh, erf, expm1 and log1p on float32 vectors, as LLVM IR the code generator
+links in.
 
 LLVM has no vector library on this path: `llvm.exp.v16f32` becomes sixteen calls to
 `expf`, and tanh/erf are plain libm calls, so one GELU or sigmoid costs more than the
@@ -13,6 +14,10 @@ on whether its lane was vectorized:
 - tanh: Cephes' tanhf (odd polynomial below 0.625, 1 - 2 / (exp(2|x|) + 1) above).
 - erf: x P(x^2) below 1 and 1 - exp(-x^2) R(1/x) up to 4 (erf rounds to 1 beyond); P and R
   are least-squares fits made by `python -m tessel.targets.cpu.vector_math --fit`.
+- expm1: its Taylor series to degree 8 below |x| = 1/2 (the omitted terms are under 1e-8
+  of the value), exp(x) - 1 above, where the subtraction loses nothing.
+- log1p: log(u) * x / (u - 1) with u = 1 + x rounded (Goldberg's exact correction of the
+  rounding of u), x itself where u rounds to 1.
 
 Special values follow IEEE (NaN in, NaN out; exp(-inf) = 0, log(0) = -inf, log(-1) = NaN).
 test/unit/targets/test_vector_math.py measures the error against float64 over dense
@@ -26,7 +31,7 @@ import sys
 
 import numpy as np
 
-FUNCTIONS = ("exp", "log", "tanh", "erf")
+FUNCTIONS = ("exp", "log", "tanh", "erf", "expm1", "log1p")
 
 # erf(x) / x = P(x^2) on [0, 1]; highest power first.
 ERF_SMALL = (-5.6254939e-04, 4.9160481e-03, -2.6709972e-02, 1.1280131e-01, -3.7612319e-01, 1.1283791e00)
@@ -180,7 +185,22 @@ def _erf(b: _Body, x: str) -> str:
     return b.select(b.cmp("uno", x, x), x, y)
 
 
-_BODIES = {"exp": _exp, "log": _log, "tanh": _tanh, "erf": _erf}
+def _expm1(b: _Body, x: str) -> str:
+    # Taylor coefficients 1/2!, 1/3!, ..., 1/8!: expm1(x) = x + x^2 P(x)
+    p = b.horner((1 / 40320, 1 / 5040, 1 / 720, 1 / 120, 1 / 24, 1 / 6, 1 / 2), x)
+    small = b.call("copysign", b.fma(b.bin("fmul", x, x), p, x), x)  # keeps expm1(-0) = -0
+    large = b.bin("fsub", _exp(b, x), b.f(1.0))
+    return b.select(b.cmp("olt", b.call("fabs", x), b.f(0.5)), small, large)  # NaN: large is NaN
+
+
+def _log1p(b: _Body, x: str) -> str:
+    u = b.bin("fadd", x, b.f(1.0))
+    corrected = b.bin("fmul", _log(b, u), b.bin("fdiv", x, b.bin("fsub", u, b.f(1.0))))
+    y = b.select(b.cmp("oeq", u, b.f(1.0)), x, corrected)
+    return b.select(b.cmp("oeq", u, b.f(float("inf"))), u, y)  # log1p(inf) = inf, not inf * 0
+
+
+_BODIES = {"exp": _exp, "log": _log, "tanh": _tanh, "erf": _erf, "expm1": _expm1, "log1p": _log1p}
 
 
 def function_name(name: str, n: int) -> str:

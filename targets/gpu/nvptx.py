@@ -11,8 +11,9 @@ memref/vector lowering, with
   as `llvm.nvvm.barrier0` (bar.sync 0);
 * f32 exp/log/tanh/erf as the polynomial functions of targets/cpu/vector_math.py (plain
   IR, so they compile for any target), sqrt/fabs/floor/ceil/roundeven as the intrinsics NVPTX selects
-  natively; what would need a libm call on the device (f64 transcendental functions) is a
-  one-line error naming the op.
+  natively; what needs a libm call on the device (f64 transcendental functions, the
+  trigonometric family, pow, and frem, which LLVM would lower approximately) calls NVIDIA's
+  libdevice (`__nv_sinf`, `__nv_fmod`; targets/gpu/libdevice.py links it in).
 
 The same kernels also compile for the host (`flavour="host"`): the block and thread
 indices, the block's shared buffer and its barrier become extra arguments, and a
@@ -30,11 +31,21 @@ from functools import cache
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, ModuleOp
+from xdsl.dialects.llvm import FRemOp
 from xdsl.ir import Operation
 
 from tessel.dialects.kernel import GPU_DIMS_ATTR, STAGE_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.cpu.llvm_emit import LIBM, MATH_INTRINSICS, POLYNOMIAL, FunctionEmitter, llvm_type, scalar_of
+from tessel.targets.cpu.llvm_emit import (
+    LIBM,
+    LIBM_BINARY,
+    MATH_INTRINSICS,
+    POLYNOMIAL,
+    FunctionEmitter,
+    llvm_type,
+    scalar_of,
+)
+from tessel.targets.gpu import libdevice
 
 TRIPLE = "nvptx64-nvidia-cuda"
 DEFAULT_ARCH = "sm_90"
@@ -97,15 +108,18 @@ class KernelEmitter(FunctionEmitter):
             self.line(f"{wide} = zext i32 {raw} to i64")
             self.names[op.results[0]] = wide
             return
-        if self.flavour == "ptx" and op.results and (type(op) in LIBM or type(op) in MATH_INTRINSICS):
-            floating = scalar_of(op.results[0].type)
-            if not isinstance(op, NATIVE_MATH) and not (isinstance(floating, Float32Type) and type(op) in POLYNOMIAL):
-                raise TesselError(
-                    f"{op.name} on {floating} has no GPU lowering (it would need a device libm); "
-                    "on f32 it is supported",
-                    op_location(op),
-                )
+        if self.flavour == "ptx" and op.results and _device_math(op) is not None:
+            name = self.fresh()
+            self.names[op.results[0]] = name
+            self.libm(op, name, llvm_type(op.results[0].type))
+            return
         super().op(op)
+
+    def libm_function(self, op: Operation) -> str:
+        device = _device_math(op) if self.flavour == "ptx" else None
+        if device is None:
+            return super().libm_function(op)
+        return libdevice.function(device, isinstance(scalar_of(op.results[0].type), Float32Type))
 
     def _shared_tile(self, op: Operation) -> None:
         """Shared memory: a module global in address space 3 on the GPU (used through a
@@ -131,6 +145,20 @@ class KernelEmitter(FunctionEmitter):
 
     def calling_convention(self) -> str:
         return "ptx_kernel " if self.flavour == "ptx" else ""
+
+
+def _device_math(op: Operation) -> str | None:
+    """The C name of the math function a GPU op needs from libdevice (None: the op is an
+    NVPTX instruction, or a polynomial of targets/cpu/vector_math.py on f32)."""
+    if isinstance(op, FRemOp):
+        return "fmod"
+    kind = type(op)
+    if kind not in LIBM and kind not in LIBM_BINARY and kind not in MATH_INTRINSICS or isinstance(op, NATIVE_MATH):
+        return None
+    if isinstance(scalar_of(op.results[0].type), Float32Type) and kind in POLYNOMIAL:
+        return None
+    name = LIBM.get(kind) or LIBM_BINARY.get(kind) or MATH_INTRINSICS[kind].removeprefix("llvm.")
+    return {"roundeven": "rint"}.get(name, name)  # libdevice's rint rounds half to even
 
 
 def gpu_dims(fn: func.FuncOp) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -403,6 +431,8 @@ def compile_ptx(
     mod.triple = TRIPLE
     mod.data_layout = str(tm.target_data)
     mod.verify()
+    if libdevice.needed(ir):
+        libdevice.link(mod, str(tm.target_data), TRIPLE)
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(mod, pb)

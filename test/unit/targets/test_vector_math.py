@@ -1,4 +1,4 @@
-"""The float32 exp/log/tanh/erf the CPU code generator links in, measured against float64.
+"""The float32 exp/log/tanh/erf/expm1/log1p the CPU code generator links in, measured against float64.
 
 Each routine is compiled alone (16 lanes and scalar) and run over dense sweeps of its
 domain plus the special values. Errors are in float32 ulps of the true value (relative
@@ -17,9 +17,9 @@ from scipy import special
 from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.vector_math import definition, function_name
 
-TRUTH = {"exp": np.exp, "log": np.log, "tanh": np.tanh, "erf": special.erf}
+TRUTH = {"exp": np.exp, "log": np.log, "tanh": np.tanh, "erf": special.erf, "expm1": np.expm1, "log1p": np.log1p}
 # Max error in ulps of the float32 result over the sweeps below.
-ULPS = {"exp": 1.5, "log": 1.0, "tanh": 1.5, "erf": 2.5}
+ULPS = {"exp": 1.5, "log": 1.0, "tanh": 1.5, "erf": 2.5, "expm1": 2.5, "log1p": 2.5}
 
 
 def _module(name: str, n: int) -> str:
@@ -73,6 +73,11 @@ def _sweep(name: str) -> np.ndarray:
         parts = [np.geomspace(1e-45, 3e38, 400_001), rng.uniform(0.5, 2, 100_000)]
     elif name == "tanh":
         parts = [np.linspace(-12, 12, 400_001), rng.uniform(-0.7, 0.7, 100_000), np.geomspace(1e-30, 1, 10_000)]
+    elif name == "expm1":
+        parts = [np.linspace(-110, 90, 400_001), rng.uniform(-1, 1, 100_000), np.geomspace(1e-30, 1, 10_000)]
+        parts.append(-parts[-1])
+    elif name == "log1p":
+        parts = [np.geomspace(1e-45, 3e38, 400_001), rng.uniform(-1, 1, 100_000), -np.geomspace(1e-30, 1, 10_000)]
     else:
         parts = [np.linspace(-6, 6, 400_001), rng.uniform(-1.2, 1.2, 100_000), np.geomspace(1e-30, 1, 10_000)]
     return np.concatenate(parts).astype(np.float32)

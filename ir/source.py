@@ -32,6 +32,7 @@ UPSTREAM = {
     "math": "xdsl.dialects.math:Math",
     "vector": "xdsl.dialects.vector:Vector",
     "gpu": "xdsl.dialects.gpu:GPU",
+    "llvm": "xdsl.dialects.llvm:LLVM",  # llvm.frem: C's fmod, which arith lacks in xDSL
 }
 
 

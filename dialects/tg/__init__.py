@@ -29,6 +29,7 @@ from .elementwise import (
     SubOp,
     TanhOp,
 )
+from .attention import AttentionOp  # family D1: attention
 from .fused import FusedOp, YieldOp
 from .logic import (
     AndOp,
@@ -155,6 +156,7 @@ OPS: list[type[TgOp]] = [
     *_logic.OPS,
     MatmulOp,
     GemmOp,
+    AttentionOp,
     Conv2dOp,
     ConvTranspose2dOp,
     *_pool.OPS,

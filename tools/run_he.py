@@ -7,7 +7,8 @@ Examples:
   tessel-run kernel.mlir --target seal --inputs in.npz -o out.npz
 
 Each program (a function with `hev.implements = @spec`) gets the same inputs, random
-(--seed; 0/1 for `hev.domain = "bits"`) or from --inputs (by argument name). Its secret
+(--seed; 0/1 for the bits domain, 0 in the zero padding of `hev.padded`) or from --inputs
+(by argument name; checked against those declarations). Its secret
 inputs are encrypted, the server-side operations run on SEAL (timed: median of --reps),
 the result is decrypted and compared with the spec's reference semantics at every output
 slot that matters. Parameters: `auto` picks the cheapest measured set that leaves enough
@@ -65,14 +66,13 @@ def _inputs(spec_fn, iface: kernel.Interface, args: argparse.Namespace) -> list[
                 raise TesselError(
                     f"{args.inputs}: input '{a.name}' is {v.dtype}{list(v.shape)}, the kernel takes {iface.slots} integers"
                 )
-            if a.domain == "bits" and not np.isin(v, (0, 1)).all():
-                raise TesselError(
-                    f"{args.inputs}: input '{a.name}' is declared hev.domain = \"bits\" but holds values other than 0 and 1"
-                )
             out.append(v.astype(np.int64) % iface.plain_modulus)
+        try:
+            iface.check_inputs(out)
+        except TesselError as err:
+            raise TesselError(f"{args.inputs}: {err.message}") from None
         return out
-    rng = np.random.default_rng(args.seed)
-    return [rng.integers(0, 2 if a.domain == "bits" else iface.plain_modulus, iface.slots) for a in iface.arguments]
+    return iface.random_inputs(np.random.default_rng(args.seed))
 
 
 def _describe_counts(fn) -> str:

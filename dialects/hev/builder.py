@@ -41,7 +41,7 @@ from xdsl.irdl import IRDLOperation
 
 from . import spec_ops as S
 from .attributes import Domain, DomainAttr
-from .kernel import DEFAULT_PLAIN_MODULUS, DOMAIN, IMAGE, PLAIN_MODULUS, PUBLIC, SLOTS, SPEC
+from .kernel import DEFAULT_PLAIN_MODULUS, DOMAIN, IMAGE, PADDED, PLAIN_MODULUS, PUBLIC, SLOTS, SPEC
 from .types import VecType
 
 
@@ -52,16 +52,21 @@ class Param:
     public: bool = False
     bits: bool = False
     image: tuple[int, int] | None = None
+    padded: tuple[int, ...] | None = None
 
 
-def vector(public: bool = False, bits: bool = False) -> Param:
-    """A vector argument: secret (encrypted) unless `public`; `bits` if every slot is 0 or 1."""
-    return Param(public, bits)
+def vector(public: bool = False, bits: bool = False, padded: tuple[int, int] | None = None) -> Param:
+    """A vector argument: secret (encrypted) unless `public`; `bits` if every slot is 0 or 1;
+    `padded=(start, count)`: only those slots hold data, the others are 0."""
+    return Param(public, bits, None, padded)
 
 
-def image(height: int, width: int, public: bool = False, bits: bool = False) -> Param:
-    """An image argument, row-major in the slots."""
-    return Param(public, bits, (height, width))
+def image(
+    height: int, width: int, public: bool = False, bits: bool = False, padded: tuple[int, int, int, int] | None = None
+) -> Param:
+    """An image argument, row-major in the slots; `padded=(row, col, height, width)`: only
+    that block of pixels holds data, the others are 0."""
+    return Param(public, bits, (height, width), padded)
 
 
 class _Trace:
@@ -181,6 +186,8 @@ class Kernel:
                 d[DOMAIN] = DomainAttr(Domain.BITS)
             if param.image:
                 d[IMAGE] = DenseArrayBase.from_list(i64, list(param.image))
+            if param.padded:
+                d[PADDED] = DenseArrayBase.from_list(i64, list(param.padded))
             arg_attrs.append(DictionaryAttr(d))
         res_attrs = (
             ArrayAttr([DictionaryAttr({SLOTS: DenseArrayBase.from_list(i64, list(self.outputs))})])

@@ -12,8 +12,14 @@ A **spec** is the plaintext meaning of a kernel:
   value mod t; `attributes.py`).
 - `hev.image = array<i64: H, W>` on an argument: an H x W image, row-major in the slots
   (tells the synthesizer that offsets decompose into rows and columns).
+- `hev.padded` on an argument: a zero-padded layout; only a region holds data, every other
+  slot is 0: `array<i64: start, count>` (slots start .. start+count-1) on a vector,
+  `array<i64: row, col, height, width>` (that block of pixels) on an image. A precondition
+  on the inputs (tessel-run refuses inputs that break it); the synthesizer may use it
+  (a 16-element sum over 64 slots is a 4-rotation log tree, not 6).
 - `hev.slots = array<i64: ...>` on the result: the output slots that matter (default: all).
-- `hev.plain_modulus` on the function: t, a prime (default 65537).
+- `hev.plain_modulus` on the function: t, a prime (default 65537). A program carries its
+  spec's (`interface_attributes`), so it is run and priced at the same t.
 
 A **program** implements a spec: `attributes {hev.implements = @dot_product}`, the same
 signature, secret arguments entering through `hev.encrypt`, public ones through
@@ -22,8 +28,10 @@ signature, secret arguments entering through `hev.encrypt`, public ones through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -50,6 +58,7 @@ PUBLIC = "hev.public"
 DOMAIN = "hev.domain"
 IMAGE = "hev.image"
 SLOTS = "hev.slots"
+PADDED = "hev.padded"
 
 DEFAULT_PLAIN_MODULUS = 65537  # prime, = 1 mod 2N for every N <= 32768 (batching)
 MAX_PLAIN_MODULUS = 1 << 31  # slot arithmetic stays exact in int64
@@ -61,6 +70,22 @@ class Argument:
     public: bool = False
     domain: Domain = Domain.ANY
     image: tuple[int, int] | None = None
+    padded: tuple[int, ...] | None = None  # (start, count) or (row, col, height, width)
+
+    def data_slots(self, slots: int) -> np.ndarray:
+        """True at the slots that may hold data; False where the layout is zero-padded."""
+        mask = np.ones(slots, dtype=bool)
+        if self.padded is None:
+            return mask
+        mask[:] = False
+        if len(self.padded) == 2:
+            start, count = self.padded
+            mask[start : start + count] = True
+        else:
+            assert self.image is not None
+            row, col, height, width = self.padded
+            mask.reshape(self.image)[row : row + height, col : col + width] = True
+        return mask
 
 
 @dataclass(frozen=True)
@@ -72,6 +97,34 @@ class Interface:
     plain_modulus: int
     arguments: tuple[Argument, ...]
     output_slots: tuple[int, ...] | None  # None: all
+
+    def all_output_slots(self) -> list[int]:
+        """The output slots that matter (`hev.slots`, or every slot)."""
+        return list(self.output_slots) if self.output_slots is not None else list(range(self.slots))
+
+    def random_inputs(self, rng: np.random.Generator, high: int | None = None) -> list[np.ndarray]:
+        """Inputs (argument order) that meet what the arguments declare: 0 or 1 in the bits
+        domain, 0 in zero-padded slots, otherwise uniform below `high` (default t)."""
+        out = []
+        for a in self.arguments:
+            top = 2 if a.domain == Domain.BITS else (high or self.plain_modulus)
+            x = rng.integers(0, top, self.slots)
+            out.append(np.where(a.data_slots(self.slots), x, 0).astype(np.int64))
+        return out
+
+    def check_inputs(self, inputs: Sequence[np.ndarray]) -> None:
+        """A TesselError naming the input and slot that breaks a declared layout."""
+        for a, x in zip(self.arguments, inputs, strict=True):
+            if a.domain == Domain.BITS and not np.isin(x, (0, 1)).all():
+                raise TesselError(
+                    f"input '{a.name}' is declared hev.domain = #hev<domain bits> but holds values other than 0 and 1"
+                )
+            bad = np.flatnonzero(~a.data_slots(self.slots) & (np.asarray(x) % self.plain_modulus != 0))
+            if bad.size:
+                raise TesselError(
+                    f"input '{a.name}' is declared {PADDED} = {list(a.padded or ())} but slot {bad[0]} holds "
+                    f"{int(x[bad[0]])}, not 0"
+                )
 
 
 def is_spec(fn: func.FuncOp) -> bool:
@@ -174,13 +227,13 @@ def interface(fn: func.FuncOp) -> Interface:
                     f"{where}: argument #{i}: a {hw[0]}x{hw[1]} image has {hw[0] * hw[1]} pixels, the vector has {n} slots",
                 )
             image = (hw[0], hw[1])
-        unknown = sorted(k for k in attrs if k.startswith("hev.") and k not in (PUBLIC, DOMAIN, IMAGE))
+        padded = _padded(fn, f"{where}: argument #{i}", attrs.get(PADDED), n, image)
+        known = (PUBLIC, DOMAIN, IMAGE, PADDED)
+        unknown = sorted(k for k in attrs if k.startswith("hev.") and k not in known)
         if unknown:
-            raise _error(
-                fn, f"{where}: argument #{i}: unknown attribute {unknown[0]} (known: {PUBLIC}, {DOMAIN}, {IMAGE})"
-            )
+            raise _error(fn, f"{where}: argument #{i}: unknown attribute {unknown[0]} (known: {', '.join(known)})")
         arg_name = fn.body.blocks[0].args[i].name_hint if fn.body.blocks else None
-        args.append(Argument(arg_name or f"arg{i}", public, domain, image))
+        args.append(Argument(arg_name or f"arg{i}", public, domain, image, padded))
     output_slots = None
     if fn.res_attrs is not None:
         res = fn.res_attrs.data[0]
@@ -204,6 +257,39 @@ def interface(fn: func.FuncOp) -> Interface:
         if not 2 < modulus < MAX_PLAIN_MODULUS or not _is_prime(modulus):
             raise _error(fn, f"{where}: {PLAIN_MODULUS} must be an odd prime below 2^31, got {modulus}")
     return Interface(name, n, modulus, tuple(args), output_slots)
+
+
+def _padded(
+    fn: func.FuncOp, where: str, attr: Attribute | None, n: int, image: tuple[int, int] | None
+) -> tuple[int, ...] | None:
+    """The zero-padded region an argument declares (None: every slot may hold data)."""
+    if attr is None:
+        return None
+    values = _ints(attr)
+    if image is None:
+        if values is None or len(values) != 2:
+            raise _error(fn, f"{where}: {PADDED} on a vector must be array<i64: start, count>, got {attr}")
+        start, count = values
+        if not (0 <= start and 1 <= count and start + count <= n):
+            raise _error(fn, f"{where}: {PADDED} slots {start} .. {start + count - 1} are not within the {n} slots")
+        return values
+    if values is None or len(values) != 4:
+        raise _error(fn, f"{where}: {PADDED} on an image must be array<i64: row, col, height, width>, got {attr}")
+    row, col, height, width = values
+    if not (
+        0 <= row and 0 <= col and height >= 1 and width >= 1 and row + height <= image[0] and col + width <= image[1]
+    ):
+        raise _error(
+            fn,
+            f"{where}: {PADDED} block of {height}x{width} pixels at ({row}, {col}) is not within the {image[0]}x{image[1]} image",
+        )
+    return values
+
+
+def interface_attributes(spec: func.FuncOp) -> dict[str, Attribute]:
+    """The function attributes of a spec that are part of its interface (the plaintext
+    modulus): a program implementing the spec carries them too."""
+    return {k: v for k, v in spec.attributes.items() if k == PLAIN_MODULUS}
 
 
 def _is_prime(x: int) -> bool:
@@ -241,10 +327,10 @@ def check_structure(program: func.FuncOp, spec: func.FuncOp) -> None:
             op_location(program),
         )
     for i, (pa, sa) in enumerate(zip(ps.arguments, ss.arguments, strict=True)):
-        if (pa.public, pa.domain, pa.image) != (sa.public, sa.domain, sa.image):
+        if (pa.public, pa.domain, pa.image, pa.padded) != (sa.public, sa.domain, sa.image, sa.padded):
             raise TesselError(
                 f"{name}: argument #{i} is declared differently from the spec @{ss.name} "
-                "(hev.public, hev.domain and hev.image must match)",
+                "(hev.public, hev.domain, hev.image and hev.padded must match)",
                 op_location(program),
             )
     if ps.output_slots != ss.output_slots or ps.plain_modulus != ss.plain_modulus:

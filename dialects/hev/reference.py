@@ -199,9 +199,10 @@ def run_kernel(module: ModuleOp, fn: func.FuncOp, inputs: Sequence[np.ndarray], 
 # --------------------------------------------------------------------------- per slot
 
 
-def slot_evaluator(fn: func.FuncOp, domain: Domain, slots: int) -> Callable[[int], Any]:
-    """slot -> the function's output at that slot, over `domain` (lazy, memoized). The
-    function's arguments are the domain's inputs, in order: `domain.var(i, slot)`."""
+def slot_evaluator(fn: func.FuncOp, domain: Domain, slots: int, value: SSAValue | None = None) -> Callable[[int], Any]:
+    """slot -> the function's output (or `value`, any value of its body) at that slot, over
+    `domain` (lazy, memoized). The function's arguments are the domain's inputs, in order:
+    `domain.var(i, slot)`."""
     block = fn.body.blocks[0]
     args: dict[SSAValue, int] = {a: i for i, a in enumerate(block.args)}
     memo: dict[tuple[SSAValue, int], Any] = {}
@@ -234,4 +235,5 @@ def slot_evaluator(fn: func.FuncOp, domain: Domain, slots: int) -> Callable[[int
         memo[key] = r
         return r
 
-    return lambda slot: at(ret.operands[0], slot % slots)
+    target = ret.operands[0] if value is None else value
+    return lambda slot: at(target, slot % slots)

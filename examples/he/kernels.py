@@ -1,10 +1,15 @@
-"""The Porcupine kernel suite (PLDI'21), written with Tessel's Python builder.
+"""The Porcupine kernel suite (PLDI'21), and kernels of our own, written with Tessel's
+Python builder.
 
 Each kernel here produces exactly the spec function of `examples/he/<name>.mlir`
-(`test/unit/he/test_builder.py` checks it), where the hand-written baseline and
-Porcupine's published program sit beside the spec. Sizes follow Porcupine and HECO's
-port: 64x64 images in one 4096-slot ciphertext, distances and dot product on short vectors,
-regressions on a batch of 4096 samples.
+(`test/unit/he/test_he_builder.py` checks it), where the hand-written baseline (and, for
+Porcupine's suite, Porcupine's published program) sit beside the spec. Sizes follow
+Porcupine and HECO's port: 64x64 images in one 4096-slot ciphertext, distances and dot
+product on short vectors, regressions on a batch of 4096 samples.
+
+Our own kernels (not in Porcupine's suite) exercise what its examples do not: output masks
+that cover part of the slots, zero-padded layouts, a 20-bit NTT-friendly plaintext modulus,
+and 3x3 stencils whose best programs rotate far fewer times than they have taps.
 
     python examples/he/kernels.py box_blur      # print a kernel's spec IR
 """
@@ -17,6 +22,9 @@ from tessel.dialects.hev.builder import Kernel, image, kernel, vector
 
 W = 64  # image width (and height)
 BATCH = 4096
+T20 = 786433  # a 20-bit NTT-friendly prime, 3 * 2^18 + 1: batching for every N up to 2^17
+INTERIOR = [r * W + c for r in range(1, W - 1) for c in range(1, W - 1)]  # 62x62 pixels
+BLOCK = [r * W + c for r in range(32) for c in range(32)]  # the top-left 32x32 pixels
 
 
 @kernel(slots=W * W)
@@ -76,6 +84,50 @@ def roberts_cross(x: image(W, W)):
     return d1 * d1 + d2 * d2
 
 
+@kernel(slots=W * W)
+def gaussian_blur(x: image(W, W)):
+    """3x3 Gaussian [1 2 1; 2 4 2; 1 2 1] (unnormalized): 8 taps to rotate to, but
+    separable twice over, (1 + z^W)(1 + z^-W)(1 + z)(1 + z^-1): 4 rotations."""
+    corners = x.at(-1, -1) + x.at(-1, 1) + x.at(1, -1) + x.at(1, 1)
+    edges = x.at(-1, 0) + x.at(0, -1) + x.at(0, 1) + x.at(1, 0)
+    return corners + 2 * edges + 4 * x
+
+
+@kernel(slots=W * W, outputs=INTERIOR)
+def box_blur_3x3(x: image(W, W)):
+    """3x3 box sum at the 62x62 interior pixels only (the border wraps and is not wanted):
+    (z^-W + 1 + z^W)(z^-1 + 1 + z), 4 rotations for 9 taps."""
+    rows = x.at(-1, -1) + x.at(-1, 0) + x.at(-1, 1) + x.at(0, -1) + x + x.at(0, 1)
+    return rows + x.at(1, -1) + x.at(1, 0) + x.at(1, 1)
+
+
+@kernel(slots=64, outputs=[0])
+def sum16_padded(x: vector(padded=(0, 16))):
+    """The sum of 16 values into slot 0 of a 64-slot vector whose other 48 slots are zero
+    padding: a 4-rotation log tree over the 16 (a full-vector sum needs 6)."""
+    return x.sum()
+
+
+@kernel(slots=BATCH)
+def window_sum8(x: vector()):
+    """Every slot gets the sum of itself and the 7 after it, written tap by tap:
+    (1 + z)(1 + z^2)(1 + z^4), 3 rotations for 8 taps."""
+    return x + x.shift(1) + x.shift(2) + x.shift(3) + x.shift(4) + x.shift(5) + x.shift(6) + x.shift(7)
+
+
+@kernel(slots=16, outputs=[0], plain_modulus=T20)
+def dot_product_t20(a: vector(), b: vector(public=True)):
+    """Dot product of 16-vectors into slot 0, modulo the 20-bit prime 786433."""
+    return (a * b).sum()
+
+
+@kernel(slots=W * W, outputs=BLOCK, plain_modulus=T20)
+def box_blur_padded_t20(x: image(W, W, padded=(0, 0, 32, 32))):
+    """The 2x2 box blur of a 32x32 image stored zero-padded in a 64x64 frame, at its 32x32
+    pixels, modulo 786433 (the blur reads the zero border where the image starts)."""
+    return x + x.at(-1, 0) + x.at(0, -1) + x.at(-1, -1)
+
+
 KERNELS: dict[str, Kernel] = {
     k.name: k
     for k in (
@@ -88,6 +140,12 @@ KERNELS: dict[str, Kernel] = {
         sobel_gx,
         sobel_gy,
         roberts_cross,
+        gaussian_blur,
+        box_blur_3x3,
+        sum16_padded,
+        window_sum8,
+        dot_product_t20,
+        box_blur_padded_t20,
     )
 }
 

@@ -18,7 +18,9 @@ progress (lines on stderr), costs (a cost table other than the shipped one).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
+from functools import partial
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -34,9 +36,12 @@ from tessel.ir.results_cache import ResultsCache, cache_folder
 from tessel.ir.source import parse_module, print_module
 from tessel.passes.he.model.choice import costs_for_depth
 from tessel.passes.he.synth import restrict
-from tessel.passes.he.synth.cegis import Search, SearchResult
+from tessel.passes.he.synth.bounds import bounds
+from tessel.passes.he.synth.cegis import Search, SearchResult, wrong_slot
 from tessel.passes.he.synth.emit import emit_program
-from tessel.passes.he.synth.program import ROTATE, Component, Operand, Program
+from tessel.passes.he.synth.lower import structured_programs
+from tessel.passes.he.synth.program import ALL_OPS, ROTATE, Component, Operand, Program
+from tessel.passes.he.synth.sketch import SketchShape
 from tessel.passes.he.synth.spec import INPUT, SHIFT, Spec, from_function
 from tessel.passes.he.synth.verify import verify
 
@@ -136,12 +141,13 @@ class HeSynthesize(ModulePass):
             print(f"he-synthesize: {line}", file=sys.stderr, flush=True)
 
     def synthesize(self, spec_fn: func.FuncOp, table: cost_table.CostTable) -> tuple[Program, DictionaryAttr]:
+        deadline = time.monotonic() + self.budget
         spec = from_function(spec_fn)
         trivial = _trivial_program(spec)
         if trivial is not None:
             return trivial, DictionaryAttr({"cost": IntegerAttr(0, 64), "optimal": BoolAttr.from_bool(True)})
         shape = restrict.sketch_shape(spec, self.width)
-        lower = restrict.bounds(spec)
+        lower = bounds(spec, shape.rotations[1:], deadline=deadline)
         if lower.min_length > self.max_length:
             raise TesselError(
                 f"he-synthesize: @{spec.name} needs at least {lower.min_length} operations "
@@ -149,23 +155,32 @@ class HeSynthesize(ModulePass):
                 spec.location,
             )
         entries = {}
-
-        def units(depth: int) -> dict[str, int]:
-            entry, u = costs_for_depth(table, spec.slots, spec.plain_modulus, depth)
-            entries[depth] = entry
-            return u
-
-        search = Search(
-            spec,
-            shape,
-            units,
-            budget_s=self.budget,
-            seed=self.seed,
-            progress=(lambda line: self._say(line)) if self.progress else None,
-        )
+        progress = (lambda line: self._say(line)) if self.progress else None
         result: SearchResult | None = None
+        search_shape = shape
         for depth in range(lower.min_depth, lower.min_depth + 2):
-            result = search.run(lower.min_length, self.max_length, depth, self.extra_length)
+            try:
+                entries[depth], costs = costs_for_depth(table, spec.slots, spec.plain_modulus, depth)
+            except TesselError as err:
+                raise TesselError(f"he-synthesize: @{spec.name}: {err.message}", spec.location) from None
+            best = self._structured(spec, costs, shape, depth, deadline)
+            search_shape = widened(shape, best) if best is not None else shape
+            if best is not None:
+                # the rotation bound only needs proving below the structured program's count
+                lower = bounds(spec, search_shape.rotations[1:], len(best.rotations()), deadline)
+            search = Search(
+                spec, search_shape, budget_s=self.budget, seed=self.seed, progress=progress, deadline=deadline
+            )
+            ops = search_shape.ops
+            result = search.run(
+                lower.min_length,
+                self.max_length,
+                depth,
+                costs,
+                partial(lower.cost, units=costs, ops=ops, rotations=len(search_shape.rotations) > 1),
+                best,
+                self.extra_length,
+            )
             if result.program is not None or result.timed_out:
                 break
         assert result is not None
@@ -178,7 +193,7 @@ class HeSynthesize(ModulePass):
                 )
             raise TesselError(
                 f"he-synthesize: unsatisfiable: no program of at most {self.max_length} operations computes "
-                f"@{spec.name} with {', '.join(shape.ops)} and rotations {list(shape.rotations[1:])} "
+                f"@{spec.name} with {', '.join(search_shape.ops)} and rotations {list(search_shape.rotations[1:])} "
                 f"(z3 proved every length from {lower.min_length}); raise max-length or check the spec",
                 spec.location,
             )
@@ -188,17 +203,47 @@ class HeSynthesize(ModulePass):
             "cost_params": StringAttr(entry.params.name),
             "optimal": BoolAttr.from_bool(result.optimal),
             "proven_length": IntegerAttr(result.proven_length, 64),
+            "lower_bound": IntegerAttr(min(result.lower_bound, result.cost) * 10, 64),
         }
+        if result.bounded:
+            verdict = "optimal (proven: the lower bound meets it)"
+        elif result.optimal:
+            verdict = f"optimal among programs of at most {result.proven_length} operations (proven)"
+        else:
+            verdict = f"optimality not proven (lengths <= {result.proven_length} decided)"
         self._say(
             f"@{spec.name}: {len(result.program.components)} operations, cost {result.cost * 10} us at {entry.params.name}, "
-            + (
-                "optimal (proven)"
-                if result.optimal
-                else f"optimality not proven (lengths <= {result.proven_length} decided)"
-            )
+            + verdict
             + f", {result.seconds:.1f} s, {result.rounds} z3 queries, {result.examples} examples"
         )
         return result.program, DictionaryAttr(summary)
+
+    def _structured(
+        self, spec: Spec, costs: dict[str, int], shape: SketchShape, depth: int, deadline: float
+    ) -> Program | None:
+        """The cheapest structured program (`lower.py`) that is exactly right, within the
+        depth bound and max-length; None when there is none (or no time to build one)."""
+        best: Program | None = None
+        for candidate in structured_programs(spec, costs, shape.rotations[1:], deadline):
+            if len(candidate.components) > self.max_length or candidate.depth() > depth:
+                continue
+            if time.monotonic() > deadline or wrong_slot(spec, candidate, spec.check_slots()) is not None:
+                continue
+            if best is None or candidate.cost(costs) < best.cost(costs):
+                best = candidate
+        return best
+
+
+def widened(shape: SketchShape, program: Program) -> SketchShape:
+    """The sketch with the operations, rotation amounts and plaintexts a program uses, so that
+    the search's claims (optimal in the sketch) cover the program it starts from."""
+    ops = tuple(o for o in ALL_OPS if o in shape.ops or any(c.op == o for c in program.components))
+    amounts = list(shape.rotations)
+    for _, r in program.rotations():
+        if r not in amounts:
+            amounts.append(r)
+    plain = tuple(shape.plain_sources) + tuple(p for p in program.plain_sources if p not in shape.plain_sources)
+    return replace(shape, ops=ops, rotations=tuple(amounts), plain_sources=plain)
 
 
 def _trivial_program(spec: Spec) -> Program | None:

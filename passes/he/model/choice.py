@@ -84,21 +84,22 @@ def costs_for_depth(
         if best is None or e.latency_us["rotate"] < best.latency_us["rotate"]:
             best = e
     if best is None:
-        raise TesselError(f"no parameter set in the cost table supports depth {mult_depth} for {slots} slots at t={t}")
-    lat = best.latency_us
-    units = {
-        name: max(1, round(lat[name] / 10))
-        for name in (
-            "add",
-            "sub",
-            "negate",
-            "multiply",
-            "square",
-            "relinearize",
-            "rotate",
-            "multiply_plain",
-            "add_plain",
-            "sub_plain",
+        batching = [e.params.name for e in table.available() if batches(t, e.params.poly_modulus_degree)]
+        why = "" if batching else f" (none batches at t={t}: t must be 1 mod 2N, e.g. 65537 or 786433)"
+        raise TesselError(
+            f"no parameter set in the cost table supports depth {mult_depth} for {slots} slots at t={t}{why}"
         )
-    }
+    lat = dict(best.latency_us)
+    # add and sub do the same work (one pass over the coefficients of both operands: SEAL's
+    # add_poly_coeffmod and sub_poly_coeffmod), as do add_plain and sub_plain: one class each,
+    # priced at the mean of the two measurements, so that which of the two a program uses is
+    # not a difference the search has to prove optimal
+    for pair in (("add", "sub"), ("add_plain", "sub_plain")):
+        mean = sum(lat[p] for p in pair) / 2
+        for p in pair:
+            lat[p] = mean
+    # a square is never dearer than a product: the product's algorithm computes it too
+    lat["square"] = min(lat["square"], lat["multiply"])
+    units = {name: max(1, round(lat[name] / 10)) for name in
+             ("add", "sub", "negate", "multiply", "square", "relinearize", "rotate", "multiply_plain", "add_plain", "sub_plain")}  # fmt: skip
     return best, units

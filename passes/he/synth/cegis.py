@@ -1,14 +1,19 @@
-"""Counterexample-guided inductive synthesis over the sketch, with cost tightening.
+"""Counterexample-guided inductive synthesis over the sketch, bounded from both sides.
 
-For each length L from a lower bound up: find a program that is right on the concrete
-examples (z3, bit-vector holes), verify it symbolically for all inputs (z3 at the sketch's
-slot width, which yields a counterexample when it fails), then exactly at the real plaintext
-modulus (polynomial identity, `polynomial.py`). The first length with a program is the
-shortest; its cost is then tightened (`cost <= best - 1`) until z3 proves no cheaper program
-of that length exists, and `extra_length` longer sketches are searched under the same bound
-(a longer program of cheap additions can beat a shorter one with a rotation). Everything runs
-under one wall-clock budget; when it runs out the best program so far is returned and the
-result says what was proven.
+The search starts with the best structured program (`lower.py`, verified exactly) as an
+upper bound and the spec's lower bounds (`bounds.py`) as a floor. Lengths are visited in
+order, and so in order of the least cost a program of that length can have: at each length
+z3 looks for a program strictly cheaper than the best so far (`cost <= best - 1`):
+find a program that is right on the concrete examples (bit-vector holes), verify it for
+all inputs (exactly, as polynomials mod t, at one slot per class of alike slots; z3 at the
+sketch's slot width finds a sparse counterexample when it fails), and tighten. A length
+where z3 proves there is none is decided; the search stops as soon as the cheapest program
+the next length could hold costs at least the best one: that program is then optimal, at
+every length. Otherwise the lengths searched end `extra_length` after the best program's
+length (max-length at most), and "optimal" means what Porcupine's claim means: no cheaper
+program of at most that many operations.
+Everything runs under one wall-clock budget, checked in every phase; when it runs out the
+best program so far is returned and the result says what was proven.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from dataclasses import dataclass, field
 
 import z3
 
-from tessel.passes.he.synth.polynomial import Poly, PolyDomain
+from tessel.passes.he.synth.polynomial import Poly
 from tessel.passes.he.synth.program import Program
 from tessel.passes.he.synth.sketch import Example, Sketch, SketchShape
+from tessel.passes.he.synth.slots import SupportDomain, classes, reach
 from tessel.passes.he.synth.spec import Spec
 
 SAT, UNSAT, TIMEOUT = "sat", "unsat", "timeout"
@@ -44,7 +50,7 @@ class SketchState:
     """What a sketch's queries share: its constraints, then its examples and blocked models."""
 
     constraints: list[z3.BoolRef]
-    added: int = 0  # how many of the search's examples are in `constraints`
+    added: set[tuple[int, int]] = field(default_factory=set)  # (example, slot) pairs in `constraints`
 
 
 @dataclass
@@ -52,13 +58,15 @@ class SearchResult:
     program: Program | None
     cost: int
     depth_bound: int
-    optimal: bool  # no cheaper program of length <= proven_length exists
+    optimal: bool  # no program of the sketch of at most proven_length operations is cheaper
     proven_length: int  # lengths 1..proven_length fully decided (0: none)
-    shortest: int  # the length of the shortest program (0 if none found)
+    shortest: int  # the length of the best program (0 if none)
     seconds: float
     rounds: int  # synthesis queries answered
     examples: int
     timed_out: bool
+    lower_bound: int = 0  # the least cost any longer program could have
+    bounded: bool = False  # the lower bound met the best cost: no program of any length is cheaper
     log: list[str] = field(default_factory=list)
 
 
@@ -81,22 +89,22 @@ class Z3Domain:
     def const(self, value: int) -> z3.BitVecRef:
         return z3.BitVecVal(value % (1 << self.width), self.width)
 
-    def add(self, a, b):
+    def add(self, a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BitVecRef:
         return a + b
 
-    def sub(self, a, b):
+    def sub(self, a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BitVecRef:
         return a - b
 
-    def mul(self, a, b):
+    def mul(self, a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BitVecRef:
         return a * b
 
-    def neg(self, a):
+    def neg(self, a: z3.BitVecRef) -> z3.BitVecRef:
         return -a
 
 
 def difference(spec: Spec, program: Program, slot: int) -> Poly:
     """spec - program at one slot, as a polynomial over Z_t (zero iff they agree there)."""
-    domain = PolyDomain(spec.plain_modulus, spec.boolean_inputs)
+    domain = spec.poly_domain()
     return domain.sub(spec.evaluator(domain)(slot), program.evaluator(domain)(slot))
 
 
@@ -105,20 +113,41 @@ def exact_equal(spec: Spec, program: Program, slots: Sequence[int]) -> bool:
     return all(not difference(spec, program, p).terms for p in slots)
 
 
+def wrong_slot(spec: Spec, program: Program, checked: Sequence[int]) -> int | None:
+    """An output slot that matters where the program differs from the spec, or None when it
+    is right at all of them: the checked slots, then (with zero padding) one slot per class
+    of the slots that matter under both the spec's and the program's reach."""
+    for p in checked:
+        if difference(spec, program, p).terms:
+            return p
+    zero = spec.zero_masks
+    if not zero:
+        return None  # rotation equivariance: one slot decides them all
+    offsets: dict[int, set[int]] = {}
+    for evaluator in (spec.evaluator(SupportDomain()), program.evaluator(SupportDomain())):
+        for i, o in reach(evaluator, 0, spec.slots).items():
+            offsets.setdefault(i, set()).update(o)
+    for group in classes(spec.all_output_slots(), zero, offsets, spec.slots):
+        if not set(group) & set(checked) and difference(spec, program, group[0]).terms:
+            return group[0]
+    return None
+
+
 class Search:
     def __init__(
         self,
         spec: Spec,
         shape: SketchShape,
-        costs_for_depth: Callable[[int], dict[str, int]],
         *,
         budget_s: float,
         seed: int = 0,
         progress: Callable[[str], None] | None = None,
+        deadline: float | None = None,
     ):
-        self.spec, self.shape, self.costs_for_depth = spec, shape, costs_for_depth
-        self.deadline = time.monotonic() + budget_s
+        self.spec, self.shape = spec, shape
         self.start = time.monotonic()
+        self.deadline = deadline if deadline is not None else self.start + budget_s
+        self.slots: list[int] = list(spec.check_slots())  # output slots the examples constrain
         self.rng = random.Random(seed)
         self.progress = progress or (lambda _msg: None)
         self.examples: list[Example] = self._initial_examples()
@@ -148,21 +177,28 @@ class Search:
         return examples
 
     def _spec_support(self) -> set[tuple[int, int]]:
-        domain = PolyDomain(self.spec.plain_modulus, self.spec.boolean_inputs)
+        domain = self.spec.poly_domain()
         support: set[tuple[int, int]] = set()
         at = self.spec.evaluator(domain)
-        for p in self.spec.check_slots():
+        for p in self.slots:
             support |= at(p).variables()
         return support
 
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
+
     def counterexample(self, program: Program) -> Example | None:
-        """None when the program equals the spec exactly (mod t, all inputs). Otherwise z3
-        searches, at the slot width, for an input on which they differ, restricted to the
-        variables of one monomial of their difference (a sparse counterexample). The
-        exception BlockProgram means they differ mod t but agree at the slot width."""
-        diffs = [difference(self.spec, program, p) for p in self.spec.check_slots()]
-        if not any(d.terms for d in diffs):
+        """None when the program equals the spec exactly (mod t, all inputs) at every slot
+        that matters. Otherwise z3 searches, at the slot width, for an input on which they
+        differ, restricted to the variables of one monomial of their difference (a sparse
+        counterexample); a slot of another padding class where it is wrong joins the checked
+        slots. The exception BlockProgram means they differ mod t but agree at the slot width."""
+        bad = wrong_slot(self.spec, program, self.slots)
+        if bad is None:
             return None
+        if bad not in self.slots:
+            self.slots.append(bad)
+        diffs = [difference(self.spec, program, p) for p in self.slots]
         monomials = sorted({m for d in diffs for m, _ in d.terms}, key=lambda m: (len(m), m))
         supports = [{v for v, _ in m} for m in monomials]
         supports.append(set().union(*supports))
@@ -171,7 +207,7 @@ class Search:
             want, got = self.spec.evaluator(domain), program.evaluator(domain)
             solver = z3.SolverFor("QF_BV")
             solver.set("timeout", max(1, self.remaining_ms()))
-            solver.add(z3.Or([want(p) != got(p) for p in self.spec.check_slots()]))
+            solver.add(z3.Or([want(p) != got(p) for p in self.slots]))
             for (i, _), v in domain.vars.items():
                 if self.spec.inputs[i].boolean:
                     solver.add(z3.ULE(v, 1))
@@ -191,9 +227,13 @@ class Search:
         Each query gets a fresh solver: z3's QF_BV tactic (simplify, bit-blast, SAT) is only
         used non-incrementally, and measured 2-10x faster here than the incremental core."""
         while True:
-            while state.added < len(self.examples):
-                state.constraints.append(sketch.example(self.examples[state.added]))
-                state.added += 1
+            for e, values in enumerate(self.examples):
+                for p in self.slots:
+                    if (e, p) not in state.added:
+                        if self.expired():
+                            return Outcome(TIMEOUT)
+                        state.constraints.append(sketch.example(values, p))
+                        state.added.add((e, p))
             if self.remaining_ms() <= 0:
                 return Outcome(TIMEOUT)
             solver = z3.SolverFor("QF_BV")
@@ -224,10 +264,20 @@ class Search:
 
     # ------------------------------------------------------------------ the search
 
-    def run(self, min_length: int, max_length: int, depth: int, extra_length: int) -> SearchResult:
-        costs = self.costs_for_depth(depth)
-        best: Outcome | None = None
-        shortest = 0
+    def run(
+        self,
+        min_length: int,
+        max_length: int,
+        depth: int,
+        costs: dict[str, int],
+        lower_cost: Callable[[int], int],
+        best: Program | None = None,
+        extra_length: int = 0,
+    ) -> SearchResult:
+        """Search lengths min_length.. for programs cheaper than `best` (a verified program,
+        or None); `lower_cost(L)`: the least cost of any program of length L."""
+        best_cost = best.cost(costs) if best is not None else None
+        shortest = len(best.components) if best is not None else 0
         proven = min_length - 1  # every length <= proven is decided (shorter ones by the lower bound)
         timed_out = False
         sketches: dict[int, tuple[Sketch, SketchState]] = {}
@@ -238,17 +288,28 @@ class Search:
                 sketches[length] = (sk, SketchState(sk.constraints()))
             return sketches[length]
 
-        length = min_length
-        stop = max_length
+        def stop() -> int:
+            return max_length if best is None else min(max_length, max(shortest, min_length) + extra_length)
+
         self.say(
             f"depth <= {depth}, lengths {min_length}..{max_length}, {len(self.shape.ops)} ops "
             f"({', '.join(self.shape.ops)}), rotations {list(self.shape.rotations[1:])}"
         )
-        while length <= stop:
+        if best is not None:
+            self.say(f"structured program: {len(best.components)} operations, cost {best_cost} ({_counts(best)})")
+        length = min_length
+        while length <= stop():
+            if best_cost is not None and lower_cost(length) >= best_cost:
+                self.say(f"length {length}: no program can cost less than {lower_cost(length)}; the best is optimal")
+                proven = max_length
+                break
+            if self.expired():
+                self.say(f"length {length}: budget exhausted")
+                timed_out = True
+                break
             sk, state = sketch_for(length)
-            bound = None if best is None else best.cost - 1
-            what = "searching" if bound is None else f"searching for cost <= {bound}"
-            self.say(f"length {length}: {what}")
+            bound = None if best_cost is None else best_cost - 1
+            self.say(f"length {length}: " + ("searching" if bound is None else f"searching for cost <= {bound}"))
             outcome = self.solve(sk, state, bound)
             if outcome.status == TIMEOUT:
                 self.say(f"length {length}: budget exhausted")
@@ -261,26 +322,29 @@ class Search:
                 length += 1
                 continue
             assert outcome.program is not None
-            best = outcome
-            if not shortest:
-                shortest = length
-                stop = min(max_length, length + extra_length)
-            counts = outcome.program.counts()
-            self.say(
-                f"length {length}: found cost {outcome.cost} ({counts['rotate']} rot, "
-                f"{counts['multiply']} mul, {counts['multiply_plain']} mul_plain); tightening"
-            )
+            best, best_cost = outcome.program, outcome.cost
+            shortest = length
+            self.say(f"length {length}: found cost {best_cost} ({_counts(best)}); tightening")
             # stay at this length: the next query asks for something cheaper
+        floor = lower_cost(proven + 1)
+        bounded = best_cost is not None and floor >= best_cost
         return SearchResult(
-            program=None if best is None else best.program,
-            cost=0 if best is None else best.cost,
+            program=best,
+            cost=0 if best_cost is None else best_cost,
             depth_bound=depth,
-            optimal=best is not None and not timed_out and proven >= stop,
-            proven_length=proven,
+            optimal=best_cost is not None and (bounded or (not timed_out and proven >= stop())),
+            proven_length=min(proven, max_length),
             shortest=shortest,
             seconds=time.monotonic() - self.start,
             rounds=self.rounds,
             examples=len(self.examples),
             timed_out=timed_out,
+            lower_bound=floor,
+            bounded=bounded,
             log=self.log,
         )
+
+
+def _counts(program: Program) -> str:
+    c = program.counts()
+    return f"{c['rotate']} rot, {c['multiply']} mul, {c['multiply_plain']} mul_plain"

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import DictionaryAttr, StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from tessel.dialects import hev
-from tessel.dialects.hev.kernel import IMPLEMENTS, implements_attr
+from tessel.dialects.hev.kernel import IMPLEMENTS, implements_attr, interface_attributes
 from tessel.passes.he.synth import program as P
 from tessel.passes.he.synth.program import Program
 
@@ -44,12 +44,15 @@ def emit_program(spec_fn: func.FuncOp, program: Program, name: str, attributes: 
     sources: list[SSAValue] = [
         add(hev.EncryptOp.make([block.args[i]], f"{arg_name(i)}_ct")) for i in program.secret_inputs
     ]
-    plains: list[SSAValue] = []
-    for src in program.plain_sources:
+    plains: dict[int, SSAValue] = {}  # only the plaintexts a component reads
+    used = {c.plain for c in program.components if c.plain is not None}
+    for k, src in enumerate(program.plain_sources):
+        if k not in used:
+            continue
         if src.kind == "input":
-            plains.append(add(hev.EncodeOp.make([block.args[src.value]], f"{arg_name(src.value)}_pt")))
+            plains[k] = add(hev.EncodeOp.make([block.args[src.value]], f"{arg_name(src.value)}_pt"))
         else:
-            plains.append(add(hev.ConstantOp.splat(src.value, program.slots, f"k{src.value}")))
+            plains[k] = add(hev.ConstantOp.splat(src.value, program.slots, f"k{src.value}"))
     rotated: dict[tuple[int, int], SSAValue] = {}
 
     def operand(o: P.Operand) -> SSAValue:
@@ -81,6 +84,7 @@ def emit_program(spec_fn: func.FuncOp, program: Program, name: str, attributes: 
     block.add_ops(ops)
     fn = func.FuncOp(name, ftype, Region(block), arg_attrs=spec_fn.arg_attrs, res_attrs=spec_fn.res_attrs)
     fn.attributes[IMPLEMENTS] = implements_attr(spec_fn.sym_name.data)
+    fn.attributes.update(interface_attributes(spec_fn))  # the plaintext modulus, with its spec
     for k, v in attributes.items():
         fn.attributes[k] = v
     return fn

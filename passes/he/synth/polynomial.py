@@ -10,7 +10,7 @@ x*x = x, so their monomials are kept multilinear: on {0, 1} inputs that is exact
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 Var = tuple[int, int]  # (input index, slot)
@@ -50,14 +50,19 @@ class Poly:
 class PolyDomain:
     """Slot values as polynomials mod `modulus`; boolean inputs are kept multilinear."""
 
-    def __init__(self, modulus: int, boolean_inputs: Iterable[int] = ()):
+    def __init__(
+        self, modulus: int, boolean_inputs: Iterable[int] = (), zero: Callable[[int, int], bool] | None = None
+    ):
         self.modulus = modulus
         self.boolean = frozenset(boolean_inputs)
+        self.zero = zero  # (input, slot) -> True where a zero-padded layout holds 0
 
     def _make(self, d: dict[Monomial, int]) -> Poly:
         return Poly(tuple(sorted((m, c) for m, c in d.items() if c % self.modulus)))
 
     def var(self, input: int, slot: int) -> Poly:
+        if self.zero is not None and self.zero(input, slot):
+            return Poly(())
         mono: Monomial = (((input, slot), 1),)
         return Poly(((mono, 1),))
 

@@ -24,7 +24,7 @@ PLAIN = (ADD_PLAIN, SUB_PLAIN, MUL_PLAIN)
 UNARY = (NEGATE,)
 COMMUTATIVE = (ADD, MUL)
 ALL_OPS = (ADD, SUB, MUL, NEGATE, ADD_PLAIN, SUB_PLAIN, MUL_PLAIN)
-ROTATE = "rotate"  # a lone rotation: only in the program of a spec that just shifts an input
+ROTATE = "rotate"  # a lone rotation of a value, as the last component (the output shifted)
 
 
 @dataclass(frozen=True)
@@ -129,3 +129,35 @@ class Program:
         counts["rotate"] = len(self.rotations())
         counts["relinearize"] = sum(self.relinearize)
         return counts
+
+    def cost(self, units: dict[str, int]) -> int:
+        """The program's cost in the sketch's units (`Sketch.cost_terms` in Python): each
+        component's operation (a product of a value with itself as a square), each
+        relinearization, each distinct rotation once."""
+        total = 0
+        for c in self.components:
+            if c.op == MUL and c.a == c.b and "square" in units:
+                total += units["square"]
+            elif c.op != ROTATE:
+                total += units[c.op]
+        total += units["relinearize"] * sum(self.relinearize)
+        return total + units["rotate"] * len(self.rotations())
+
+    def place_relinearizations(self) -> None:
+        """Relinearize exactly where a size-3 value (a product, or computed from one) would
+        reach a rotation, a multiplication or the output, at the value itself (the rule the
+        sketch's constraints state)."""
+        first = self.num_inputs
+        self.relinearize = [False] * len(self.components)
+        while True:
+            size3: list[bool] = []
+            for j, c in enumerate(self.components):
+                raw = c.op == MUL or any(o.source >= first and size3[o.source - first] for o in self.operands(c))
+                size3.append(raw and not self.relinearize[j])
+            need = {o.source - first for c in self.components for o in self.operands(c)
+                    if o.source >= first and (c.op in (MUL, ROTATE) or o.rotation)}  # fmt: skip
+            need.add(len(self.components) - 1)
+            wrong = [j for j in need if size3[j]]
+            if not wrong:
+                return
+            self.relinearize[min(wrong)] = True  # the earliest: what it feeds may then be size 2

@@ -1,25 +1,15 @@
 """What the spec implies about its programs: the sketch's operations, rotation amounts and
-plaintext operands (Porcupine's instruction and rotation restriction), and lower bounds on
-the length and depth of any program, so no solver time is spent on hopeless sketches.
+plaintext operands (Porcupine's instruction and rotation restriction). The lower bounds on
+its programs are `bounds.py`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tessel.dialects.hev.metrics import normalize_rotation
 from tessel.passes.he.synth import program as P
-from tessel.passes.he.synth.polynomial import PolyDomain
 from tessel.passes.he.synth.program import PlainSource
 from tessel.passes.he.synth.sketch import SketchShape
-from tessel.passes.he.synth.spec import ADD, CONST, INPUT, MUL, NEG, SHIFT, SUB, SUM, Spec, ceil_log2
-
-
-@dataclass(frozen=True)
-class Bounds:
-    min_length: int
-    min_depth: int
-    support: int  # input slots the checked output slots read
+from tessel.passes.he.synth.spec import ADD, CONST, INPUT, MUL, NEG, SHIFT, SUB, SUM, Spec
 
 
 def sketch_shape(spec: Spec, width: int = 4) -> SketchShape:
@@ -97,26 +87,3 @@ def rotation_candidates(spec: Spec) -> tuple[int, ...]:
             k *= 2
     normalized = sorted({normalize_rotation(a, n) for a in amounts} - {0}, key=lambda r: (abs(r), -r))
     return (0, *normalized)
-
-
-def bounds(spec: Spec) -> Bounds:
-    """Lower bounds every program must meet.
-
-    - depth >= ceil(log2(degree in secret inputs)) of the output polynomial;
-    - length >= ceil(log2(support)): a component reads at most two values, so the input
-      slots an output slot depends on at most double per component;
-    - length >= (secret + public inputs read) - 1: each component joins at most two of them;
-    - length >= depth: every level of multiplication is a component.
-    """
-    domain = PolyDomain(spec.plain_modulus, spec.boolean_inputs)
-    at = spec.evaluator(domain)
-    support, degree, used = 0, 0, set()
-    for p in spec.check_slots():
-        poly = at(p)
-        variables = poly.variables()
-        support = max(support, len(variables))
-        degree = max(degree, poly.degree(spec.secret_inputs))
-        used |= {i for i, _ in variables}
-    depth = ceil_log2(degree)
-    length = max(1, ceil_log2(support), len(used) - 1, depth)
-    return Bounds(length, depth, support)

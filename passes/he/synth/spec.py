@@ -4,8 +4,10 @@ layout, and which output slots matter.
 The spec is read from a `hev.spec` function (see `tessel.dialects.hev`). Everything here is
 *equivariant*: element-wise arithmetic, splat constants, cyclic shifts and full-vector sums
 commute with rotating all inputs, and so does every program the sketch can express. Hence
-checking one output slot for all inputs checks every slot (`check_slots`), which keeps the
-z3 queries small even at 4096 slots: only the slots that output slot reads are ever built.
+checking one output slot for all inputs checks every slot (`check_slots`, `slots.py`),
+which keeps the z3 queries small even at 4096 slots and makes an output mask cost nothing:
+only the slots that output slot reads are ever built. A zero-padded input (`hev.padded`)
+is 0 outside its region; then one slot per class of alike slots is checked.
 
 Evaluation is the dialect's own semantics of the spec function
 (`tessel.dialects.hev.reference.slot_evaluator`), generic over a *domain* (concrete integers
@@ -19,13 +21,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from xdsl.dialects import func
 from xdsl.ir import Operation
 
 from tessel.dialects import hev
 from tessel.dialects.hev import kernel
+from tessel.dialects.hev.metrics import normalize_rotation
 from tessel.dialects.hev.reference import Domain, slot_evaluator
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.passes.he.synth.polynomial import PolyDomain
+from tessel.passes.he.synth.slots import SupportDomain, classes, reach
 
 # Node kinds.
 INPUT, CONST, SHIFT, ADD, SUB, MUL, NEG, SUM = "input", "const", "shift", "add", "sub", "mul", "neg", "sum"
@@ -44,6 +50,7 @@ class Input:
     secret: bool = True  # encrypted (a ciphertext) or public (a plaintext the server holds)
     boolean: bool = False  # every slot is 0 or 1 (hev.domain = "bits")
     image: tuple[int, int] | None = None  # (height, width), row-major in the slots
+    data: np.ndarray | None = None  # zero-padded layout: True where a slot may hold data
 
 
 @dataclass
@@ -57,6 +64,8 @@ class Spec:
     output_slots: tuple[int, ...] | None = None  # None: every slot matters
     location: str | None = None
     function: Any = None  # the hev.spec func.func this was read from (its semantics)
+    values: list[Any] = field(default_factory=list, repr=False)  # node -> its SSA value in `function`
+    _check_slots: tuple[int, ...] | None = field(default=None, repr=False)
     _public_cache: dict[int, bool] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ structure
@@ -94,10 +103,28 @@ class Spec:
                 live.update(self.nodes[i].args)
         return sorted(live)
 
+    @property
+    def zero_masks(self) -> dict[int, np.ndarray]:
+        """input -> True at its zero-padded slots (only inputs with a padded layout)."""
+        return {i: ~inp.data for i, inp in enumerate(self.inputs) if inp.data is not None}
+
+    def is_zero(self, input: int, slot: int) -> bool:
+        data = self.inputs[input].data
+        return data is not None and not data[slot % self.slots]
+
+    def poly_domain(self) -> PolyDomain:
+        """Exact slot values mod t, with the padding substituted by 0."""
+        zero = self.is_zero if self.zero_masks else None
+        return PolyDomain(self.plain_modulus, self.boolean_inputs, zero)
+
     def check_slots(self) -> tuple[int, ...]:
-        """The output slots a correctness check must cover: the listed ones, or slot 0 when
-        every slot matters (the program and the spec are both rotation-equivariant)."""
-        return self.output_slots if self.output_slots is not None else (0,)
+        """One output slot per class of the slots that matter (`slots.classes`): a single
+        slot unless an input is zero-padded, since spec and program are rotation-equivariant."""
+        if self._check_slots is None:
+            wanted = self.all_output_slots()
+            offsets = reach(self.evaluator(SupportDomain()), 0, self.slots) if self.zero_masks else {}
+            self._check_slots = tuple(c[0] for c in classes(wanted, self.zero_masks, offsets, self.slots))
+        return self._check_slots
 
     def all_output_slots(self) -> tuple[int, ...]:
         return self.output_slots if self.output_slots is not None else tuple(range(self.slots))
@@ -131,16 +158,50 @@ class Spec:
 
         return sorted(visit(self.output))
 
+    def nonzero(self, node: int) -> np.ndarray:
+        """True at the slots where the node's value may be non-zero (zero padding propagated:
+        a shift moves it, a product needs both operands, a sum fills every slot)."""
+        n = self.nodes[node]
+        if n.kind == INPUT:
+            data = self.inputs[n.value].data
+            return np.ones(self.slots, dtype=bool) if data is None else data.copy()
+        if n.kind == CONST:
+            return np.full(self.slots, n.value % self.plain_modulus != 0)
+        args = [self.nonzero(a) for a in n.args]
+        if n.kind == SHIFT:
+            return np.roll(args[0], -n.value)
+        if n.kind == MUL:
+            return args[0] & args[1]
+        if n.kind == SUM:
+            return np.full(self.slots, bool(args[0].any()))
+        out = args[0].copy()
+        for a in args[1:]:
+            out |= a
+        return out
+
+    def nonzero_window(self, node: int) -> tuple[int, int] | None:
+        """(first offset, size) of the shortest cyclic window, relative to the first checked
+        output slot, outside which the node's value is zero; None when it fills the vector."""
+        offsets = sorted(int(q - self.check_slots()[0]) % self.slots for q in np.flatnonzero(self.nonzero(node)))
+        if not offsets or len(offsets) == self.slots:
+            return None
+        gaps = [
+            ((offsets[(k + 1) % len(offsets)] - offsets[k]) % self.slots or self.slots, k) for k in range(len(offsets))
+        ]
+        gap, k = max(gaps)
+        start = offsets[(k + 1) % len(offsets)]
+        return normalize_rotation(start, self.slots), self.slots - gap + 1
+
     def has_sum(self) -> bool:
         return any(n.kind == SUM for n in self.nodes)
 
     # ------------------------------------------------------------------ evaluation
 
-    def evaluator(self, domain: Domain) -> Callable[[int], Any]:
-        """slot -> value of the output at that slot, lazily and memoized: the dialect's
-        semantics of the spec function itself (`reference.slot_evaluator`)."""
+    def evaluator(self, domain: Domain, node: int | None = None) -> Callable[[int], Any]:
+        """slot -> value of the output (or of `node`) at that slot, lazily and memoized: the
+        dialect's semantics of the spec function itself (`reference.slot_evaluator`)."""
         assert self.function is not None, "a Spec evaluates the function it was read from"
-        return slot_evaluator(self.function, domain, self.slots)
+        return slot_evaluator(self.function, domain, self.slots, None if node is None else self.values[node])
 
 
 def ceil_log2(x: int) -> int:
@@ -154,7 +215,12 @@ def from_function(fn: Any) -> Spec:
     """The Spec of a `hev.spec` function; a TesselError (at the op) for what is not one."""
     assert isinstance(fn, func.FuncOp)
     iface = kernel.interface(fn)
-    inputs = [Input(a.name, not a.public, a.domain == "bits", a.image) for a in iface.arguments]
+    inputs = [
+        Input(
+            a.name, not a.public, a.domain == "bits", a.image, None if a.padded is None else a.data_slots(iface.slots)
+        )
+        for a in iface.arguments
+    ]
     nodes: list[Node] = [Node(INPUT, value=i) for i in range(len(inputs))]
     index: dict[Any, int] = {arg: i for i, arg in enumerate(fn.body.blocks[0].args)}
     ops_of: dict[int, Any] = {}
@@ -189,6 +255,7 @@ def from_function(fn: Any) -> Spec:
     spec = Spec(
         iface.name, iface.slots, iface.plain_modulus, inputs, nodes, output, iface.output_slots, op_location(fn), fn
     )
+    spec.values = [v for v, _ in sorted(index.items(), key=lambda kv: kv[1])]
     if spec.is_public(output):
         raise TesselError(
             f"spec @{iface.name}: the result depends on no secret input; there is nothing to encrypt", spec.location

@@ -20,7 +20,7 @@
 // NAME: tessel-run: error: {{.*}}other.npz: no kernel input named y (inputs: x)
 
 // RUN: not %tessel-run %s --target seal --entry blur_bad_signature 2>&1 | filecheck %s --check-prefix=SIG
-// SIG: run-seal-errors.mlir:[[# @LINE + 20]]:1: error: @blur_bad_signature: argument #0 is declared differently from the spec @blur (hev.public, hev.domain and hev.image must match)
+// SIG: run-seal-errors.mlir:[[# @LINE + 20]]:1: error: @blur_bad_signature: argument #0 is declared differently from the spec @blur (hev.public, hev.domain, hev.image and hev.padded must match)
 
 // RUN: %tessel-run %s --target seal --list-params > %t/params
 // RUN: filecheck %s --check-prefix=LIST --input-file %t/params

@@ -58,8 +58,8 @@ def test_switched_programs_decrypt_like_the_originals(path):
         spec = kernel.spec_of(module, prog)
         iface = kernel.interface(spec)
         rng = np.random.default_rng(5)
-        inputs = [rng.integers(0, 2 if a.domain == "bits" else T, iface.slots) for a in iface.arguments]
-        want = run_kernel(module, spec, inputs, T)
+        inputs = iface.random_inputs(rng)
+        want = run_kernel(module, spec, inputs, iface.plain_modulus)
         slots = list(iface.output_slots) if iface.output_slots else list(range(iface.slots))
         rt = make_runtime(before, DEFAULT)  # the same keys serve both
         a = execute(before, inputs, DEFAULT, runtime=rt)
@@ -67,7 +67,7 @@ def test_switched_programs_decrypt_like_the_originals(path):
         assert np.array_equal(a.output[slots], want[slots]), name
         assert np.array_equal(b.output[slots], a.output[slots]), name
         estimate = prog.attributes["hev.noise_estimate"].value.data
-        assert estimate == int(noise_left(prog, table.entry(DEFAULT), T))
+        assert estimate == int(noise_left(prog, table.entry(DEFAULT), iface.plain_modulus))
         assert b.noise_budget > 0 and b.noise_budget >= estimate - 4, (name, b.noise_budget, estimate)
         summary = prog.attributes["hev.mod_switch"].data
         assert summary["estimated_us"].value.data < summary["unswitched_us"].value.data

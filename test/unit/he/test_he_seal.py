@@ -132,18 +132,18 @@ FILES = sorted(EXAMPLES.glob("*.mlir"))
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_example_programs_decrypt_correctly(path):
     """Every baseline and Porcupine program, at the parameters selection picks (from the
-    shipped snapshot of the measured table), decrypts to the spec at every slot that
-    matters; the noise estimate is not optimistic by more than a few bits."""
+    shipped snapshot of the measured table) for its plaintext modulus, decrypts to the spec
+    at every slot that matters; the noise estimate is not optimistic by more than a few bits."""
     module = read_module(make_context(), str(path))
     table = costs.load(str(COSTS))
     for prog in kernel.programs(module):
         spec = kernel.spec_of(module, prog)
         iface = kernel.interface(spec)
         rng = np.random.default_rng(11)
-        inputs = [rng.integers(0, 2 if a.domain == "bits" else T, iface.slots) for a in iface.arguments]
+        inputs = iface.random_inputs(rng)
         choice = select(prog, table)
         run = execute(prog, inputs, choice.params, reps=1)
-        want = run_kernel(module, spec, inputs, T)
+        want = run_kernel(module, spec, inputs, iface.plain_modulus)
         slots = list(iface.output_slots) if iface.output_slots else list(range(iface.slots))
         assert np.array_equal(run.output[slots], want[slots]), prog.sym_name.data
         assert run.noise_budget > 0

@@ -18,9 +18,10 @@ from tessel.dialects.hev.metrics import op_counts
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, parse_module, print_module, read_module
+from tessel.passes.he.synth.bounds import bounds
 from tessel.passes.he.synth.cegis import BlockProgram, Search
 from tessel.passes.he.synth.program import ADD, Component, Operand, Program
-from tessel.passes.he.synth.restrict import bounds, rotation_candidates, sketch_shape
+from tessel.passes.he.synth.restrict import rotation_candidates, sketch_shape
 from tessel.passes.he.synth.spec import from_function
 from tessel.passes.he.synth.verify import verify
 from tessel.passes.he.synthesize import HeSynthesize
@@ -122,7 +123,7 @@ def test_equal_at_slot_width_but_not_mod_t_is_blocked():
         return 5 * x
 
     spec = from_function(five.function())
-    search = Search(spec, sketch_shape(spec, width=2), lambda d: {}, budget_s=10)
+    search = Search(spec, sketch_shape(spec, width=2), budget_s=10)
     doubling = [
         Component(ADD, Operand(0), Operand(0)),
         Component(ADD, Operand(1), Operand(1)),
@@ -138,7 +139,7 @@ def test_equal_at_slot_width_but_not_mod_t_is_blocked():
 
 def test_counterexamples_are_sparse():
     spec = from_function(blur8.function())
-    search = Search(spec, sketch_shape(spec), lambda d: {}, budget_s=10)
+    search = Search(spec, sketch_shape(spec), budget_s=10)
     wrong = Program(
         64,
         [0],

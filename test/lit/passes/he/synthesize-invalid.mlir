@@ -106,8 +106,53 @@ func.func @bad_modulus(%x: !hev.vec<4>) -> !hev.vec<4> attributes {hev.spec, hev
 
 // -----
 
-// CHECK: synthesize-invalid.mlir:[[# @LINE + 1]]:1: error: @unknown_attr: argument #0: unknown attribute hev.secret (known: hev.public, hev.domain, hev.image)
+// CHECK: synthesize-invalid.mlir:[[# @LINE + 1]]:1: error: @unknown_attr: argument #0: unknown attribute hev.secret (known: hev.public, hev.domain, hev.image, hev.padded)
 func.func @unknown_attr(%x: !hev.vec<4> {hev.secret}) -> !hev.vec<4> attributes {hev.spec} {
   %s = hev.spec.add %x, %x : !hev.vec<4>
   func.return %s : !hev.vec<4>
+}
+
+// -----
+
+// A plaintext modulus that batches at no ring degree of the cost table (t - 1 must be a
+// multiple of 2N): one line at the spec.
+// CHECK: synthesize-invalid.mlir:[[# @LINE + 1]]:1: error: he-synthesize: @no_batching: no parameter set in the cost table supports depth 0 for 4 slots at t=65539 (none batches at t=65539: t must be 1 mod 2N, e.g. 65537 or 786433)
+func.func @no_batching(%x: !hev.vec<4>) -> !hev.vec<4> attributes {hev.spec, hev.plain_modulus = 65539 : i64} {
+  %r = hev.spec.shift %x by 1 : !hev.vec<4>
+  %s = hev.spec.add %x, %r : !hev.vec<4>
+  func.return %s : !hev.vec<4>
+}
+
+// -----
+
+// CHECK: synthesize-invalid.mlir:[[# @LINE + 1]]:1: error: @bad_padding: argument #0: hev.padded on a vector must be array<i64: start, count>, got array<i64: 0, 0, 4, 4>
+func.func @bad_padding(%x: !hev.vec<16> {hev.padded = array<i64: 0, 0, 4, 4>}) -> !hev.vec<16> attributes {hev.spec} {
+  %s = hev.spec.sum %x : !hev.vec<16>
+  func.return %s : !hev.vec<16>
+}
+
+// -----
+
+// CHECK: synthesize-invalid.mlir:[[# @LINE + 1]]:1: error: @padding_outside: argument #0: hev.padded slots 12 .. 19 are not within the 16 slots
+func.func @padding_outside(%x: !hev.vec<16> {hev.padded = array<i64: 12, 8>}) -> !hev.vec<16> attributes {hev.spec} {
+  %s = hev.spec.sum %x : !hev.vec<16>
+  func.return %s : !hev.vec<16>
+}
+
+// -----
+
+// CHECK: synthesize-invalid.mlir:[[# @LINE + 1]]:1: error: @image_padding: argument #0: hev.padded block of 4x5 pixels at (1, 0) is not within the 4x4 image
+func.func @image_padding(%x: !hev.vec<16> {hev.image = array<i64: 4, 4>, hev.padded = array<i64: 1, 0, 4, 5>}) -> !hev.vec<16> attributes {hev.spec} {
+  %r = hev.spec.shift %x by 1 : !hev.vec<16>
+  %s = hev.spec.add %x, %r : !hev.vec<16>
+  func.return %s : !hev.vec<16>
+}
+
+// -----
+
+// CHECK: synthesize-invalid.mlir:[[# @LINE + 1]]:1: error: @image_padding_shape: argument #0: hev.padded on an image must be array<i64: row, col, height, width>, got array<i64: 0, 8>
+func.func @image_padding_shape(%x: !hev.vec<16> {hev.image = array<i64: 4, 4>, hev.padded = array<i64: 0, 8>}) -> !hev.vec<16> attributes {hev.spec} {
+  %r = hev.spec.shift %x by 1 : !hev.vec<16>
+  %s = hev.spec.add %x, %r : !hev.vec<16>
+  func.return %s : !hev.vec<16>
 }

@@ -16,7 +16,7 @@
 // CHECK-LABEL: func.func @cube_prog
 // CHECK-SAME: hev.params = "n8192-q50x3"
 // MARGIN: @blur_prog{{.*}}hev.params = "n4096-q109"
-// NONE: select_parameters.mlir:[[# @LINE + 8]]:1: error: no parameter set in the cost table fits @blur_prog (16 slots, t=65537, depth 0, margin 1000.0 bits)
+// NONE: select-parameters.mlir:[[# @LINE + 8]]:1: error: no parameter set in the cost table fits @blur_prog (16 slots, t=65537, depth 0, margin 1000.0 bits)
 
 func.func @blur(%x: !hev.vec<16>) -> !hev.vec<16> attributes {hev.spec} {
   %up = hev.spec.shift %x by -4 : !hev.vec<16>

@@ -188,6 +188,13 @@ class ElementBuilder:
             return self.emit(arith.TruncFOp(value, storage))
         return value
 
+    def rounded(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """A 16-bit float value (carried in f32) rounded to its type: every tg op's result
+        is a value of its type, so a chain of ops rounds where the reference rounds."""
+        if isinstance(element, Float16Type | BFloat16Type) and value.type != storage_type(element):
+            return self.emit(arith.ExtFOp(self.emit(arith.TruncFOp(value, storage_type(element))), value.type))
+        return value
+
     def bind(self, v: SSAValue, idx: Index, scalar: SSAValue) -> None:
         """Element `idx` of `v` is `scalar` (the accumulator in a then region)."""
         self.bound[v] = (_key(idx), scalar)
@@ -222,7 +229,7 @@ class ElementBuilder:
             inline = INLINE.get(type(op))
             if inline is None:
                 raise NotImplementedError(f"{op.name} cannot be computed element-wise")
-            self._cache[key] = inline(self, op, idx)
+            self._cache[key] = self.rounded(inline(self, op, idx), element_of(v))
         return self._cache[key]
 
 

@@ -334,10 +334,12 @@ def _softmax(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then
         e = b.emit(mathd.ExpOp(shifted(b, i)))
         return round_to(b, e, steps) if steps else e
 
-    if isinstance(steps, BFloat16Type):
-        total = _along_axis(
-            kb, x, axis, "sum", "add", 0.0, lambda b, i: b.emit(arith.TruncFOp(exp(b, i), steps)), acc_type=steps
-        )
+    if isinstance(steps, BFloat16Type):  # each partial sum rounds: accumulate in bf16
+
+        def in_bf16(b: ElementBuilder, i: Index) -> SSAValue:
+            return b.emit(arith.TruncFOp(b.emit(mathd.ExpOp(shifted(b, i))), steps))
+
+        total = _along_axis(kb, x, axis, "sum", "add", 0.0, in_bf16, acc_type=steps)
     else:
         total = _along_axis(kb, x, axis, "sum", "add", 0.0, exp)
 
@@ -346,7 +348,7 @@ def _softmax(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then
         if log:
             y = b.emit(arith.SubfOp(shifted(b, i), b.emit(mathd.LogOp(s))))
         else:
-            s = round_to(b, s, steps) if steps else s
+            s = round_to(b, s, steps) if steps and not isinstance(steps, BFloat16Type) else s
             y = b.emit(arith.DivfOp(exp(b, i), s))
         return then(b, i, y)
 
@@ -418,7 +420,7 @@ def lower_group(kb: KernelBuilder, fused: tg.FusedOp, dests: list[SSAValue]) -> 
     if shape_of(sink) == shape_of(result):
 
         def epilogue(b: ElementBuilder, idx: Index, acc: SSAValue) -> SSAValue:
-            b.bind(result, idx, acc)
+            b.bind(result, idx, b.rounded(acc, element_of(result)))
             return b.value(sink, idx)
 
         rule(kb, anchor_op, dests, epilogue)

@@ -1,6 +1,6 @@
 """The tensor compiler's pipeline, from a tg module to an executable for a target.
 
-    ONNX -> tg -> tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-layout, tg-fold-constants,
+    ONNX -> tg -> tg-qdq-to-integer, tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-layout, tg-fold-constants,
                tg-fuse, tg-plan-memory
                -> tg-to-kernel (kernel.compute stages) -> kernel-to-loops (scf/vector)
                -> LLVM IR -> machine code
@@ -32,8 +32,10 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.tg.fuse import TgFuse
     from tessel.passes.tg.layout import TgLayout
     from tessel.passes.tg.plan_memory import TgPlanMemory
+    from tessel.passes.tg.qdq_to_integer import TgQdqToInteger
 
     return [
+        TgQdqToInteger(),
         TgFoldBatchnorm(),
         TgConvTransposeToConv(),
         TgLayout(pack_dense=target != "gpu"),
@@ -99,6 +101,7 @@ def lower(
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
     report = CompileReport()
     passes = [*graph_passes(target), *kernel_passes(target)]
+    done = passes_done(module)
     if dump_dir:
         os.makedirs(dump_dir, exist_ok=True)
         for old in os.listdir(dump_dir):
@@ -106,6 +109,8 @@ def lower(
                 os.remove(os.path.join(dump_dir, old))
         _dump(dump_dir, 0, "input", module)
     for i, p in enumerate(passes, start=1):
+        if p.name in done:
+            continue
         start = time.perf_counter()
         if p.name == "kernel-to-loops" and records:
             report.tuned, report.untuned = apply_records(module, records, host)
@@ -125,6 +130,33 @@ def lower(
     report.kernels = sum(1 for f in module.ops if isinstance(f, func.FuncOp) and KERNEL_ATTR in f.attributes)
     report.stages = sum(1 for f in module.ops if isinstance(f, func.FuncOp) and STAGE_ATTR in f.attributes)
     return store, report
+
+
+def passes_done(module: ModuleOp) -> set[str]:
+    """The pipeline's passes the module has already been through, read from the IR itself,
+    so that the output of any prefix of the pipeline (`tessel-opt -p tg-fold-batchnorm,tg-fuse`)
+    is a valid input to the rest of it: after tg-fuse, every tg computation sits in a
+    tg.fused group and the passes before it have nothing left to do (tg-layout would block a
+    conv inside a group); after tg-to-kernel the graph is kernel IR, after kernel-to-loops
+    loops."""
+    from xdsl.dialects import func
+
+    from tessel.dialects import kernel, tg
+    from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
+    from tessel.dialects.tg.fused import MEMORY_ATTR
+
+    graph = [p.name for p in graph_passes()]
+    fns = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    if any(STAGE_ATTR in f.attributes for f in fns) or (
+        fns and not any(isinstance(op, kernel.ComputeOp | tg.TgOp | tg.FusedOp) for op in module.walk())
+    ):
+        return {*graph, "tg-to-kernel", "kernel-to-loops"}
+    if any(KERNEL_ATTR in f.attributes for f in fns):
+        return {*graph, "tg-to-kernel"}
+    if any(isinstance(op, tg.FusedOp) for op in module.walk()):
+        fused = set(graph[: graph.index("tg-fuse") + 1])
+        return fused | ({"tg-plan-memory"} if any(MEMORY_ATTR in f.attributes for f in fns) else set())
+    return set()
 
 
 def _int(attrs: DictionaryAttr, key: str) -> int:

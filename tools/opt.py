@@ -20,7 +20,8 @@ import sys
 from collections.abc import Sequence
 from typing import IO
 
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError
@@ -141,6 +142,12 @@ class TesselOptMain(xDSLOptMain):
         out = self.args.output_file
         path = (out[: -len(".mlir")] if out.endswith(".mlir") else out) + ".weights.npz"
         used = {op.weight_name for op in module.walk() if isinstance(op, WeightOp)}
+        # after tg-to-kernel, weights are memref.globals without a value, bound by name
+        used |= {
+            op.sym_name.data
+            for op in module.walk()
+            if isinstance(op, memref.GlobalOp) and isinstance(op.initial_value, UnitAttr) and op.sym_name.data in store
+        }
         save_weights(path, {name: store[name] for name in sorted(used)})
         rel = os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.abspath(out)))
         module.attributes[WEIGHTS_ATTR] = StringAttr(rel)

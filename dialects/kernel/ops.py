@@ -62,6 +62,10 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+# re-exported (the `as` says so); see the attributes below
+from tessel.ir.signature import ELEMENT_ATTR as ELEMENT_ATTR
+from tessel.ir.signature import OUTPUT_ATTR as OUTPUT_ATTR
+
 COMBINERS = ("add", "mul", "max", "min", "umax", "umin")  # umax/umin: integers read unsigned
 
 # Attributes the lowering leaves on functions and their arguments, read by the runtime.
@@ -69,8 +73,9 @@ KERNEL_ATTR = "kernel.kernel"  # a kernel function (one fused group)
 STAGE_ATTR = "kernel.stage"  # a stage function (the loops of one kernel.compute)
 SCHEDULE_ATTR = "kernel.schedule"  # the stage's schedule, one line, for readers
 GPU_DIMS_ATTR = "kernel.gpu_dims"  # gpu stages: grid x, y, z and block x, y, z
-OUTPUT_ATTR = "tg.output"  # a graph argument that is an output buffer
-ELEMENT_ATTR = "tg.element"  # the tensor element type of a graph argument (memrefs are signless)
+# ELEMENT_ATTR, OUTPUT_ATTR (imported above): a graph argument that is an output buffer, and
+# the tensor element type of a graph argument (memrefs are signless): part of the model's
+# interface, so defined with it
 
 
 @irdl_op_definition
@@ -110,7 +115,7 @@ class ComputeOp(IRDLOperation):
         return self.combine.data if self.combine is not None else None
 
     @staticmethod
-    def build(
+    def build(  # type: ignore[override]  # positional, unlike IRDLOperation.build's keywords
         stage: str,
         out: SSAValue,
         axes: Sequence[tuple[str, int]],
@@ -200,7 +205,8 @@ class ComputeOp(IRDLOperation):
         if self.reduce_count:
             printer.print_string(" reduce(" + ", ".join(f"{n} = {e}" for n, e in zip(names[k:], extents[k:])) + ")")
             printer.print_string(f' combine "{self.combiner}" init ')
-            printer.print_attribute(self.init)  # type: ignore[arg-type]
+            assert self.init is not None, "a reduction has an init"
+            printer.print_attribute(self.init)
         printer.print_string(" : ")
         printer.print_attribute(self.out.type)
         printer.print_string(" ")
@@ -308,7 +314,11 @@ class LoadOp(IRDLOperation):
         memref_type = parser.parse_type()
         if not isinstance(memref_type, MemRefType):
             parser.raise_error("expected a memref type")
-        operands = [parser.resolve_operand(memref, memref_type), list(indices), [cond] if cond else []]
+        operands: list[SSAValue | Sequence[SSAValue]] = [
+            parser.resolve_operand(memref, memref_type),
+            list(indices),
+            [cond] if cond else [],
+        ]
         return cls.build(
             operands=operands,
             result_types=[memref_type.get_element_type()],

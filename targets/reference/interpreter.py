@@ -35,8 +35,18 @@ def entry_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
 def run(
     module: ModuleOp, inputs: Sequence[np.ndarray], weights: Mapping[str, np.ndarray], entry: str | None = None
 ) -> list[np.ndarray]:
-    """Run the entry function on numpy inputs (in argument order) and return its results."""
+    """Run the entry function on numpy inputs (in argument order) and return its results,
+    by the semantics of the level the module is at: tg (fused or not) through the tg
+    interpreter, kernel IR (after tg-to-kernel) through the kernel evaluator."""
+    from tessel.dialects import kernel
+
     fn = entry_function(module, entry)
+    if any(isinstance(op, kernel.ComputeOp) for op in module.walk()):
+        from tessel.dialects.kernel.reference import run_kernel_module
+
+        return run_kernel_module(module, inputs, weights)
+    if any(isinstance(op, kernel.LaunchOp) for op in module.walk()):
+        raise TesselError("the module is at loop level (after kernel-to-loops): the reference semantics need tg or kernel IR")
     interp = Interpreter(module)
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(TgFunctions(weights))

@@ -353,6 +353,8 @@ class FunctionEmitter:
             self.vector_load(op, name)
         elif isinstance(op, vector.StoreOp | vector.MaskedStoreOp):
             self.vector_store(op)
+        elif isinstance(op, vector.BroadcastOp) and _builds_vector(op):
+            self.line(f"{name} = insertelement {t} poison, {self.typed(op.source)}, i64 0")
         elif isinstance(op, vector.BroadcastOp):
             n = r.type.get_shape()[0]  # type: ignore[attr-defined]
             s = llvm_type(op.source.type)
@@ -578,6 +580,23 @@ class FunctionEmitter:
                 f"{n} = phi {llvm_type(res.type)} [ {then_vals[i]}, %{then_end} ], [ {else_vals[i]}, %{else_end} ]"
             )
             self.names[res] = n
+
+
+def _builds_vector(op: vector.BroadcastOp) -> bool:
+    """Is `op` the start of a build vector: a splat of lane 0 whose other lanes a chain of
+    inserts all overwrite (the lane body's per-lane compares and selects)? Emitted as an
+    insert into poison, the chain is one LLVM's SLP vectorizer recognizes and turns back
+    into vector code; a splat start hides it."""
+    lanes = op.results[0].type.get_shape()[0]  # type: ignore[attr-defined]
+    covered: set[int] = set()
+    value: SSAValue = op.results[0]
+    while len(uses := list(value.uses)) == 1:
+        user = uses[0].operation
+        if not isinstance(user, vector.InsertOp) or user.dest is not value:
+            break
+        covered.update(_static_position(user))
+        value = user.results[0]
+    return covered >= set(range(1, lanes))
 
 
 def _is_bool(t: Attribute) -> bool:

@@ -20,22 +20,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tessel.dialects.coll.bounds import nic_bound
-from tessel.dialects.coll.model import Algorithm, Collective, CollKind, Topology
+from tessel.dialects.coll.model import Algorithm, Collective, CollKind, Sketch, Topology
 from tessel.dialects.coll.reference import check as check_outputs
 from tessel.dialects.coll.reference import random_inputs
 from tessel.dialects.coll.reference import run as interpret
 from tessel.dialects.coll.simulate import SimResult, simulate
 from tessel.dialects.coll.verify import AlgorithmError, check_algorithm
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.coll.synth.driver import Options, Result, synthesize, synthesize_buckets
+from tessel.passes.coll.synth.result import Options, Result
 from tessel.targets.nccl import baselines, tuner
 from tessel.targets.nccl.gloo import Report
 from tessel.targets.nccl.msccl_xml import emit
 
 __all__ = [
-    "Evaluation", "Options", "Result", "buffer_bytes", "evaluate", "execute", "msccl_xml", "nic_bound", "problem",
-    "synthesize", "synthesize_buckets", "timeline",
-]  # fmt: skip
+    "Evaluation",
+    "Options",
+    "Result",
+    "buffer_bytes",
+    "evaluate",
+    "execute",
+    "msccl_xml",
+    "nic_bound",
+    "problem",
+    "synthesize",
+    "synthesize_buckets",
+    "timeline",
+]
+
+
+def synthesize(
+    topo: Topology,
+    kind: CollKind,
+    size: int,
+    sketch: Sketch | None = None,
+    opts: Options | None = None,
+    name: str | None = None,
+    root: int = 0,
+) -> Result:
+    """An algorithm for `kind` on `topo` at `size` bytes per rank (passes/coll/synth/driver.py).
+
+    The synthesizer and its solvers load on first use, so that tools fail fast on bad input."""
+    from tessel.passes.coll.synth.driver import synthesize as run
+
+    return run(topo, kind, size, sketch, opts, name, root)
+
+
+def synthesize_buckets(
+    topo: Topology, kind: CollKind, sizes: list[int], sketch: Sketch | None = None, opts: Options | None = None
+) -> list[Result]:
+    """One algorithm per size bucket (passes/coll/synth/driver.py)."""
+    from tessel.passes.coll.synth.driver import synthesize_buckets as run
+
+    return run(topo, kind, sizes, sketch, opts)
 
 
 def buffer_bytes(kind: CollKind, ranks: int, chunk_bytes: int, chunkup: int = 1) -> int:

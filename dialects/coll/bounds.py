@@ -39,3 +39,35 @@ def nic_bound(topo: Topology, coll: Collective, size: int) -> float | None:
         out = len(gpus) * per_rank
         worst = max(worst, max(into, out) / len(nics) * beta / MIB)
     return min(link.alpha for link in ib) + worst
+
+
+def ingress_bound(topo: Topology, coll: Collective, size: int) -> float | None:
+    """The ingress bound (us) of an ALLGATHER: every GPU must take in every share but its own,
+    over its in-links (an NVLink or PCIe link each at its own rate, all of a switch's links
+    through the GPU's one in-port) or through its NIC's receive side; a node cannot take in
+    faster than all of these together. None for other collectives.
+
+    Where this bound is above the NIC bound, the machine is bound inside its nodes (DGX-2's
+    NVSwitch ports with a NIC per GPU pair), and the NIC bound is not reachable."""
+    if coll.kind != CollKind.ALLGATHER:
+        return None
+    share = size / topo.gpus / MIB  # MiB each rank contributes
+    worst = 0.0
+    for node in range(topo.nodes):
+        gpus = set(range(node * topo.gpus_per_node, (node + 1) * topo.gpus_per_node))
+        rate = 0.0  # MiB per us the node's GPUs can take in together
+        for g in gpus:
+            into = [link for link in topo.links.values() if link.dst == g and link.kind != LinkKind.IB]
+            switched = [link for link in into if link.kind == LinkKind.SWITCH]
+            rate += sum(1 / link.beta for link in into if link.kind != LinkKind.SWITCH)
+            rate += 1 / min(link.beta for link in switched) if switched else 0.0
+        for nic in topo.nics:
+            if set(nic.gpus) <= gpus:
+                entering = [
+                    link.beta for link in topo.links.values() if link.kind == LinkKind.IB and link.dst in nic.gpus
+                ]
+                rate += 1 / min(entering) if entering else 0.0
+        if rate == 0:
+            return None
+        worst = max(worst, len(gpus) * (topo.gpus - 1) * share / rate)
+    return worst

@@ -200,6 +200,8 @@ class Topology:
         for group, what in [(g, "nic") for g in self.nics] + [(g, "switch") for g in self.switches]:
             if not group.gpus:
                 raise ValueError(f"{what} {group.name}: no GPUs")
+            if len(set(group.gpus)) != len(group.gpus):
+                raise ValueError(f"{what} {group.name}: lists a GPU twice: {list(group.gpus)}")
             for g in group.gpus:
                 if not 0 <= g < n:
                     raise ValueError(f"{what} {group.name}: GPU {g} out of range 0..{n - 1}")
@@ -335,11 +337,14 @@ class Sketch:
         return {j: (j * topo.nodes // total) * topo.gpus_per_node for j in range(total)}
 
     def ib_pairs(self, per_node: int) -> set[tuple[int, int]]:
+        """The (local sender, local receiver) pairs that may use InfiniBand."""
+        if not isinstance(self.conn, str):
+            return set(self.conn)
         if self.conn == "fully-connected":
             return {(a, b) for a in range(per_node) for b in range(per_node)}
         if self.conn == "direct-map":
             return {(a, a) for a in range(per_node)}
-        return set(self.conn)  # type: ignore[arg-type]
+        raise ValueError(f"sketch {self.name}: conn must be direct-map, fully-connected or pairs, got {self.conn!r}")
 
     def describe(self) -> str:
         conn = self.conn if isinstance(self.conn, str) else ",".join(f"{a}->{b}" for a, b in self.conn)

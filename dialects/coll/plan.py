@@ -1,7 +1,7 @@
 """A plan (which chunk crosses which link, when) and its lowering to MSCCL threadblocks.
 
-Synthesis (passes/coll) and the NCCL baselines (baselines.py) both produce plans; `lower`
-turns one into an `Algorithm`: per GPU one threadblock per send peer, one per recv peer and
+Synthesis (passes/coll/synth) and the NCCL baselines (targets/nccl/baselines.py) both produce
+plans; `lower` turns one into an `Algorithm`: per GPU one threadblock per send peer, one per recv peer and
 one for local copies, steps in planned order, cross-threadblock dependencies where a step
 needs data another step produced. Where chunks live:
 

@@ -6,7 +6,7 @@ and every port the link belongs to (NIC transmit/receive sides, switch out/in po
 long; a transfer starts only when all of them are free, earlier requests first (work
 conserving: a later request whose resources are free may go ahead). Receives, copies and
 reductions take no time. The same simulator times Tessel's algorithms and NCCL's ring/tree
-(baselines.py), so the comparison is under one model.
+(targets/nccl/baselines.py), so the comparison is under one model.
 """
 
 from __future__ import annotations

@@ -85,13 +85,6 @@ class _GroupOp(IRDLOperation):
     def group(self) -> Group:
         return Group(self.sym_name.data, self.gpus.value)
 
-    def verify_(self) -> None:
-        gpus = self.gpus.value
-        if not gpus:
-            raise VerifyException("needs at least one GPU")
-        if len(set(gpus)) != len(gpus):
-            raise VerifyException(f"lists a GPU twice: {list(gpus)}")
-
 
 @irdl_op_definition
 class NicOp(_GroupOp):

@@ -4,7 +4,7 @@
 
 The collective names its topology (`on @ndv2x2`); the sketch is the pass option `sketch`
 (a coll.sketch symbol), else the module's only coll.sketch, else none, and then candidate
-sketches are searched and ranked by the simulator (synthesis.py). The algorithm is inserted
+sketches are searched and ranked by the simulator (synth/driver.py). The algorithm is inserted
 after its collective as `@<collective>_alg`, with the simulated time and the chosen sketch as
 attributes; `coll-verify` proves it correct.
 """

@@ -1,6 +1,6 @@
 """coll-verify: prove that each `coll.algorithm` implements its collective.
 
-Symbolic chunk propagation and the race check of targets/nccl/verify.py, on every
+Symbolic chunk propagation and the race check of dialects/coll/verify.py, on every
 algorithm in the module; a failure is one error line at the algorithm.
 
     tessel-opt algo.mlir -p coll-verify       # the module unchanged, or one error line

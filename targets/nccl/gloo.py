@@ -9,7 +9,7 @@ localhost except the default rendezvous address: the same worker runs on a clust
 MASTER_ADDR/MASTER_PORT and one process per GPU.
 
 `execute` spawns the ranks, runs every algorithm on seeded inputs and checks each rank's
-output buffer against the collective's definition (interpreter.check).
+output buffer against the collective's definition (dialects/coll/reference.py, check).
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@
 For each sketch: the decomposition (CP-SAT routing relaxation -> greedy list scheduling ->
 CP-SAT polish of the order on the fixed routes; ALLTOALL routes come from the HiGHS LP),
 then chunk merging ranked by the simulator, which also picks between the greedy and the
-polished schedule. A multi-node ALLGATHER also gets the NIC pipeline (nic_pipeline.py) at
-chunkups 1, 2 and 4 (under the user's sketch, when there is one), merged and simulated the
-same way. The best candidate by simulated time then gets the exact CP-SAT model
+polished schedule. A multi-node ALLGATHER whose NICs bound it (bounds.py: the NIC bound above
+the ingress bound) also gets the NIC pipeline (nic_pipeline.py) at chunkups 1, 2 and 4 (under
+the user's sketch, when there is one), merged and simulated the same way. The best candidate by simulated time then gets the exact CP-SAT model
 (routing and scheduling together) when the machine has at most `exact_max_gpus` GPUs,
 warm-started from the sketch's best schedule in the model as a complete integer solution
 whose makespan bounds the search, so in the model it is never worse than greedy; it is kept
@@ -19,9 +19,9 @@ to each chunk's owner); ALLREDUCE is REDUCE_SCATTER's flows followed, chunk by c
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
-from tessel.dialects.coll.model import Algorithm, Collective, CollKind, LinkKind, Sketch, Topology
+from tessel.dialects.coll.bounds import ingress_bound, nic_bound
+from tessel.dialects.coll.model import Collective, CollKind, LinkKind, Sketch, Topology
 from tessel.dialects.coll.plan import Plan
 from tessel.ir.diagnostics import TesselError
 
@@ -30,44 +30,7 @@ from .merge import MIN_ALPHA_SHARE, best_merge
 from .nic_pipeline import nic_pipeline
 from .order import in_units, list_schedule, shortest_routes, units_makespan
 from .problem import Problem, build_problem
-
-
-@dataclass
-class Options:
-    time_limit: float = 60.0  # seconds for the whole synthesis (solver limits share it)
-    exact: bool | None = None  # None: when the topology has at most exact_max_gpus GPUs
-    exact_max_gpus: int = 32
-    workers: int = 2
-    seed: int = 0
-    symmetry: bool = True
-
-
-@dataclass
-class Candidate:
-    sketch: Sketch
-    plan: Plan  # unmerged schedule (of greedy and polish, the one the simulator prefers)
-    algorithm: Algorithm
-    time: float  # simulated, us
-    stages: dict[str, float] = field(default_factory=dict)
-    merges: dict[str, float] = field(default_factory=dict)
-    hint: Plan | None = None  # the best schedule in the model: the exact model's warm start
-
-
-@dataclass
-class Result:
-    algorithm: Algorithm
-    plan: Plan
-    time: float
-    sketch: Sketch
-    size: int
-    wall: float
-    stages: dict[str, float]
-    candidates: list[Candidate]
-    log: list[str]
-
-    @property
-    def chunk_bytes(self) -> float:
-        return self.plan.chunk_bytes
+from .result import Candidate, Options, Result
 
 
 def candidate_sketches(topo: Topology, kind: CollKind, size: int) -> list[Sketch]:
@@ -82,7 +45,7 @@ def candidate_sketches(topo: Topology, kind: CollKind, size: int) -> list[Sketch
         return out
     per = topo.gpus_per_node
     nics = max(1, len(topo.nics) // topo.nodes)
-    conns: list[tuple[str, object]] = []
+    conns: list[tuple[str, str | list[tuple[int, int]]]] = []
     if per > 1:
         conns.append(("relay", [(0, 1)]))
     if nics > 1:
@@ -95,9 +58,9 @@ def candidate_sketches(topo: Topology, kind: CollKind, size: int) -> list[Sketch
     out = []
     for label, conn in conns:
         for c in chunkups:
-            out.append(Sketch(name=f"auto-{label}-c{c}", conn=conn, chunkup=c))  # type: ignore[arg-type]
+            out.append(Sketch(name=f"auto-{label}-c{c}", conn=conn, chunkup=c))
         if kind == CollKind.ALLREDUCE:
-            out.append(Sketch(name=f"auto-{label}-leaders", conn=conn, chunkup=1, reduce_roots="leaders"))  # type: ignore[arg-type]
+            out.append(Sketch(name=f"auto-{label}-leaders", conn=conn, chunkup=1, reduce_roots="leaders"))
     return out
 
 
@@ -194,7 +157,15 @@ def synthesize(
         stages["decomposition"] = t
         candidates.append(Candidate(sk, plan, alg, t, stages, merges, hint=plans[0]))
         log.append(f"sketch {sk.name} ({sk.describe()}): decomposition {t:.2f} us")
-    if kind == CollKind.ALLGATHER and topo.nodes > 1:
+    nic, ingress = (
+        nic_bound(topo, Collective(kind, topo.gpus), size),
+        ingress_bound(topo, Collective(kind, topo.gpus), size),
+    )
+    if nic is not None and ingress is not None and ingress > nic:
+        log.append(
+            f"NIC pipeline: not tried, {topo.name} is bound inside its nodes (ingress {ingress:.1f} us > NICs {nic:.1f} us)"
+        )
+    elif nic is not None:
         nic_sketches = (
             [sketch] if sketch is not None else [Sketch(name=f"auto-nic-c{c}", chunkup=c) for c in NIC_CHUNKUPS]
         )

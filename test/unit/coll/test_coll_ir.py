@@ -5,10 +5,12 @@ runtime parser's rules."""
 from __future__ import annotations
 
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
+from xdsl.utils.exceptions import VerifyException
 
 from tessel.dialects.coll import algorithm_op, collective_op, sketch_op, topology_op
 from tessel.dialects.coll import topologies as T
+from tessel.dialects.coll.attrs import ConnAttr, ConnMode, ConnModeAttr, PairsAttr, SlotAttr
 from tessel.dialects.coll.model import Collective, CollKind, Sketch, Step, SwitchPolicy
 from tessel.dialects.coll.plan import lower
 from tessel.dialects.coll.verify import AlgorithmError, check_algorithm
@@ -113,3 +115,17 @@ def test_merged_partials_start_from_the_right_input_chunks(kind):
     for window in WINDOWS:
         merged = with_windows(plan, window)
         check_algorithm(lower(merged, f"w{window}"))
+
+
+def test_attribute_verifiers_catch_what_no_text_can_say():
+    """The text syntax cannot write these (the parsers take no negative offset and only pairs);
+    builders can, and the attributes' verifiers stop them."""
+    with pytest.raises(VerifyException, match="buffer offset must be >= 0, got -1"):
+        SlotAttr.get("o", -1)
+    odd = DenseArrayBase.from_list(i64, [1, 2, 3])
+    with pytest.raises(VerifyException, match="pairs need an even number of values"):
+        PairsAttr(odd)
+    with pytest.raises(VerifyException, match="pairs need an even number of values"):
+        ConnAttr(ConnModeAttr(ConnMode.PAIRS), odd)
+    with pytest.raises(VerifyException, match="conn direct_map takes no pairs"):
+        ConnAttr(ConnModeAttr(ConnMode.DIRECT_MAP), DenseArrayBase.from_list(i64, [0, 1]))

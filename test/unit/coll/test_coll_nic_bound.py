@@ -16,7 +16,7 @@ import pytest
 
 from tessel.dialects.coll import taccl
 from tessel.dialects.coll import topologies as T
-from tessel.dialects.coll.bounds import nic_bound
+from tessel.dialects.coll.bounds import ingress_bound, nic_bound
 from tessel.dialects.coll.model import Collective, CollKind, Sketch, Topology
 from tessel.dialects.coll.plan import lower
 from tessel.dialects.coll.reference import check, random_inputs, run
@@ -112,3 +112,19 @@ def test_the_pipeline_respects_a_users_sketch():
     # a sketch that splits a NIC's chunks between two senders leaves the pipeline out
     narrow = Sketch(name="narrow", conn=[(0, 1), (1, 1)], senders={0: (0, 1), 1: (2, 3)}, chunkup=1)
     assert nic_pipeline(build_problem(topo, Collective(CollKind.ALLGATHER, 12, 1), 12 << 20, narrow)) is None
+
+
+def test_machines_bound_inside_their_nodes_do_not_get_the_pipeline():
+    """DGX-2 has a NIC per GPU pair: its NVSwitch ports, not its NICs, bound an allgather (the
+    ingress bound is above the NIC bound), and the pipeline is not tried there."""
+    ag = Collective(CollKind.ALLGATHER, 32)
+    assert ingress_bound(T.dgx2(2), ag, 32 << 20) > nic_bound(T.dgx2(2), ag, 32 << 20)
+    ag12 = Collective(CollKind.ALLGATHER, 12)
+    assert ingress_bound(load("lab-mesh4.json", 3), ag12, 12 << 20) < nic_bound(
+        load("lab-mesh4.json", 3), ag12, 12 << 20
+    )
+    slow = T.machine("slowhub", T.hub_node(4, 0.3, 200.0), 4, 2, hub=True, nics_per_node=2)
+    r = synthesize(slow, CollKind.ALLGATHER, 8 << 20, opts=Options(time_limit=3))
+    assert r.plan.note != "nic pipeline"
+    assert any("NIC pipeline: not tried, slowhub is bound inside its nodes" in line for line in r.log)
+    _correct(r.algorithm)

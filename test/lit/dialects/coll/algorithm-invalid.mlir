@@ -104,3 +104,170 @@ coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
     }
   }
 }
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    coll.threadblock send -1 recv -1 channel 0 {
+      // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:7: error: 'coll.copy' op count must be >= 1, got 0
+      coll.copy i[0] -> o[0] x 0
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+// CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.send' op 'coll.send' expects parent op 'coll.threadblock'
+coll.send i[0] x 1
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    coll.threadblock send 1 recv -1 channel 0 {
+      // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:7: error: 'coll.recv' op receives in a threadblock with no recv peer (recv -1)
+      coll.recv o[1] x 1
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    coll.threadblock send -1 recv -1 channel 0 {
+      // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:7: error: 'coll.copy' op depends on threadblock 5, but GPU 0 has 1
+      coll.copy i[0] -> o[0] x 1 deps [(5, 0)]
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    coll.threadblock send -1 recv -1 channel 0 {
+      coll.copy i[0] -> o[0] x 1
+      // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:7: error: 'coll.nop' op depends on step 0 of its own threadblock; program order already covers that
+      coll.nop deps [(0, 0)]
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+// CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.threadblock' op 'coll.threadblock' expects parent op 'coll.gpu'
+coll.threadblock send -1 recv -1 channel 0 {
+}
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:5: error: 'coll.threadblock' op recv peer 7 is out of range (-1 or 0..1)
+    coll.threadblock send -1 recv 7 channel 0 {
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:5: error: 'coll.threadblock' op channel must be >= 0, got -2
+    coll.threadblock send -1 recv -1 channel -2 {
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:5: error: 'coll.threadblock' op may hold only step ops, found coll.nic
+    coll.threadblock send -1 recv -1 channel 0 {
+      coll.nic @n gpus [0]
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+// CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.gpu' op 'coll.gpu' expects parent op 'coll.algorithm'
+coll.gpu 0 in 1 out 2 scratch 0 {
+}
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:3: error: 'coll.gpu' op scratch must be >= 0 chunks, got -1
+  coll.gpu 0 in 1 out 2 scratch -1 {
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  // CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:3: error: 'coll.gpu' op may hold only coll.threadblock, found coll.copy
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    coll.copy i[0] -> o[0] x 1
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+// CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.algorithm' op only broadcast and reduce take a root, not allgather
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t attributes {root = 1 : i64} {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+  }
+}
+
+// -----
+
+// CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:59: error: expected a protocol: Simple, LL, LL128
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t proto LL256 {
+}
+
+// -----
+
+// CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.algorithm' op may hold only coll.gpu, found coll.sketch
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.sketch @s conn direct_map
+}
+
+// -----
+
+// CHECK: algorithm-invalid.mlir:[[# @LINE + 1]]:1: error: 'coll.algorithm' op message 0 from GPU 0 to GPU 1 on channel 0 sends 1 chunks, the recv expects 2
+coll.algorithm @a allgather ranks 2 chunkup 1 on @t {
+  coll.gpu 0 in 1 out 2 scratch 0 {
+    coll.threadblock send 1 recv -1 channel 0 {
+      coll.send i[0] x 1
+    }
+  }
+  coll.gpu 1 in 1 out 2 scratch 0 {
+    coll.threadblock send -1 recv 0 channel 0 {
+      coll.recv o[0] x 2
+    }
+  }
+}

@@ -170,7 +170,8 @@ def synthesize(
             [sketch] if sketch is not None else [Sketch(name=f"auto-nic-c{c}", chunkup=c) for c in NIC_CHUNKUPS]
         )
         for i, sk in enumerate(nic_sketches):
-            if i and time.perf_counter() > deadline:
+            if i and topo.gpus > opts.exact_max_gpus and time.perf_counter() > deadline:
+                # a few seconds a chunkup on tens of GPUs, tens on a hundred: those wait for time
                 log.append(f"sketch {sk.name}: NIC pipeline skipped, out of time")
                 continue
             candidate = _nic_candidate(topo, Collective(kind, topo.gpus, sk.chunkup, root), size, sk, name)

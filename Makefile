@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 DEMO := build/demo
 
-.PHONY: test unit conformance lit demo clean fuzz check
+.PHONY: test unit conformance lit demo clean fuzz check zoo
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,8 +65,26 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/tessel-run examples/img/camera/face_auth.mlir --target cpu --frames 4 --check --report
 	$(BIN)/python -m tessel.bench.camera_run --frames 100 --rig-frames 2
 
+# The model zoo (examples/zoo): real architectures from torchvision and transformers built
+# from code with random weights, exported by PyTorch (opset 17), checked on the reference
+# and CPU targets against onnxruntime and timed; the table goes to docs/zoo.md. The
+# exporters live in their own venv (a CUDA build of torch, ~5.5 GB), not in .venv.
+ZOO_VENV := .venv-zoo
+ZOO_PIP := $(ZOO_VENV)/bin/python -m pip
+
+$(ZOO_VENV)/bin/python:
+	$(PYTHON) -m venv $(ZOO_VENV)
+
+$(ZOO_VENV)/.installed: | $(ZOO_VENV)/bin/python
+	$(ZOO_PIP) install --disable-pip-version-check --progress-bar off -q torch==2.14.1 torchvision==0.29.1 transformers==5.24.0 onnx==1.23.2 onnxruntime==1.32.0
+	touch $@
+
+zoo: $(VENV)/.installed-test $(ZOO_VENV)/.installed
+	$(ZOO_VENV)/bin/python examples/zoo/export.py --out build/zoo
+	$(BIN)/python examples/zoo/check.py build/zoo --time 20 -o docs/zoo.md
+
 clean:
-	rm -rf $(VENV) build .cache *.egg-info
+	rm -rf $(VENV) $(ZOO_VENV) build .cache *.egg-info
 
 # Lint, formatting, types and the layer line (docs/architecture.md).
 check: $(VENV)/.installed-test

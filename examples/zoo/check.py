@@ -1,0 +1,184 @@
+"""Check the exported zoo: import, the reference and CPU targets against onnxruntime,
+compile time, latency next to onnxruntime's, as a markdown table.
+
+    python examples/zoo/check.py build/zoo [names...] [--targets reference,cpu] [--time 10]
+
+Runs in the project's venv (tessel + onnxruntime). A model passes when both targets match
+onnxruntime within max|a-e| / max|e| <= 1e-4 (fp32) or exactly / within one quantization
+step (int8); every failure is shown with its first error line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+from tessel.frontends.onnx import import_model, load_model
+from tessel.ir.diagnostics import TesselError
+from tessel.pipelines.tensor import compile_for_cpu
+from tessel.targets.reference.interpreter import run as run_reference
+
+TOLERANCE = 1e-4
+
+
+@dataclass
+class Row:
+    name: str
+    family: str
+    imported: str = ""
+    reference: str = ""
+    cpu: str = ""
+    compile_s: float | None = None
+    tessel_ms: float | None = None
+    ort_ms: float | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.imported == "ok" and self.reference.startswith("ok") and self.cpu.startswith("ok")
+
+
+def relative_error(got: list[np.ndarray], want: list[np.ndarray]) -> float:
+    worst = 0.0
+    for g, w in zip(got, want, strict=True):
+        if g.shape != w.shape:
+            return float("inf")
+        scale = float(np.abs(w.astype(np.float64)).max()) or 1.0
+        worst = max(worst, float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max()) / scale)
+    return worst
+
+
+def quantization_steps(got: list[np.ndarray], want: list[np.ndarray]) -> int:
+    return max(int(np.abs(g.astype(np.int64) - w.astype(np.int64)).max()) for g, w in zip(got, want, strict=True))
+
+
+def verdict(got: list[np.ndarray], want: list[np.ndarray], family: str) -> str:
+    if family == "int8" and all(w.dtype.kind in "iu" for w in want):
+        steps = quantization_steps(got, want)
+        return "ok (exact)" if steps == 0 else ("ok (1 step)" if steps == 1 else f"off by {steps} steps")
+    error = relative_error(got, want)
+    return f"ok ({error:.1e})" if error <= TOLERANCE else f"error {error:.1e}"
+
+
+def median_ms(fn, runs: int) -> float:  # noqa: ANN001
+    fn()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(samples))
+
+
+def check(path: Path, entry: dict, targets: list[str], runs: int, threads: int) -> Row:
+    name = path.stem
+    row = Row(name, entry.get("family", "?"))
+    feed = dict(np.load(path.with_suffix(".inputs.npz")))
+    model = load_model(str(path))
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    expected = session.run(None, feed)
+    shapes = {k: list(v.shape) for k, v in feed.items()}
+    try:
+        result = import_model(model, source=path.name, input_shapes=shapes)
+        row.imported = "ok"
+    except TesselError as err:
+        row.imported = "no"
+        row.errors.append(str(err))
+        return row
+    inputs = [feed[i.name] for i in model.graph.input if i.name in feed]
+    if "reference" in targets:
+        try:
+            row.reference = verdict(run_reference(result.module.clone(), inputs, result.weights), expected, row.family)
+        except TesselError as err:
+            row.reference = "error"
+            row.errors.append(f"reference: {err}")
+        except Exception as err:  # noqa: BLE001 - an internal error is a result to report
+            row.reference = "internal error"
+            row.errors.append(f"reference: internal error {type(err).__name__}: {err}".splitlines()[0])
+    if "cpu" in targets:
+        try:
+            start = time.perf_counter()
+            executable, _ = compile_for_cpu(result.module, result.weights, threads=threads)
+            row.compile_s = time.perf_counter() - start
+            try:
+                got = executable.run(inputs)
+                row.cpu = verdict(got, expected, row.family)
+                if runs:
+                    outs = [np.empty_like(g) for g in got]
+                    row.tessel_ms = median_ms(lambda: executable.run_into(inputs, outs), runs)
+                    row.ort_ms = median_ms(lambda: session.run(None, feed), runs)
+            finally:
+                executable.close()
+        except TesselError as err:
+            row.cpu = "error"
+            row.errors.append(f"cpu: {err}")
+        except Exception as err:  # noqa: BLE001
+            row.cpu = "internal error"
+            row.errors.append(f"cpu: internal error {type(err).__name__}: {err}".splitlines()[0])
+            traceback.print_exc(file=sys.stderr)
+    return row
+
+
+def table(rows: list[Row]) -> str:
+    cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    model = next((line.split(":", 1)[1].strip() for line in cpu.splitlines() if line.startswith("Model name")), platform.processor())
+    lines = [
+        f"CPU: {model}; onnx {onnx.__version__}, onnxruntime {ort.__version__}",
+        "",
+        "| model | family | import | reference vs ort | cpu vs ort | compile s | tessel ms | ort ms | ratio |",
+        "|---|---|---|---|---|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        ratio = f"{r.ort_ms / r.tessel_ms:.2f}" if r.tessel_ms and r.ort_ms else ""
+        compile_s = f"{r.compile_s:.1f}" if r.compile_s is not None else ""
+        t = f"{r.tessel_ms:.2f}" if r.tessel_ms else ""
+        o = f"{r.ort_ms:.2f}" if r.ort_ms else ""
+        lines.append(f"| {r.name} | {r.family} | {r.imported} | {r.reference} | {r.cpu} | {compile_s} | {t} | {o} | {ratio} |")
+    failures = [r for r in rows if not r.passed]
+    if failures:
+        lines += ["", "Errors:", ""]
+        lines += [f"- {r.name}: " + " / ".join(" ".join(e.split())[:300] for e in r.errors) for r in failures if r.errors]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("names", nargs="*")
+    parser.add_argument("--targets", default="reference,cpu")
+    parser.add_argument("--time", type=int, default=0, metavar="N", help="median latency over N runs")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("-o", "--output", type=Path, help="write the table here too")
+    args = parser.parse_args()
+    index = json.loads((args.folder / "index.json").read_text())
+    names = args.names or sorted(index)
+    rows = []
+    for name in names:
+        row = check(args.folder / f"{name}.onnx", index[name], args.targets.split(","), args.time, args.threads)
+        print(f"{name}: import {row.imported} reference {row.reference} cpu {row.cpu}"
+              + (f" | {row.errors[0][:200]}" if row.errors else ""), flush=True)  # fmt: skip
+        rows.append(row)
+    text = table(rows)
+    print(text)
+    if args.output:
+        args.output.write_text(text)
+    passed = sum(r.passed for r in rows)
+    print(f"RESULT zoo passed={passed} total={len(rows)}")
+    return 0 if passed == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,273 @@
+"""The model zoo: real architectures built from code (torchvision, Hugging Face
+transformers, a few plain PyTorch ones), random weights from fixed seeds, no downloads.
+
+Each entry builds a model in eval mode and its example inputs. `small` variants (fewer
+layers, smaller images or sequences, the same architecture) are what `make test` checks;
+`make zoo` exports and checks the full ones. Runs in the zoo's own venv (torch,
+torchvision, transformers), never in the one `make test` builds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+Built = tuple[nn.Module, tuple[torch.Tensor, ...], list[str], list[str]]
+
+
+@dataclass(frozen=True)
+class ZooModel:
+    name: str
+    family: str  # cnn, transformer, segmentation, rnn, audio, video, int8
+    build: Callable[[bool], Built]  # small -> (module, inputs, input names, output names)
+    note: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+
+def _image(size: int, batch: int = 1) -> tuple[torch.Tensor, ...]:
+    return (torch.randn(batch, 3, size, size, generator=torch.Generator().manual_seed(1)),)
+
+
+def _vision(builder: str, size: int = 224, small_size: int = 64, **kwargs: object) -> Callable[[bool], Built]:
+    def build(small: bool) -> Built:
+        import torchvision
+
+        torch.manual_seed(0)
+        model = getattr(torchvision.models, builder)(weights=None, **kwargs).eval()
+        return model, _image(small_size if small else size), ["input"], ["logits"]
+
+    return build
+
+
+class _Segmentation(nn.Module):
+    """torchvision segmentation models return a dict; exporters want tensors."""
+
+    def __init__(self, model: nn.Module):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model(x)["out"]
+
+
+def _deeplab(small: bool) -> Built:
+    import torchvision
+
+    torch.manual_seed(0)
+    model = torchvision.models.segmentation.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None, aux_loss=False)
+    return _Segmentation(model.eval()).eval(), _image(96 if small else 224), ["input"], ["out"]
+
+
+def _vit(small: bool) -> Built:
+    from torchvision.models import VisionTransformer
+
+    torch.manual_seed(0)
+    if small:
+        model = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=4, hidden_dim=64, mlp_dim=128)
+        return model.eval(), _image(32), ["input"], ["logits"]
+    # ViT-S/16: the DeiT-S / timm vit_small_patch16_224 shape
+    model = VisionTransformer(image_size=224, patch_size=16, num_layers=12, num_heads=6, hidden_dim=384, mlp_dim=1536)
+    return model.eval(), _image(224), ["input"], ["logits"]
+
+
+def _swin(small: bool) -> Built:
+    import torchvision
+
+    torch.manual_seed(0)
+    if small:
+        from torchvision.models.swin_transformer import SwinTransformer
+
+        model = SwinTransformer(patch_size=[4, 4], embed_dim=32, depths=[2, 2], num_heads=[2, 4], window_size=[4, 4])
+        return model.eval(), _image(32), ["input"], ["logits"]
+    return torchvision.models.swin_t(weights=None).eval(), _image(224), ["input"], ["logits"]
+
+
+def _video(small: bool) -> Built:
+    import torchvision
+
+    torch.manual_seed(0)
+    model = torchvision.models.video.r3d_18(weights=None).eval()
+    size = (1, 3, 4, 32, 32) if small else (1, 3, 8, 112, 112)
+    return model, (torch.randn(*size, generator=torch.Generator().manual_seed(1)),), ["clip"], ["logits"]
+
+
+# --------------------------------------------------------------------------- transformers
+
+
+def _tokens(batch: int, length: int, vocab: int) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(1)
+    ids = torch.randint(0, vocab, (batch, length), generator=g)
+    mask = torch.ones(batch, length, dtype=torch.int64)
+    mask[:, length - length // 4 :] = 0  # padded tail: the mask must matter
+    return ids, mask
+
+
+class _LastHidden(nn.Module):
+    def __init__(self, model: nn.Module, with_mask: bool = True):
+        super().__init__()
+        self.model = model
+        self.with_mask = with_mask
+
+    def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        out = self.model(input_ids=ids, attention_mask=mask) if self.with_mask else self.model(input_ids=ids)
+        return out.last_hidden_state
+
+
+def _hf(config_name: str, model_name: str, small: dict[str, object], length: int = 32) -> Callable[[bool], Built]:
+    def build(is_small: bool) -> Built:
+        import transformers
+
+        torch.manual_seed(0)
+        config = getattr(transformers, config_name)(**(small if is_small else {}))
+        if hasattr(config, "use_cache"):
+            config.use_cache = False
+        config._attn_implementation = "eager"
+        model = getattr(transformers, model_name)(config).eval()
+        vocab = int(config.vocab_size)
+        ids, mask = _tokens(1, 16 if is_small else length, vocab)
+        return _LastHidden(model).eval(), (ids, mask), ["input_ids", "attention_mask"], ["last_hidden_state"]
+
+    return build
+
+
+class _WhisperEncoder(nn.Module):
+    def __init__(self, encoder: nn.Module):
+        super().__init__()
+        self.encoder = encoder
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return self.encoder(features).last_hidden_state
+
+
+def _whisper(small: bool) -> Built:
+    import transformers
+
+    torch.manual_seed(0)
+    # whisper-tiny's shape; the small variant keeps it with a short input
+    config = transformers.WhisperConfig(
+        d_model=384, encoder_layers=1 if small else 4, encoder_attention_heads=6, encoder_ffn_dim=1536,
+        decoder_layers=1, decoder_attention_heads=6, decoder_ffn_dim=1536, num_mel_bins=80,
+        max_source_positions=50 if small else 1500,
+    )  # fmt: skip
+    config._attn_implementation = "eager"
+    encoder = transformers.WhisperModel(config).get_encoder().eval()
+    frames = 100 if small else 3000
+    features = torch.randn(1, 80, frames, generator=torch.Generator().manual_seed(1))
+    return _WhisperEncoder(encoder).eval(), (features,), ["input_features"], ["last_hidden_state"]
+
+
+# --------------------------------------------------------------------------- recurrent, audio
+
+
+class _LstmTagger(nn.Module):
+    """Embedding -> 2-layer LSTM -> linear: a classic sequence tagger."""
+
+    def __init__(self, small: bool):
+        super().__init__()
+        hidden = 32 if small else 256
+        self.embed = nn.Embedding(1000, hidden)
+        self.lstm = nn.LSTM(hidden, hidden, num_layers=2, batch_first=True)
+        self.head = nn.Linear(hidden, 17)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        out, _ = self.lstm(self.embed(ids))
+        return self.head(out)
+
+
+class _GruClassifier(nn.Module):
+    """Bidirectional GRU over feature frames -> linear over the last state."""
+
+    def __init__(self, small: bool):
+        super().__init__()
+        hidden = 32 if small else 128
+        self.gru = nn.GRU(40, hidden, num_layers=2, batch_first=True, bidirectional=True)
+        self.head = nn.Linear(2 * hidden, 10)
+
+    def forward(self, frames: torch.Tensor) -> torch.Tensor:
+        out, _ = self.gru(frames)
+        return self.head(out[:, -1])
+
+
+def _lstm(small: bool) -> Built:
+    torch.manual_seed(0)
+    ids = torch.randint(0, 1000, (1, 12 if small else 64), generator=torch.Generator().manual_seed(1))
+    return _LstmTagger(small).eval(), (ids,), ["ids"], ["tags"]
+
+
+def _gru(small: bool) -> Built:
+    torch.manual_seed(0)
+    frames = torch.randn(1, 10 if small else 100, 40, generator=torch.Generator().manual_seed(1))
+    return _GruClassifier(small).eval(), (frames,), ["frames"], ["logits"]
+
+
+class _M5(nn.Module):
+    """M5 (Dai et al. 2017), the 1-D convolutional raw-waveform classifier."""
+
+    def __init__(self, small: bool, classes: int = 35):
+        super().__init__()
+        c = 16 if small else 32
+        self.body = nn.Sequential(
+            nn.Conv1d(1, c, 80, stride=16), nn.BatchNorm1d(c), nn.ReLU(), nn.MaxPool1d(4),
+            nn.Conv1d(c, c, 3), nn.BatchNorm1d(c), nn.ReLU(), nn.MaxPool1d(4),
+            nn.Conv1d(c, 2 * c, 3), nn.BatchNorm1d(2 * c), nn.ReLU(), nn.MaxPool1d(4),
+            nn.Conv1d(2 * c, 2 * c, 3), nn.BatchNorm1d(2 * c), nn.ReLU(), nn.MaxPool1d(4),
+        )  # fmt: skip
+        self.head = nn.Linear(2 * c, classes)
+
+    def forward(self, wave: torch.Tensor) -> torch.Tensor:
+        x = self.body(wave)
+        return self.head(x.mean(dim=-1))
+
+
+def _audio(small: bool) -> Built:
+    torch.manual_seed(0)
+    wave = torch.randn(1, 1, 8000 if small else 16000, generator=torch.Generator().manual_seed(1))
+    return _M5(small).eval(), (wave,), ["waveform"], ["logits"]
+
+
+# --------------------------------------------------------------------------- the zoo
+
+SMALL_BERT = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 1000}
+
+ZOO: list[ZooModel] = [
+    ZooModel("resnet18", "cnn", _vision("resnet18")),
+    ZooModel("resnet50", "cnn", _vision("resnet50")),
+    ZooModel("resnext50", "cnn", _vision("resnext50_32x4d")),
+    ZooModel("mobilenet_v2", "cnn", _vision("mobilenet_v2")),
+    ZooModel("mobilenet_v3_small", "cnn", _vision("mobilenet_v3_small")),
+    ZooModel("mobilenet_v3_large", "cnn", _vision("mobilenet_v3_large")),
+    ZooModel("efficientnet_b0", "cnn", _vision("efficientnet_b0")),
+    ZooModel("densenet121", "cnn", _vision("densenet121")),
+    ZooModel("shufflenet_v2", "cnn", _vision("shufflenet_v2_x1_0")),
+    ZooModel("regnet_y_400mf", "cnn", _vision("regnet_y_400mf")),
+    ZooModel("convnext_tiny", "cnn", _vision("convnext_tiny")),
+    ZooModel("squeezenet1_1", "cnn", _vision("squeezenet1_1")),
+    ZooModel("googlenet", "cnn", _vision("googlenet", aux_logits=False, init_weights=True)),
+    ZooModel("inception_v3", "cnn", _vision("inception_v3", size=299, small_size=96, aux_logits=False, init_weights=True)),
+    ZooModel("mnasnet1_0", "cnn", _vision("mnasnet1_0")),
+    ZooModel("vit_small", "transformer", _vit, "ViT-S/16 (12 layers, 6 heads, 384 wide)"),
+    ZooModel("swin_t", "transformer", _swin),
+    ZooModel("deeplabv3_mobilenet", "segmentation", _deeplab),
+    ZooModel("r3d_18", "video", _video, "3-D convolutions over an 8-frame clip"),
+    ZooModel("bert", "transformer", _hf("BertConfig", "BertModel", SMALL_BERT), "bert-base shape (12 layers)"),
+    ZooModel("distilbert", "transformer",
+             _hf("DistilBertConfig", "DistilBertModel", {"dim": 64, "n_layers": 2, "n_heads": 4, "hidden_dim": 128, "vocab_size": 1000})),  # fmt: skip
+    ZooModel("gpt2", "transformer",
+             _hf("GPT2Config", "GPT2Model", {"n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 1000}), "gpt2 (124M) shape"),  # fmt: skip
+    ZooModel("t5_encoder", "transformer",
+             _hf("T5Config", "T5EncoderModel", {"d_model": 64, "d_kv": 16, "d_ff": 128, "num_layers": 2, "num_heads": 4, "vocab_size": 1000}),
+             "t5-small shape"),  # fmt: skip
+    ZooModel("whisper_encoder", "transformer", _whisper, "whisper-tiny encoder shape"),
+    ZooModel("lstm_tagger", "rnn", _lstm),
+    ZooModel("gru_classifier", "rnn", _gru),
+    ZooModel("m5_audio", "audio", _audio, "1-D convolutions on raw audio"),
+]
+
+# The int8 model: ResNet-18 quantized by onnxruntime's static quantizer (QDQ), made from
+# the exported fp32 model by export.py (it needs onnxruntime, not torch).
+QUANTIZED = {"resnet18_int8": "resnet18"}
+
+BY_NAME = {m.name: m for m in ZOO}

@@ -7,3 +7,4 @@ from tessel.frontends.onnx import ops_quant  # noqa: F401  (family D2: quantizat
 from tessel.frontends.onnx import ops_loss, ops_norm, ops_pool, ops_reduce  # noqa: F401  (family B: reductions, norms, pooling, losses)
 from tessel.frontends.onnx import ops_attention  # noqa: F401  (family D1: attention)
 from tessel.frontends.onnx import ops_einsum  # noqa: F401  (family D1: einsum)
+from tessel.frontends.onnx import ops_rnn  # noqa: F401  (family D1: recurrent layers)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import BFloat16Type, TensorType, f32
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import bool_attr, ints_attr
@@ -62,14 +62,14 @@ def parse(ctx: NodeContext, equation: str, ranks: Sequence[int]) -> tuple[list[l
         spelled.append((head, tail, bool(dots)))
     dims = [str(d) for d in range(ellipsis_rank)]
     labels = []
-    for (head, tail, dots), rank in zip(spelled, ranks):
-        extra = rank - len(head) - len(tail)
-        labels.append([*head, *(dims[ellipsis_rank - extra :] if dots else []), *tail])
+    for (first, last, has_dots), rank in zip(spelled, ranks):
+        extra = rank - len(first) - len(last)
+        labels.append([*first, *(dims[ellipsis_rank - extra :] if has_dots else []), *last])
     if arrow:
-        head, dots, tail = rhs.partition(ELLIPSIS)
-        if not all(c.isalpha() for c in head + tail) or ELLIPSIS in tail:
+        first, out_dots, last = rhs.partition(ELLIPSIS)
+        if not all(c.isalpha() for c in first + last) or ELLIPSIS in last:
             ctx.fail(f"equation output '{rhs}' is not letters with at most one ellipsis")
-        out = [*head, *(dims if dots else []), *tail]
+        out = [*first, *(dims if out_dots else []), *last]
         if len(set(out)) != len(out):
             ctx.fail(f"equation output '{rhs}' repeats a label")
         known = {label for term in labels for label in term}
@@ -77,8 +77,8 @@ def parse(ctx: NodeContext, equation: str, ranks: Sequence[int]) -> tuple[list[l
             ctx.fail(f"output label(s) {', '.join(missing)} appear in no operand")
     else:
         counts: dict[str, int] = {}
-        for term in labels:
-            for label in term:
+        for term_labels in labels:
+            for label in term_labels:
                 if label.isalpha():
                     counts[label] = counts.get(label, 0) + 1
         out = dims + sorted(label for label, n in counts.items() if n == 1)
@@ -125,7 +125,10 @@ def diagonals(ctx: NodeContext, term: Term) -> Term:
         stride = sum(n**k for k in range(count))  # the step from (i, i, ...) to (i+1, i+1, ...)
         if n > 1:
             result = TensorType(flat.type.element_type, [*lead, n])  # type: ignore[attr-defined]
-            props = {"starts": ints_attr([0] * (len(lead) + 1)), "steps": ints_attr([1] * len(lead) + [stride])}
+            props: dict[str, Attribute] = {
+                "starts": ints_attr([0] * (len(lead) + 1)),
+                "steps": ints_attr([1] * len(lead) + [stride]),
+            }
             flat = ctx.value(tg.SliceOp, [flat], props, result_types=[result])
         term = Term(ctx.reshape(flat, [*lead, n]), [*rest, label])
     return term
@@ -136,7 +139,7 @@ def sum_out(ctx: NodeContext, term: Term, needed: set[str]) -> Term:
     axes = [i for i, label in enumerate(term.labels) if label not in needed]
     if not axes:
         return term
-    props = {"axes": ints_attr(axes), "keepdims": bool_attr(False)}
+    props: dict[str, Attribute] = {"axes": ints_attr(axes), "keepdims": bool_attr(False)}
     value = ctx.value(tg.ReduceSumOp, [term.value], props)
     return Term(value, [label for label in term.labels if label in needed])
 

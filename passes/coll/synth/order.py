@@ -225,8 +225,14 @@ def _topo(preds: list[list[int]], succs: list[list[int]]) -> list[int]:
 
 
 def shortest_routes(p: Problem) -> dict[int, list[Key]]:
-    """Each member's cheapest candidate edge toward (or from) the flow's root: a feasible tree."""
+    """Each member's cheapest candidate edge toward (or from) the flow's root: a feasible tree.
+
+    Among equally cheap paths a member takes the edge whose busiest link or port would be the
+    least busy after it (over all flows so far), so that this fallback for a routing relaxation
+    out of time spreads the chunks over a machine's NICs and ports instead of sending them all
+    through the first, and prefers a cheap hop inside a node to a second trip over a NIC."""
     routes: dict[int, list[Key]] = {}
+    load: dict[str, float] = defaultdict(float)
     for f in p.flows:
         es = p.edges[f.id]
         if f.kind == "unicast":
@@ -245,16 +251,30 @@ def shortest_routes(p: Problem) -> dict[int, list[Key]]:
             routes[f.id] = path[::-1]
             continue
         dist: dict[int, float] = {f.root: 0.0}
-        chosen: dict[int, Key] = {}
         for _ in range(len(es)):
             changed = False
             for u, v in es:
                 a, b = (u, v) if f.kind == "bcast" else (v, u)  # walk away from the root
                 if a in dist and dist[a] + p.cost[(u, v)] < dist.get(b, float("inf")) - 1e-12:
                     dist[b] = dist[a] + p.cost[(u, v)]
-                    chosen[b] = (u, v)
                     changed = True
             if not changed:
                 break
-        routes[f.id] = [chosen[m] for m in f.members if m != f.root]
+        route = []
+        for m in f.members:
+            if m == f.root:
+                continue
+            # the member's edges on a cheapest path from (or to) the root: the least loaded one
+            ties = [
+                (u, v)
+                for u, v in es
+                if (v if f.kind == "bcast" else u) == m
+                and (u if f.kind == "bcast" else v) in dist
+                and dist[u if f.kind == "bcast" else v] + p.cost[(u, v)] <= dist[m] + 1e-9
+            ]
+            e = min(ties, key=lambda e: (max(load[r] for r in p.resources[e]) + p.cost[e], e))
+            for r in p.resources[e]:
+                load[r] += p.cost[e]
+            route.append(e)
+        routes[f.id] = route
     return routes

@@ -5,6 +5,8 @@ machines; the simulator agrees with the closed form of NCCL's ring."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from tessel.dialects.coll import topologies as T
@@ -16,7 +18,7 @@ from tessel.dialects.coll.verify import check_algorithm
 from tessel.ir.diagnostics import TesselError
 from tessel.passes.coll.synth import cpsat
 from tessel.passes.coll.synth.driver import Options, buckets, synthesize, synthesize_buckets
-from tessel.passes.coll.synth.order import in_units, list_schedule, units_makespan
+from tessel.passes.coll.synth.order import in_units, list_schedule, shortest_routes, units_makespan
 from tessel.passes.coll.synth.problem import build_problem
 from tessel.targets.nccl import baselines
 
@@ -134,3 +136,24 @@ def test_buckets_cover_all_sizes():
     assert buckets([1024, 1 << 20, 1 << 30]) == [(0, 32768), (32768, 33554432), (33554432, None)]
     rs = synthesize_buckets(T.ring(4), CollKind.ALLGATHER, [1024, 1 << 20], opts=Options(time_limit=2))
     assert [(r.algorithm.min_bytes, r.algorithm.max_bytes) for r in rs] == [(0, 32768), (32768, None)]
+
+
+def test_the_fallback_routes_spread_over_the_nics():
+    """When the routing relaxation runs out of time (a loaded machine), shortest_routes is the
+    routing: among equally cheap paths it takes the least busy link or port, so DGX-2 x2's
+    chunks leave through all 16 NICs rather than all through the first (1721 us before)."""
+    topo = T.dgx2(2)
+    p = build_problem(topo, Collective(CollKind.ALLGATHER, 32), 32 << 20, Sketch(conn="direct-map"))
+    routes = shortest_routes(p)
+    tx = Counter(
+        r
+        for es in routes.values()
+        for e in es
+        if topo.links[e].kind == "ib"
+        for r in p.resources[e]
+        if r.endswith(".tx")
+    )
+    assert len(tx) == 16 and max(tx.values()) <= 4
+    plan = list_schedule(p, routes)
+    assert plan.makespan < 4 * 107.6 + 30
+    _correct(lower(plan, "fallback"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterable
+from typing import Any
 
 from xdsl.dialects import arith, func, llvm, memref, scf, vector
 from xdsl.dialects import math as mathd
@@ -293,14 +294,15 @@ class FunctionEmitter:
         name = self.fresh()
         if r is not None:
             self.names[r] = name
-        t = llvm_type(r.type) if r is not None else ""
+        rt: Any = r.type if r is not None else None  # the result type (a vector's, a scalar's)
+        t = llvm_type(rt) if r is not None else ""
         if type(op) in BINARY:
             flags = self._flags(op)
             self.line(f"{name} = {BINARY[type(op)]}{flags} {t} {self.v(op.operands[0])}, {self.v(op.operands[1])}")
         elif isinstance(op, arith.NegfOp):
             self.line(f"{name} = fneg {t} {self.v(op.operands[0])}")
         elif type(op) in INTRINSIC_BINARY:
-            fn = f"{INTRINSIC_BINARY[type(op)]}.{mangle(r.type)}"
+            fn = f"{INTRINSIC_BINARY[type(op)]}.{mangle(rt)}"
             self.declare(f"declare {t} @{fn}({t}, {t})")
             self.line(f"{name} = call {t} @{fn}({self.typed(op.operands[0])}, {self.typed(op.operands[1])})")
         elif isinstance(op, arith.FloorDivSIOp | arith.CeilDivSIOp):
@@ -319,35 +321,36 @@ class FunctionEmitter:
             src = llvm_type(op.operands[0].type)
             kind = "sext" if _bits(src) < _bits(t) else "trunc" if _bits(src) > _bits(t) else None
             if kind is None:
+                assert r is not None
                 self.names[r] = self.v(op.operands[0])
             else:
                 self.line(f"{name} = {kind} {self.typed(op.operands[0])} to {t}")
-        elif type(op) in POLYNOMIAL and isinstance(scalar_of(r.type), Float32Type):
-            n = r.type.get_shape()[0] if isinstance(r.type, VectorType) else 1
+        elif type(op) in POLYNOMIAL and isinstance(scalar_of(rt), Float32Type):
+            n = rt.get_shape()[0] if isinstance(rt, VectorType) else 1
             self.declare(vector_math.definition(POLYNOMIAL[type(op)], n))
             self.line(
                 f"{name} = call {t} @{vector_math.function_name(POLYNOMIAL[type(op)], n)}({self.typed(op.operands[0])})"
             )
         elif type(op) in MATH_INTRINSICS:
-            fn = f"{MATH_INTRINSICS[type(op)]}.{mangle(r.type)}"
+            fn = f"{MATH_INTRINSICS[type(op)]}.{mangle(rt)}"
             self.declare(f"declare {t} @{fn}({t})")
             self.line(f"{name} = call {t} @{fn}({self.typed(op.operands[0])})")
         elif type(op) in LIBM or type(op) in LIBM_BINARY:
             self.libm(op, name, t)
         elif isinstance(op, mathd.AbsIOp):
-            fn = f"llvm.abs.{mangle(r.type)}"
+            fn = f"llvm.abs.{mangle(rt)}"
             self.declare(f"declare {t} @{fn}({t}, i1)")
             self.line(f"{name} = call {t} @{fn}({self.typed(op.operands[0])}, i1 false)")
         elif isinstance(op, memref.LoadOp):
             ptr = self.address(op.memref, op.indices)
-            self.line(f"{name} = load {t}, ptr {ptr}, align {_align(r.type)}")
+            self.line(f"{name} = load {t}, ptr {ptr}, align {_align(rt)}")
         elif isinstance(op, memref.StoreOp):
             ptr = self.address(op.memref, op.indices)
             self.line(f"store {self.typed(op.value)}, ptr {ptr}, align {_align(op.value.type)}")
         elif isinstance(op, memref.AllocaOp):
             mt = op.memref.type
-            count = math.prod(mt.get_shape())  # type: ignore[attr-defined]
-            et = llvm_type(mt.element_type)  # type: ignore[attr-defined]
+            count = math.prod(mt.get_shape())
+            et = llvm_type(mt.element_type)
             self.allocas.append(f"{name} = alloca {et}, i64 {max(count, 1)}, align 64")
         elif isinstance(op, vector.LoadOp | vector.MaskedLoadOp):
             self.vector_load(op, name)
@@ -356,7 +359,7 @@ class FunctionEmitter:
         elif isinstance(op, vector.BroadcastOp) and _builds_vector(op):
             self.line(f"{name} = insertelement {t} poison, {self.typed(op.source)}, i64 0")
         elif isinstance(op, vector.BroadcastOp):
-            n = r.type.get_shape()[0]  # type: ignore[attr-defined]
+            n = rt.get_shape()[0]
             s = llvm_type(op.source.type)
             one = self.fresh()
             self.line(f"{one} = insertelement <1 x {s}> poison, {self.typed(op.source)}, i64 0")
@@ -368,7 +371,7 @@ class FunctionEmitter:
             (pos,) = _static_position(op)
             self.line(f"{name} = extractelement {self.typed(op.vector)}, i64 {pos}")
         elif isinstance(op, vector.CreateMaskOp):
-            n = r.type.get_shape()[0]  # type: ignore[attr-defined]
+            n = rt.get_shape()[0]
             (size,) = op.mask_dim_sizes
             one, splat = self.fresh(), self.fresh()
             self.line(f"{one} = insertelement <1 x i64> poison, i64 {self.v(size)}, i64 0")
@@ -376,7 +379,7 @@ class FunctionEmitter:
             iota = ", ".join(f"i64 {i}" for i in range(n))
             self.line(f"{name} = icmp slt <{n} x i64> <{iota}>, {splat}")
         elif isinstance(op, vector.FMAOp):
-            fn = f"llvm.fma.{mangle(r.type)}"
+            fn = f"llvm.fma.{mangle(rt)}"
             self.declare(f"declare {t} @{fn}({t}, {t}, {t})")
             self.line(f"{name} = call {t} @{fn}({self.typed(op.lhs)}, {self.typed(op.rhs)}, {self.typed(op.acc)})")
         else:
@@ -612,7 +615,8 @@ def _align(t: Attribute) -> int:
         t = t.element_type
     if isinstance(t, IntegerType):
         return max(1, t.width.data // 8)
-    return {Float16Type: 2, BFloat16Type: 2, Float32Type: 4, Float64Type: 8}.get(type(t), 8)
+    sizes: dict[type[Attribute], int] = {Float16Type: 2, BFloat16Type: 2, Float32Type: 4, Float64Type: 8}
+    return sizes.get(type(t), 8)
 
 
 def _static_position(op: vector.InsertOp | vector.ExtractOp) -> list[int]:

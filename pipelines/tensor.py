@@ -140,6 +140,7 @@ def passes_done(module: ModuleOp) -> set[str]:
     conv inside a group); after tg-to-kernel the graph is kernel IR, after kernel-to-loops
     loops."""
     from xdsl.dialects import func
+    from xdsl.dialects.builtin import TensorType
 
     from tessel.dialects import kernel, tg
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
@@ -148,8 +149,10 @@ def passes_done(module: ModuleOp) -> set[str]:
     graph = [p.name for p in graph_passes()]
     fns = [op for op in module.ops if isinstance(op, func.FuncOp)]
     if any(STAGE_ATTR in f.attributes for f in fns) or (
-        fns and not any(isinstance(op, kernel.ComputeOp | tg.TgOp | tg.FusedOp) for op in module.walk())
-    ):
+        fns
+        and not any(isinstance(op, kernel.ComputeOp | tg.TgOp | tg.FusedOp) for op in module.walk())
+        and not any(isinstance(t, TensorType) for f in fns for t in (*f.function_type.inputs, *f.function_type.outputs))
+    ):  # (a tg function with no tg op, which returns an input, still needs tg-to-kernel)
         return {*graph, "tg-to-kernel", "kernel-to-loops"}
     if any(KERNEL_ATTR in f.attributes for f in fns):
         return {*graph, "tg-to-kernel"}

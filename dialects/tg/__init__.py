@@ -75,6 +75,7 @@ from .math import (
 )
 from . import quant as _quant  # family D2: quantization
 from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
+from .resample import Col2ImOp, GridSampleOp
 from .indexing import (
     GatherElementsOp,
     GatherNdOp,
@@ -181,6 +182,8 @@ OPS: list[type[TgOp]] = [
     ScatterNdOp,
     TriluOp,
     OneHotOp,
+    GridSampleOp,
+    Col2ImOp,
     LayoutTransformOp,
     Conv2dNchwcOp,
     DepthwiseConv2dNchwcOp,

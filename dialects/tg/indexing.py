@@ -79,7 +79,7 @@ class GatherOp(TgOp):
         axis = integer(self.properties, "axis")
         i, inside = normalized(indices, x.shape[axis])
         if x.shape[axis] == 0:
-            shape = self.result.type.get_shape()  # type: ignore[attr-defined]
+            shape = self.result.type.get_shape()
             return [np.zeros(shape, x.dtype)]
         taken = np.take(x, i, axis=axis)
         mask = inside.reshape((1,) * axis + inside.shape + (1,) * (x.ndim - axis - 1))
@@ -169,7 +169,7 @@ class GatherNdOp(TgOp):
             inside = np.logical_and.reduce(ok)
             picked = xb[(n, *coords)] if xb[n].size else out[n]
             out[n] = np.where(inside.reshape(-1, *([1] * (out.ndim - 2))), picked, np.zeros((), x.dtype))
-        return [out.reshape(self.result.type.get_shape())]  # type: ignore[attr-defined]
+        return [out.reshape(self.result.type.get_shape())]
 
 
 # --------------------------------------------------------------------------- scatters

@@ -330,7 +330,7 @@ class ExpandOp(GivenResultOp):
         require(broadcasts_to(x.get_shape(), y.get_shape()), f"{x} does not broadcast to {y}")
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
-        return [np.broadcast_to(args[0], self.result.type.get_shape())]  # type: ignore[attr-defined]
+        return [np.broadcast_to(args[0], self.result.type.get_shape())]
 
 
 @irdl_op_definition
@@ -353,7 +353,7 @@ class FillOp(TgOp):
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         t = self.result.type
         value = self.value.value.data  # type: ignore[attr-defined]
-        return [np.full(t.get_shape(), value, dtypes.to_numpy(t.element_type))]  # type: ignore[attr-defined]
+        return [np.full(t.get_shape(), value, dtypes.to_numpy(t.element_type))]
 
 
 # Arrays with at most this many elements are written inline as tg.constant; larger ones

@@ -116,7 +116,13 @@ def static_inputs(model: onnx.ModelProto) -> list[str]:
     """Graph inputs whose values operands that must be compile-time constants depend on
     (bind them): inputs that feed such an operand directly or through other nodes (a
     window function's size through Cast into Range), except through nodes that read only
-    their input's shape (Shape, Size)."""
+    their input's shape (Shape, Size). An old model is asked about after the upgrade that
+    import_model applies (Upsample-9's scales are Resize-13's)."""
+    try:
+        if opset_of(model) < MIN_OPSET:
+            model = _upgrade(model, opset_of(model), "model")
+    except TesselError:
+        pass  # import_model reports it
     initializers = {t.name for t in model.graph.initializer}
     graph_inputs = {i.name for i in model.graph.input} - initializers
     producer = {name: node for node in model.graph.node for name in node.output if name}

@@ -8,7 +8,7 @@ constant of the op (Trilu's k) must be known at compile time.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import bool_attr, int_attr
@@ -31,7 +31,7 @@ def convert_gather_elements(ctx: NodeContext) -> list[SSAValue]:
 
 @converter("GatherND")
 def convert_gather_nd(ctx: NodeContext) -> list[SSAValue]:
-    props = {"batch_dims": int_attr(ctx.attr("batch_dims", 0))}
+    props: dict[str, Attribute] = {"batch_dims": int_attr(ctx.attr("batch_dims", 0))}
     return [ctx.value(tg.GatherNdOp, [ctx.input(0), ctx.input(1)], props)]
 
 
@@ -45,13 +45,13 @@ def _reduction(ctx: NodeContext) -> StringAttr:
 @converter("ScatterElements", "Scatter")
 def convert_scatter_elements(ctx: NodeContext) -> list[SSAValue]:
     axis = axis_of(ctx, ctx.attr("axis", 0), len(ctx.shape(0)))
-    props = {"axis": int_attr(axis), "reduction": _reduction(ctx)}
+    props: dict[str, Attribute] = {"axis": int_attr(axis), "reduction": _reduction(ctx)}
     return [ctx.value(tg.ScatterElementsOp, [ctx.input(0), ctx.input(1), ctx.input(2)], props)]
 
 
 @converter("ScatterND")
 def convert_scatter_nd(ctx: NodeContext) -> list[SSAValue]:
-    props = {"reduction": _reduction(ctx)}
+    props: dict[str, Attribute] = {"reduction": _reduction(ctx)}
     return [ctx.value(tg.ScatterNdOp, [ctx.input(0), ctx.input(1), ctx.input(2)], props)]
 
 
@@ -60,7 +60,7 @@ def convert_trilu(ctx: NodeContext) -> list[SSAValue]:
     k = ctx.const_ints(1, "k")
     if k is not None and len(k) != 1:
         ctx.fail(f"k must be a scalar, got {k}")
-    props = {"upper": bool_attr(ctx.attr("upper", 1)), "k": int_attr(k[0] if k else 0)}
+    props: dict[str, Attribute] = {"upper": bool_attr(ctx.attr("upper", 1)), "k": int_attr(k[0] if k else 0)}
     return [ctx.value(tg.TriluOp, [ctx.input(0)], props)]
 
 
@@ -74,5 +74,5 @@ def convert_one_hot(ctx: NodeContext) -> list[SSAValue]:
         ctx.fail(f"depth must be a scalar, got shape {list(depth.shape)}")
     rank = len(ctx.shape(0)) + 1
     axis = axis_of(ctx, ctx.attr("axis", -1), rank)
-    props = {"axis": int_attr(axis), "depth": int_attr(int(depth.reshape(-1)[0]))}
+    props: dict[str, Attribute] = {"axis": int_attr(axis), "depth": int_attr(int(depth.reshape(-1)[0]))}
     return [ctx.value(tg.OneHotOp, [ctx.input(0), ctx.input(2)], props)]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import bool_attr, int_attr, ints_attr
@@ -155,7 +155,7 @@ def slice_of(ctx: NodeContext, x: SSAValue, starts: list[int], sizes: list[int])
     assert isinstance(x.type, TensorType)
     if starts == [0] * len(starts) and tuple(sizes) == x.type.get_shape():
         return x
-    props = {"starts": ints_attr(starts), "steps": ints_attr([1] * len(starts))}
+    props: dict[str, Attribute] = {"starts": ints_attr(starts), "steps": ints_attr([1] * len(starts))}
     return ctx.value(tg.SliceOp, [x], props, result_types=[TensorType(x.type.element_type, sizes)])
 
 
@@ -205,7 +205,8 @@ def convert_center_crop_pad(ctx: NodeContext) -> list[SSAValue]:
     x = slice_of(ctx, ctx.input(0), starts, sizes)
     if not any(pads):
         return [x]
-    return [ctx.value(tg.PadOp, [x], {"pads": ints_attr(pads), "mode": StringAttr("constant")})]
+    props: dict[str, Attribute] = {"pads": ints_attr(pads), "mode": StringAttr("constant")}
+    return [ctx.value(tg.PadOp, [x], props)]
 
 
 @converter("SpaceToDepth")

@@ -48,14 +48,15 @@ def all_of(b: ElementBuilder, conditions: list[SSAValue]) -> SSAValue | None:
 
 def read_at(b: ElementBuilder, v: SSAValue, idx: Index, inside: SSAValue | None) -> SSAValue:
     """Element `idx` of tg value v, zero where `inside` is false (idx may then be out of
-    bounds): a padded load from v's buffer, or v computed with guarded reads."""
+    bounds): a padded load from v's buffer, or v computed with guarded reads. Without a
+    condition, idx is in bounds and the read is plain."""
+    if inside is None:
+        return b.value(v, idx)
     if v in b.buffers:
         return b.load(b.buffers[v], idx, element_of(v), pad=0)
     b.guarded += 1
     value = b.value(v, idx)
     b.guarded -= 1
-    if inside is None:
-        return value
     return b.emit(arith.SelectOp(inside, value, b.const(0, value.type)))
 
 

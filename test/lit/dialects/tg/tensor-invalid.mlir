@@ -395,3 +395,27 @@ func.func @depth_to_space_blocks(%x: tensor<1x2x3x3x16xf32>) {
   %y = tg.depth_to_space %x {blocksize = 2 : i64, mode = "DCR"} : tensor<1x2x3x3x16xf32> -> tensor<1x1x6x6x16xf32>
   func.return
 }
+
+// -----
+
+func.func @expand_not_broadcast(%x: tensor<3x2xf32>) {
+  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.expand' op tensor<3x2xf32> does not broadcast to tensor<3x4xf32>
+  %y = tg.expand %x : tensor<3x2xf32> -> tensor<3x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @expand_element(%x: tensor<3xf32>) {
+  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.expand' op element type must stay f32
+  %y = tg.expand %x : tensor<3xf32> -> tensor<2x3xf16>
+  func.return
+}
+
+// -----
+
+func.func @fill_value_type() {
+  // CHECK: tensor-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.fill' op property 'value' must be a f32 scalar, got 1 : i64
+  %y = tg.fill {value = 1 : i64} : tensor<2xf32>
+  func.return
+}

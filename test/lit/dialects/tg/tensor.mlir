@@ -197,3 +197,21 @@ func.func @depth_to_space(%x: tensor<1x8x3x4xf32>, %b: tensor<1x4x3x3x16xf32>) -
   %y = tg.depth_to_space %b {blocksize = 2 : i64, mode = "DCR"} : tensor<1x4x3x3x16xf32> -> tensor<1x1x6x6x16xf32>
   func.return %y : tensor<1x1x6x6x16xf32>
 }
+
+// -----
+
+// expand broadcasts to the result type's shape; fill is one value of any shape.
+// CHECK-LABEL: func.func @expand_fill
+// CHECK: %{{.*}} = tg.expand %x : tensor<3x1xf32> -> tensor<2x3x4xf32>
+// CHECK: %{{.*}} = tg.expand %s : tensor<i1> -> tensor<5xi1>
+// CHECK: %{{.*}} = tg.fill {value = 1.500000e+00 : f16} : tensor<2x3xf16>
+// CHECK: %{{.*}} = tg.fill {value = -7 : i64} : tensor<i64>
+// CHECK: %{{.*}} = tg.fill {value = true} : tensor<0x4xi1>
+func.func @expand_fill(%x: tensor<3x1xf32>, %s: tensor<i1>) -> tensor<2x3x4xf32> {
+  %a = tg.expand %x : tensor<3x1xf32> -> tensor<2x3x4xf32>
+  %b = tg.expand %s : tensor<i1> -> tensor<5xi1>
+  %c = tg.fill {value = 1.5 : f16} : tensor<2x3xf16>
+  %d = tg.fill {value = -7 : i64} : tensor<i64>
+  %e = tg.fill {value = true} : tensor<0x4xi1>
+  func.return %a : tensor<2x3x4xf32>
+}

@@ -64,6 +64,9 @@ class GraphState:
     # compile-time values of SSA values made from initializers, Constant nodes, bound inputs...
     known: dict[SSAValue, np.ndarray] = field(default_factory=dict)
     weights: dict[str, np.ndarray] = field(default_factory=dict)
+    # how the importer converts one node (state, node, index, opset, source); set by the
+    # importer, used by the control-flow converters to import their subgraphs
+    convert_node: Callable[[GraphState, onnx.NodeProto, int, int, str], None] | None = None
     _folder: Interpreter | None = None
 
     def folder(self) -> Interpreter:

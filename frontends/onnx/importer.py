@@ -216,7 +216,7 @@ def import_model(
     runtime_inputs = [vi for vi in inputs if vi.name not in bind]
     arg_types = [_tensor_type(vi, input_shapes.get(vi.name), f"{source}: input") for vi in runtime_inputs]
     block = Block(arg_types=arg_types)
-    state = GraphState(block)
+    state = GraphState(block, convert_node=_convert_node)
     for vi, arg in zip(runtime_inputs, block.args):
         arg.name_hint = value_name(vi.name)
         state.values[vi.name] = arg
@@ -262,6 +262,13 @@ def import_model(
 
 def _upgrade(model: onnx.ModelProto, opset: int, source: str) -> onnx.ModelProto:
     """Older opsets are converted with ONNX's own version converter, which keeps semantics."""
+    for index, node in enumerate(model.graph.node):
+        if node.op_type == "Scan" and opset < 9:  # the converter squeezes its batch axis out of the graph's inputs
+            raise TesselError(
+                "Scan-8 (with a batch axis and sequence_lens) is not supported: ONNX's version converter "
+                "changes the graph's input shapes when it rewrites it as Scan-9",
+                f"{source}: node '{node.name or f'#{index}'}' (Scan, opset {opset})",
+            )
     try:
         return onnx.version_converter.convert_version(model, MIN_OPSET)
     except Exception as err:  # the converter raises bare RuntimeErrors and others

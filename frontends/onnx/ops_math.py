@@ -3,7 +3,7 @@
 Variadic Sum, Mean, Min and Max are chains of the binary tg ops (in input order, as ONNX's
 reference computes them); Pow with operands of different types computes in f64 and casts
 back to the base's type (numpy's promotion, which ONNX's reference follows); Pow by the
-constant 2 is a multiplication (exactly the same value).
+constant 2 or 3 is a product, as in onnxruntime.
 """
 
 from __future__ import annotations
@@ -84,13 +84,18 @@ def _all_equal(value: np.ndarray | None, wanted: float) -> bool:
 def convert_pow(ctx: NodeContext) -> list[SSAValue]:
     x, y = ctx.input(0), ctx.input(1)
     base, exponent = ctx.type(0), ctx.type(1)
-    if base.element_type == exponent.element_type:
-        known = ctx.state.known.get(y)
-        if _all_equal(known, 2) and broadcasts_to(exponent.get_shape(), base.get_shape()):
-            return [ctx.value(tg.MulOp, [x, x])]
-        return [ctx.value(tg.PowOp, [x, y])]
     if dtypes.is_bool(base.element_type) or dtypes.is_bool(exponent.element_type):
         ctx.fail(f"Pow of {base.element_type} by {exponent.element_type} is not defined")
+    known = ctx.state.known.get(y)
+    if broadcasts_to(exponent.get_shape(), base.get_shape()):
+        # x^2 and x^3 (layer norms, GELU's tanh form) as products, as onnxruntime does: x * x
+        # is the power exactly, x * x * x within an ulp of it, and both vectorize
+        if _all_equal(known, 2):
+            return [ctx.value(tg.MulOp, [x, x])]
+        if _all_equal(known, 3):
+            return [ctx.value(tg.MulOp, [ctx.value(tg.MulOp, [x, x]), x])]
+    if base.element_type == exponent.element_type:
+        return [ctx.value(tg.PowOp, [x, y])]
     wide = cast(ctx, x, f64) if base.element_type != f64 else x
     power = ctx.value(tg.PowOp, [wide, cast(ctx, y, f64) if exponent.element_type != f64 else y])
     return [cast(ctx, power, base.element_type)]

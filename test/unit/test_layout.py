@@ -42,3 +42,19 @@ def test_every_dialect_has_its_lit_folder(name: str) -> None:
 def test_dialects_load() -> None:
     for name, factory in all_dialects().items():
         assert factory().name == name
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject lists packages by hand (the tree is the package root): a folder left out
+    is missing from the installed wheel, one that no longer exists breaks `pip install`."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    skip = {"test", "build", "examples", "docs", "__pycache__"}
+    tree = {
+        ".".join(("tessel", *init.parent.relative_to(ROOT).parts))
+        for init in ROOT.rglob("__init__.py")
+        if not any(part.startswith(".") or part in skip for part in init.relative_to(ROOT).parts)
+    }
+    assert tree - listed == set(), "packages missing from pyproject.toml"
+    assert listed - tree == set(), "pyproject.toml lists packages that do not exist"

@@ -63,9 +63,16 @@ from tessel.pipelines import he
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "he"
 PORCUPINE = [
-    "box_blur", "dot_product", "hamming_distance", "l2_distance", "linear_regression",
-    "polynomial_regression", "sobel_gx", "sobel_gy", "roberts_cross",
-]  # fmt: skip
+    "box_blur",
+    "dot_product",
+    "hamming_distance",
+    "l2_distance",
+    "linear_regression",
+    "polynomial_regression",
+    "sobel_gx",
+    "sobel_gy",
+    "roberts_cross",
+]
 OURS = ["gaussian_blur", "box_blur_3x3", "sum16_padded", "window_sum8", "dot_product_t20", "box_blur_padded_t20"]
 ORDER = PORCUPINE + OURS
 MODULI = (65537, 786433)  # the default and a 20-bit NTT-friendly prime (3 * 2^18 + 1)

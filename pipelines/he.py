@@ -43,8 +43,9 @@ def cost_table(path: str = "") -> CostTable:
     return cost_tables.load(path) if path else cost_tables.load()
 
 
-def synthesize(module: ModuleOp, kernel: str = "", budget: float = 60.0, costs: str = "", progress: bool = False,
-               seed: int = 0) -> ModuleOp:  # fmt: skip
+def synthesize(
+    module: ModuleOp, kernel: str = "", budget: float = 60.0, costs: str = "", progress: bool = False, seed: int = 0
+) -> ModuleOp:
     """he-synthesize on the module's specs (or the one named `kernel`)."""
     HeSynthesize(kernel=kernel, budget=budget, costs=costs, progress=progress, seed=seed).apply(Context(), module)
     return module
@@ -56,8 +57,9 @@ def select_parameters(module: ModuleOp, costs: str = "", margin: float = DEFAULT
     return module
 
 
-def compile_kernels(module: ModuleOp, *, budget: float = 60.0, costs: str = "", progress: bool = False,
-                    mod_switch: bool = True) -> ModuleOp:  # fmt: skip
+def compile_kernels(
+    module: ModuleOp, *, budget: float = 60.0, costs: str = "", progress: bool = False, mod_switch: bool = True
+) -> ModuleOp:
     """The whole pipeline on a module of specs: synthesize, select parameters, switch levels."""
     HeSynthesize(budget=budget, costs=costs, progress=progress).apply(Context(), module)
     HeSelectParameters(costs=costs).apply(Context(), module)
@@ -93,8 +95,14 @@ def switched(fn: func.FuncOp, params: ParamSet, table: CostTable | None = None) 
     return copy
 
 
-def run(fn: func.FuncOp, inputs: Sequence[np.ndarray], params: ParamSet, reps: int = 1, keys: str = "exact",
-        runtime: SealRuntime | None = None) -> Execution:  # fmt: skip
+def run(
+    fn: func.FuncOp,
+    inputs: Sequence[np.ndarray],
+    params: ParamSet,
+    reps: int = 1,
+    keys: str = "exact",
+    runtime: SealRuntime | None = None,
+) -> Execution:
     """Encrypt the inputs, run the program's server side on SEAL `reps` times, decrypt."""
     return execute(fn, inputs, params, reps=reps, keys=keys, runtime=runtime)
 

@@ -108,12 +108,14 @@ def mod_switch_function(fn: func.FuncOp, entry: Entry, margin: float = DEFAULT_M
         return None
     switches = apply_plan(fn, plan)
     plan = replace(plan, budget=noise_left(fn, entry, t), estimated_us=latency_us(fn, entry))
-    fn.attributes[SUMMARY] = DictionaryAttr({
-        "switches": IntegerAttr(switches, 64),
-        "estimated_us": IntegerAttr(round(plan.estimated_us), 64),
-        "unswitched_us": IntegerAttr(round(plan.unswitched_us), 64),
-        "optimal": BoolAttr.from_bool(plan.optimal),
-    })  # fmt: skip
+    fn.attributes[SUMMARY] = DictionaryAttr(
+        {
+            "switches": IntegerAttr(switches, 64),
+            "estimated_us": IntegerAttr(round(plan.estimated_us), 64),
+            "unswitched_us": IntegerAttr(round(plan.unswitched_us), 64),
+            "optimal": BoolAttr.from_bool(plan.optimal),
+        }
+    )
     return plan
 
 

@@ -2,17 +2,27 @@
 
     tessel-opt box_blur.mlir -p 'he-synthesize{budget=60}'
 
-adds `@box_blur_synth` (attributes `hev.implements = @box_blur` and `hev.synthesis = {...}`)
-after each spec `@box_blur`. The search (`cegis.py`) runs over Porcupine's local-rotate
-sketch restricted by the spec (`restrict.py`), from the lower bounds up, tightening the
-measured-latency cost (`tessel.dialects.hev.costs`) until z3 proves no cheaper program of
-that length exists or the budget runs out. The program is then re-verified exactly, at the
-real plaintext modulus and at every output slot, on the emitted IR (`verify.py`). The
-synthesizer's modules are in `tessel.passes.he.synth`.
+adds `@box_blur_synth` (attributes `hev.implements = @box_blur`, the spec's
+`hev.plain_modulus`, and `hev.synthesis = {cost, cost_params, optimal, proven_length,
+lower_bound}`) after each spec `@box_blur`. The modules are in `tessel.passes.he.synth`:
+
+1. the spec as the synthesizer sees it (`spec.py`; the slots a check must cover under an
+   output mask or a zero-padded layout, `slots.py`), and its sketch (`restrict.py`);
+2. structured programs straight from the spec (`lower.py`, `stencil.py`: factored stencils,
+   log trees, completed squares, Horner), verified exactly: the best is the upper bound;
+3. lower bounds (`bounds.py`: rotations by subset-sum cover, multiplications, length) and
+   the cost any program of a length must have;
+4. CEGIS over Porcupine's local-rotate sketch (`sketch.py`, `cegis.py`), length by length,
+   for programs cheaper than the best, until the lower bound meets it (optimal at every
+   length), the lengths `extra-length` past the best are decided, or the budget runs out;
+5. emission (`emit.py`) and the exact re-verification of the emitted IR (`verify.py`).
+Costs are the measured latencies (`tessel.dialects.hev.costs`) in 10 us units at the
+cheapest parameter set the spec's depth needs. The budget holds in every phase.
 
 Options: kernel=NAME (one spec only), budget (seconds per kernel), max-length, extra-length
-(longer sketches searched under the optimum's cost), width (bits per slot in z3), seed,
-progress (lines on stderr), costs (a cost table other than the shipped one).
+(lengths searched past the best program's when the bounds do not stop the search), width
+(bits per slot in z3), seed, progress (lines on stderr), costs (a cost table other than the
+shipped one), cache (a folder for finished programs: a rerun skips them).
 """
 
 from __future__ import annotations
@@ -107,8 +117,9 @@ class HeSynthesize(ModulePass):
         options = repr((self.budget, self.max_length, self.extra_length, self.width, self.seed))
         return ResultsCache.key(print_module(spec_fn), options, costs)
 
-    def _from_cache(self, ctx: Context, module: ModuleOp, spec_fn: func.FuncOp, name: str,
-                    cache: ResultsCache | None, key: str) -> func.FuncOp | None:  # fmt: skip
+    def _from_cache(
+        self, ctx: Context, module: ModuleOp, spec_fn: func.FuncOp, name: str, cache: ResultsCache | None, key: str
+    ) -> func.FuncOp | None:
         """The cached program, inserted after its spec and re-verified exactly; None (and the
         entry dropped) when there is none or it does not parse or verify."""
         text = cache.get(key) if cache is not None else None

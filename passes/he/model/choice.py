@@ -95,11 +95,24 @@ def costs_for_depth(
     # priced at the mean of the two measurements, so that which of the two a program uses is
     # not a difference the search has to prove optimal
     for pair in (("add", "sub"), ("add_plain", "sub_plain")):
-        mean = sum(lat[p] for p in pair) / 2
-        for p in pair:
-            lat[p] = mean
+        mean = sum(lat[op] for op in pair) / 2
+        for op in pair:
+            lat[op] = mean
     # a square is never dearer than a product: the product's algorithm computes it too
     lat["square"] = min(lat["square"], lat["multiply"])
-    units = {name: max(1, round(lat[name] / 10)) for name in
-             ("add", "sub", "negate", "multiply", "square", "relinearize", "rotate", "multiply_plain", "add_plain", "sub_plain")}  # fmt: skip
+    units = {
+        name: max(1, round(lat[name] / 10))
+        for name in (
+            "add",
+            "sub",
+            "negate",
+            "multiply",
+            "square",
+            "relinearize",
+            "rotate",
+            "multiply_plain",
+            "add_plain",
+            "sub_plain",
+        )
+    }
     return best, units

@@ -33,6 +33,12 @@ from tessel.passes.he.synth.spec import Spec
 
 SAT, UNSAT, TIMEOUT = "sat", "unsat", "timeout"
 
+# z3's global context, made once on import rather than lazily inside the first query: the
+# tools stop cleanly on SIGTERM by raising in the main thread, and a signal that lands while
+# z3 is still constructing its context leaves a half-made one whose destructor prints a
+# traceback at exit (the structured programs mean z3's first use can come late in a run).
+z3.main_ctx()
+
 
 class BlockProgram(Exception):
     """A candidate differs from the spec mod t but not at the slot width."""

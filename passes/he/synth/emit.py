@@ -13,7 +13,7 @@ distinct rotation once, relinearizations where the sketch placed them) and decry
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DictionaryAttr, StringAttr
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from tessel.dialects import hev
@@ -85,20 +85,9 @@ def emit_program(spec_fn: func.FuncOp, program: Program, name: str, attributes: 
     fn = func.FuncOp(name, ftype, Region(block), arg_attrs=spec_fn.arg_attrs, res_attrs=spec_fn.res_attrs)
     fn.attributes[IMPLEMENTS] = implements_attr(spec_fn.sym_name.data)
     fn.attributes.update(interface_attributes(spec_fn))  # the plaintext modulus, with its spec
-    for k, v in attributes.items():
-        fn.attributes[k] = v
+    fn.attributes.update(attributes)
     return fn
 
 
 def _i64(value: int) -> Attribute:
-    from xdsl.dialects.builtin import IntegerAttr
-
     return IntegerAttr(value, 64)
-
-
-def summary_attr(values: dict[str, Attribute]) -> DictionaryAttr:
-    return DictionaryAttr(values)
-
-
-def string(value: str) -> StringAttr:
-    return StringAttr(value)

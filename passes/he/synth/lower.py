@@ -13,7 +13,10 @@ structure a solver would have to rediscover given to it directly:
   negations map to their BFV operations (public operands to the plaintext forms, small
   constant factors to additions); relinearizations go where a product must be size 2;
 - on inputs of the bits domain (x * x = x) a quadratic value that is a completed square,
-  c * L^2 plus a linear rest, is computed as one square: a + b - 2ab is (a - b)^2.
+  c * L^2 plus a linear rest, is computed as one square: a + b - 2ab is (a - b)^2;
+- a polynomial output (no sums) is also evaluated by a multivariate Horner scheme, the
+  variable in most products factored out first: y - (a x^2 + b x + c) is
+  (y - c) - (a x + b) x, two products where the spec writes three.
 
 Each variant is one candidate; the caller verifies them exactly and keeps the cheapest,
 which bounds the solver's search from above.
@@ -83,9 +86,17 @@ class Lowering:
     """One lowering of the spec; `window` picks the windowed log tree for sums."""
 
     def __init__(
-        self, spec: Spec, units: dict[str, int], amounts: Sequence[int], window: bool, deadline: float, squares: bool = False
+        self,
+        spec: Spec,
+        units: dict[str, int],
+        amounts: Sequence[int],
+        window: bool,
+        deadline: float,
+        squares: bool = False,
+        horner: bool = False,
     ):
         self.spec, self.units, self.window, self.deadline, self.squares = spec, units, window, deadline, squares
+        self.use_horner = horner
         self.amounts = list(amounts)
         self.first = len(spec.secret_inputs)
         self.components: list[Component] = []
@@ -258,7 +269,11 @@ class Lowering:
         pivot, others = names[0], names[1:]
         if any(not q(pivot, v) for v in others):
             return None
-        c = 1 if len(names) == 2 else q(pivot, others[0]) * q(pivot, others[1]) * pow(2 * q(others[0], others[1]) or 1, -1, t) % t
+        c = (
+            1
+            if len(names) == 2
+            else q(pivot, others[0]) * q(pivot, others[1]) * pow(2 * q(others[0], others[1]) or 1, -1, t) % t
+        )
         if not c:
             return None
         ell = {pivot: 1, **{v: q(pivot, v) * pow(2 * c, -1, t) % t for v in others}}
@@ -296,8 +311,88 @@ class Lowering:
             return self.emit(P.SUB_PLAIN, v, plain=k)
         return self.emit(P.ADD_PLAIN, self.emit(P.NEGATE, v), plain=k)  # p - x
 
+    def horner(self, terms: dict[tuple[tuple[tuple[int, int], int], ...], int]) -> tuple[Value, bool] | None:
+        """(v, negated): v = the polynomial (or its negation when `negated`), factoring the
+        most frequent variable out of the products; None for what it does not handle."""
+        t = self.spec.plain_modulus
+        high = {m: c for m, c in terms.items() if sum(e for _, e in m) >= 2}
+        if not high:
+            return self.affine(terms)
+        count: dict[tuple[int, int], int] = {}
+        for mono in high:
+            for v, _ in mono:
+                count[v] = count.get(v, 0) + 1
+        var = max(sorted(count), key=lambda v: count[v])
+        if not self.spec.inputs[var[0]].secret:
+            return None
+        quotient: dict[tuple[tuple[tuple[int, int], int], ...], int] = {}
+        rest: dict[tuple[tuple[tuple[int, int], int], ...], int] = {}
+        for mono, c in terms.items():
+            exps = dict(mono)
+            if var in exps:
+                exps[var] -= 1
+                quotient[tuple(sorted((v, e) for v, e in exps.items() if e))] = c
+            else:
+                rest[mono] = c
+        lead = next(iter(sorted(quotient.items())))[1]
+        flip = lead > t // 2  # factor the sign out: R - (-Q) v rather than R + Q v with a negation
+        inner = self.horner({m: (t - c if flip else c) % t for m, c in quotient.items()})
+        if inner is None:
+            return None
+        q, q_negated = inner
+        product = self.emit(P.MUL, q, self.variable(var))
+        negated = flip != q_negated
+        if not rest:
+            return product, negated
+        r = self.horner(rest)
+        if r is None:
+            return None
+        rv, r_negated = r
+        if negated == r_negated:
+            return self.emit(P.ADD, rv, product), negated
+        if r_negated:  # -R + Qv... = Qv - R
+            return self.emit(P.SUB, product, rv), False
+        return self.emit(P.SUB, rv, product), False
+
+    def affine(self, terms: dict[tuple[tuple[tuple[int, int], int], ...], int]) -> tuple[Value, bool] | None:
+        """A polynomial of degree <= 1 in secret variables (public ones and a constant added
+        as plaintexts at slot 0); negated when all its secret coefficients are -1."""
+        t = self.spec.plain_modulus
+        secret = {m[0][0]: c for m, c in terms.items() if m and self.spec.inputs[m[0][0][0]].secret}
+        plain = {m: c for m, c in terms.items() if not m or not self.spec.inputs[m[0][0][0]].secret}
+        if not secret:
+            return None
+        negated = all(c == t - 1 for c in secret.values()) and len(secret) > 1
+        out = self.combination({v: (t - c) % t if negated else c for v, c in secret.items()})
+        for mono, c in plain.items():
+            if mono and (mono[0][0][1] % self.spec.slots or c not in (1, t - 1)):
+                return None  # a public value at another slot or scaled: not a plaintext operand
+            source = PlainSource("input", mono[0][0][0]) if mono else PlainSource("const", c)
+            add = (c == 1) != negated if mono else True
+            value = c if not mono else 1
+            if not mono:
+                source = PlainSource("const", (t - value) % t if negated else value)
+            out = self.emit(P.ADD_PLAIN if add else P.SUB_PLAIN, out, plain=self.plain(source))
+        return out, negated
+
+    def polynomial(self) -> Value | None:
+        """The output by the Horner scheme (None when it does not apply)."""
+        poly = self.spec.evaluator(self.spec.poly_domain())(0)
+        terms = dict(poly.terms)
+        if not terms or len(terms) > 64 or poly.degree() < 2:
+            return None
+        out = self.horner(terms)
+        if out is None:
+            return None
+        value, negated = out
+        return self.emit(P.NEGATE, value) if negated else value
+
     def program(self) -> Program:
-        out = self.lower(self.spec.output)
+        out = self.polynomial() if self.use_horner else None
+        if out is None:
+            if self.use_horner:
+                raise LookupError("the Horner scheme does not apply")
+            out = self.lower(self.spec.output)
         if out.rotation or out.source < self.first or not self.components:
             self.components.append(Component(P.ROTATE, Operand(out.source, out.rotation)))
         prog = Program(self.spec.slots, list(self.spec.secret_inputs), self.plain_sources, self.components)
@@ -318,4 +413,9 @@ def structured_programs(spec: Spec, units: dict[str, int], amounts: Sequence[int
                 out.append(Lowering(spec, units, amounts, window, deadline, squares).program())
             except TimeoutError:
                 return out
+    if not spec.has_sum():
+        try:
+            out.append(Lowering(spec, units, amounts, False, deadline, horner=True).program())
+        except (TimeoutError, LookupError):
+            pass
     return out

@@ -85,7 +85,8 @@ class Program:
                 elif c.op == ROTATE:
                     v = a
                 elif c.op in PLAIN:
-                    p = self.plain_sources[c.plain]  # type: ignore[index]
+                    assert c.plain is not None
+                    p = self.plain_sources[c.plain]
                     pv = domain.var(p.value, slot) if p.kind == "input" else domain.const(p.value)
                     v = {ADD_PLAIN: domain.add, SUB_PLAIN: domain.sub, MUL_PLAIN: domain.mul}[c.op](a, pv)
                 else:
@@ -154,8 +155,12 @@ class Program:
             for j, c in enumerate(self.components):
                 raw = c.op == MUL or any(o.source >= first and size3[o.source - first] for o in self.operands(c))
                 size3.append(raw and not self.relinearize[j])
-            need = {o.source - first for c in self.components for o in self.operands(c)
-                    if o.source >= first and (c.op in (MUL, ROTATE) or o.rotation)}  # fmt: skip
+            need = {
+                o.source - first
+                for c in self.components
+                for o in self.operands(c)
+                if o.source >= first and (c.op in (MUL, ROTATE) or o.rotation)
+            }
             need.add(len(self.components) - 1)
             wrong = [j for j in need if size3[j]]
             if not wrong:

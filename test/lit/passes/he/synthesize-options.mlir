@@ -12,15 +12,13 @@
 // PROGRESS-NEXT: he-synthesize: @add3 [{{ *[0-9.]+}}s] length 2: no program can cost less than [[COST]]; the best is optimal
 // PROGRESS-NEXT: he-synthesize: @add3: 2 operations, cost [[COST]]0 us at {{n[0-9]+-q[0-9x]+}}, optimal (proven: the lower bound meets it), {{[0-9.]+}} s, 0 z3 queries, {{[0-9]+}} examples
 // PROGRESS-NEXT: he-synthesize: @add3: verified exactly mod 65537 at 8 output slots (1 expanded, the others alike by rotation; {{[0-9.]+}} s)
-// a*b + a*c: the structured program multiplies as written (2 products); z3 finds a*(b + c)
-// and proves nothing cheaper has at most 2 operations (the search stops one length after
-// its best program: extra-length=0).
-// PROGRESS:      he-synthesize: @distribute [{{ *[0-9.]+}}s] structured program: 3 operations, cost {{[0-9]+}} (0 rot, 2 mul, 0 mul_plain)
-// PROGRESS-NEXT: he-synthesize: @distribute [{{ *[0-9.]+}}s] length 2: searching for cost <= {{[0-9]+}}
-// PROGRESS-NEXT: he-synthesize: @distribute [{{ *[0-9.]+}}s] length 2: found cost [[BEST:[0-9]+]] (0 rot, 1 mul, 0 mul_plain); tightening
+// a*b + a*c: the structured program factors it by the Horner scheme, a*(b + c) (1 product);
+// z3 proves nothing cheaper has at most 2 operations (the search stops one length after its
+// best program: extra-length=0).
+// PROGRESS:      he-synthesize: @distribute [{{ *[0-9.]+}}s] structured program: 2 operations, cost [[BEST:[0-9]+]] (0 rot, 1 mul, 0 mul_plain)
 // PROGRESS-NEXT: he-synthesize: @distribute [{{ *[0-9.]+}}s] length 2: searching for cost <= {{[0-9]+}}
 // PROGRESS-NEXT: he-synthesize: @distribute [{{ *[0-9.]+}}s] length 2: no program with cost <= {{[0-9]+}}
-// PROGRESS-NEXT: he-synthesize: @distribute: 2 operations, cost [[BEST]]0 us at {{n[0-9]+-q[0-9x]+}}, optimal among programs of at most 2 operations (proven), {{[0-9.]+}} s, 2 z3 queries, {{[0-9]+}} examples
+// PROGRESS-NEXT: he-synthesize: @distribute: 2 operations, cost [[BEST]]0 us at {{n[0-9]+-q[0-9x]+}}, optimal among programs of at most 2 operations (proven), {{[0-9.]+}} s, 1 z3 queries, {{[0-9]+}} examples
 // Exclusive or on bits, a + b - 2ab: on 0/1 inputs a completed square, (a - b)^2, which the
 // structured program computes with one square; z3 rules out one operation, then the bounds
 // close.

@@ -4,8 +4,8 @@
 // the search as soon as they meet the best program. Output masks only pick which slot is
 // checked (every hev op commutes with rotating the inputs).
 
-// RUN: %tessel-opt %s --split-input-file -p 'he-synthesize{costs="%S/Inputs/costs.json" progress=false}' | filecheck %s
-// RUN: %tessel-opt %s --split-input-file -p 'he-synthesize{costs="%S/Inputs/costs.json"}' 2>&1 >/dev/null | filecheck %s --check-prefix=PROGRESS
+// RUN: %tessel-opt %s --split-input-file -p 'he-synthesize{costs="%S/Inputs/costs.json" progress=false budget=3}' | filecheck %s
+// RUN: %tessel-opt %s --split-input-file -p 'he-synthesize{costs="%S/Inputs/costs.json" budget=3}' 2>&1 >/dev/null | filecheck %s --check-prefix=PROGRESS
 
 // A 3x3 Gaussian [1 2 1; 2 4 2; 1 2 1] on an 8x8 image: 8 taps away from the pixel, 4
 // rotations, (1 + z^W)(1 + z^-W)(1 + z)(1 + z^-1), each step rotating the partial sum so far.
@@ -143,4 +143,23 @@ func.func @window8(%x: !hev.vec<256>) -> !hev.vec<256> attributes {hev.spec} {
   %s6 = hev.spec.add %s5, %x6 : !hev.vec<256>
   %s7 = hev.spec.add %s6, %x7 : !hev.vec<256>
   func.return %s7 : !hev.vec<256>
+}
+
+// -----
+
+// A polynomial written term by term, y - (a*x*x + b*x + c): three products as written, two
+// by the Horner scheme the structured lowering tries, (y - c) - (a*x + b)*x.
+// CHECK-LABEL: func.func @horner_synth(
+// CHECK-COUNT-2: hev.multiply
+// CHECK-NOT:     hev.multiply
+// CHECK:         %out = hev.decrypt
+// PROGRESS: @horner [{{ *[0-9.]+}}s] structured program: 5 operations, cost {{[0-9]+}} (0 rot, 2 mul, 0 mul_plain)
+func.func @horner(%a: !hev.vec<4>, %b: !hev.vec<4>, %c: !hev.vec<4>, %x: !hev.vec<4>, %y: !hev.vec<4>) -> !hev.vec<4> attributes {hev.spec} {
+  %xx = hev.spec.mul %x, %x : !hev.vec<4>
+  %axx = hev.spec.mul %a, %xx : !hev.vec<4>
+  %bx = hev.spec.mul %b, %x : !hev.vec<4>
+  %s0 = hev.spec.add %axx, %bx : !hev.vec<4>
+  %s1 = hev.spec.add %s0, %c : !hev.vec<4>
+  %r = hev.spec.sub %y, %s1 : !hev.vec<4>
+  func.return %r : !hev.vec<4>
 }

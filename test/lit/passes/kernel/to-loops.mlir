@@ -183,11 +183,11 @@ func.func @main(%a: tensor<28x16xf32>, %b: tensor<16x16xf32>) -> tensor<28x16xf3
 // CHECK-LABEL: func.func @k0_softmax__s2(
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %[[Y:[a-z0-9_]+]]: memref<2x16xf32>, %[[MAX:[a-z0-9_]+]]: memref<2x1xf32>, %[[SUM:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:    kernel.schedule = "i0/1x2 i1/16x1 i1/1x16:vector"
-// CHECK:         %[[XV:[a-z0-9_]+]] = vector.load %[[X]][%[[I0:[a-z0-9_]+]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
-// CHECK:         %[[MV:[a-z0-9_]+]] = memref.load %[[MAX]][%[[I0]], %{{.*}}] : memref<2x1xf32>
+// CHECK:         %[[SV:[a-z0-9_]+]] = memref.load %[[SUM]][%[[I0:[a-z0-9_]+]], %{{.*}}] : memref<2x1xf32>
+// CHECK-NEXT:    %[[XV:[a-z0-9_]+]] = vector.load %[[X]][%[[I0]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
+// CHECK-NEXT:    %[[MV:[a-z0-9_]+]] = memref.load %[[MAX]][%[[I0]], %{{.*}}] : memref<2x1xf32>
 // CHECK-NEXT:    %[[MB:[a-z0-9_]+]] = vector.broadcast %[[MV]] : f32 to vector<16xf32>
 // CHECK-NEXT:    %[[D:[a-z0-9_]+]] = arith.subf %[[XV]], %[[MB]] : vector<16xf32>
-// CHECK-NEXT:    %[[SV:[a-z0-9_]+]] = memref.load %[[SUM]][%[[I0]], %{{.*}}] : memref<2x1xf32>
 // CHECK-NEXT:    %[[E:[a-z0-9_]+]] = math.exp %[[D]] : vector<16xf32>
 // CHECK-NEXT:    %[[SB:[a-z0-9_]+]] = vector.broadcast %[[SV]] : f32 to vector<16xf32>
 // CHECK-NEXT:    %[[Q:[a-z0-9_]+]] = arith.divf %[[E]], %[[SB]] : vector<16xf32>

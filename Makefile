@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 DEMO := build/demo
 
-.PHONY: test unit conformance lit demo clean fuzz check zoo
+.PHONY: test unit conformance conformance-full lit demo clean fuzz check zoo
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ unit: $(VENV)/.installed-test
 
 conformance: $(VENV)/.installed-test
 	$(BIN)/python -m pytest test/conformance -q
+
+# Every node test on every target (make test runs the compiled targets on a cover of the
+# suite: test/conformance/onnx/node_suite.py); rewrites docs/onnx-coverage.md.
+conformance-full: $(VENV)/.installed-test
+	TESSEL_CONFORMANCE=full $(BIN)/python -m pytest test/conformance -q
 
 lit: $(VENV)/.installed-test
 	$(BIN)/lit -sv test/lit

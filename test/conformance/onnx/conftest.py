@@ -27,6 +27,6 @@ def record():
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     # Only a run of the whole suite may rewrite the table (not `-k`, not a single test).
-    if RESULTS and len(RESULTS) == len(node_suite.load_cases()) * len(node_suite.TARGETS):
+    if node_suite.FULL and RESULTS and len(RESULTS) == len(node_suite.load_cases()) * len(node_suite.TARGETS):
         COVERAGE.parent.mkdir(exist_ok=True)
         COVERAGE.write_text(node_suite.coverage_markdown(RESULTS, "make test"))

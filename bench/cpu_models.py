@@ -21,6 +21,8 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -81,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         expected = session.run(None, feed)
         error = max(float(np.abs(o - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(outs, expected))
         idle = wait_for_quiet()
-        runs = {
-            "tessel": lambda x=executable, i=inputs, o=outs: x.run_into(i, o),
-            "ort": lambda s=session, f=feed: s.run(None, f),
+        runs: dict[str, Callable[[], object]] = {
+            "tessel": partial(executable.run_into, inputs, outs),
+            "ort": partial(session.run, None, feed),
         }
         if tuned is not None:
             tuned_outs = tuned.run(inputs)
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             if tuned_error > 1e-4:
                 raise SystemExit(f"{name}: the tuned build differs from onnxruntime by {tuned_error:.1e}")
-            runs["tuned"] = lambda t=tuned, i=inputs, o=tuned_outs: t.run_into(i, o)
+            runs["tuned"] = partial(tuned.run_into, inputs, tuned_outs)
         samples = interleaved(runs, args.rounds, settle=0.05)
         executable.close()
         t, o = median_ms(samples["tessel"]), median_ms(samples["ort"])

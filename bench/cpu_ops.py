@@ -21,6 +21,8 @@ import math
 import os
 import sys
 import tempfile
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import onnx
@@ -131,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         inputs = list(feed.values())
         if args.tune_trials:
+            assert records is not None
             _tune(model, name, records, args.tune_trials, args.threads)
         result = import_model(model, source=f"{name}.onnx")
         untuned, _ = compile_for_cpu(result.module.clone(), result.weights, threads=args.threads)
@@ -144,11 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         options.intra_op_num_threads = args.threads
         options.inter_op_num_threads = 1
         session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-        runs = {key: (lambda e=e, i=inputs: e.run(i)) for key, e in candidates.items()}
-        runs["ort"] = lambda s=session, f=feed: s.run(None, f)
+        runs: dict[str, Callable[[], object]] = {key: partial(e.run, inputs) for key, e in candidates.items()}
+        runs["ort"] = partial(session.run, None, feed)
         if kind == "matmul":
             a, b = inputs
-            runs["numpy"] = lambda a=a, b=b: np.matmul(a, b)
+            runs["numpy"] = partial(np.matmul, a, b)
         if args.tvm and tvm_peer.available():
             runs["tvm"] = tvm_peer.untuned(model, feed, args.threads)
             if args.tune_trials:

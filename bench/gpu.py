@@ -20,11 +20,13 @@ resnet18_vs_torch_eager=<x>` (peer time / Tessel time: above 1 is faster than th
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -146,7 +148,7 @@ def bench_conv(torch, timer: Timer, name: str, runs: int, shrink: int = 1) -> tu
     tx, tw, tb = (torch.from_numpy(v).to(DEVICE) for v in (x, w, b.reshape(-1)))
     F = torch.nn.functional
 
-    def peer() -> object:
+    def peer() -> Any:  # a torch tensor
         return F.conv2d(tx, tw, tb, stride=s, padding=k // 2)
 
     ref = peer().cpu().numpy()
@@ -161,8 +163,9 @@ def bench_conv(torch, timer: Timer, name: str, runs: int, shrink: int = 1) -> tu
 def torch_resnet18(torch):  # noqa: ANN001, ANN201
     """ResNet-18 in torch, written out (torchvision is not assumed), random weights."""
     nn = torch.nn
+    module: Any = nn.Module  # (torch is passed in: a base class mypy cannot see)
 
-    class Block(nn.Module):
+    class Block(module):
         def __init__(self, cin: int, cout: int, stride: int) -> None:
             super().__init__()
             self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
@@ -191,7 +194,7 @@ def torch_resnet18(torch):  # noqa: ANN001, ANN201
 
 def bench_resnet18(torch, timer: Timer, runs: int, compile_peer: bool) -> tuple[float, float, float | None, float]:
     sys.path.insert(0, str(ROOT / "examples" / "models"))
-    import resnet18  # examples/models/resnet18.py
+    resnet18 = importlib.import_module("resnet18")  # examples/models/resnet18.py
 
     from tessel.frontends.onnx import import_model
     from tessel.pipelines.tensor import compile_for_gpu
@@ -238,8 +241,8 @@ def main(argv: list[str] | None = None) -> int:
 
         _, _, arch = open_device()
         import torch
-    except (TesselError, ImportError) as err:
-        print(f"bench.gpu: error: {str(err).removeprefix('error: ')}", file=sys.stderr)
+    except (TesselError, ImportError) as problem:
+        print(f"bench.gpu: error: {str(problem).removeprefix('error: ')}", file=sys.stderr)
         return 1
     DEVICE = "cpu" if args.dry_run else "cuda"
     torch.backends.cuda.matmul.allow_tf32 = False

@@ -26,7 +26,7 @@ the primitive.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, ArrayAttr, DenseArrayBase, IntegerAttr, StringAttr, i64
@@ -429,7 +429,7 @@ PRIMITIVES: tuple[type[IRDLOperation], ...] = (
 SCHED = Dialect("sched", [StageOp, AxesOp, *PRIMITIVES], [LoopType, GpuIndexAttr])
 
 
-def stages(ops: Sequence[Attribute] | Block) -> dict[str, StageOp]:
+def stages(ops: Iterable[Operation]) -> dict[str, StageOp]:
     """The sched.stage ops among `ops`, by stage name; a second schedule for one stage is
     an error (which one should win?), not silently dropped."""
     found: dict[str, StageOp] = {}

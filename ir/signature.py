@@ -55,15 +55,19 @@ def _ports(types, attrs, prefix: str) -> list[Port]:
 
 def _buffer_ports(fn: func.FuncOp, want_outputs: bool) -> list[Port]:
     """The ports of a kernel-level entry function (memref arguments, outputs marked)."""
-    ports = []
+    ports: list[Port] = []
     attrs = fn.arg_attrs.data if fn.arg_attrs is not None else [DictionaryAttr({})] * len(fn.args)
     for i, (t, a) in enumerate(zip(fn.function_type.inputs.data, attrs, strict=True)):
         if (OUTPUT_ATTR in a.data) != want_outputs:
             continue
         element: Attribute | None = a.data.get(ELEMENT_ATTR)
         if not isinstance(t, MemRefType) or element is None:
-            raise TesselError(f"arg #{i} has type {t}; a kernel-level entry function takes memrefs marked {ELEMENT_ATTR}")
-        ports.append(Port(_name(a, f"{'result' if want_outputs else 'arg'}{len(ports)}"), TensorType(element, t.get_shape())))
+            raise TesselError(
+                f"arg #{i} has type {t}; a kernel-level entry function takes memrefs marked {ELEMENT_ATTR}"
+            )
+        ports.append(
+            Port(_name(a, f"{'result' if want_outputs else 'arg'}{len(ports)}"), TensorType(element, t.get_shape()))
+        )
     return ports
 
 

@@ -9,12 +9,14 @@ every op it parses, and `verify` reports the first failing op as a one-line
 from __future__ import annotations
 
 import bisect
+import dataclasses
+import functools
 import re
 from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import AttributeInvT, Operation, SSAValue
+from xdsl.ir import AttributeInvT, Dialect, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -46,13 +48,13 @@ def make_context() -> Context:
     ctx = Context()
     ctx.load_dialect(Builtin)
     for name, where in UPSTREAM.items():
-        ctx.register_dialect(name, lambda where=where: _load(where))
+        ctx.register_dialect(name, functools.partial(_load, where))
     for name, factory in all_dialects().items():
         ctx.register_dialect(name, factory)
     return ctx
 
 
-def _load(where: str):
+def _load(where: str) -> Dialect:
     import importlib
 
     module, attr = where.split(":")
@@ -134,7 +136,7 @@ def parse_module(ctx: Context, text: str | bytes, name: str = "<stdin>", line_of
         raise TesselError(f"{name}: the IR is nested too deeply to parse") from None
     except ParseError as err:
         if err.span.line_offset == 0 and line_offset:
-            err.span = Span(err.span.start, err.span.end, err.span.input, line_offset)
+            err.span = dataclasses.replace(err.span, line_offset=line_offset)
         raise from_parse_error(err) from err
 
 

@@ -20,7 +20,7 @@ def _hex_float_literals_are_bit_patterns() -> None:
     element = AttrParser._TensorLiteralElement
     original = element.to_type
 
-    def to_type(self, parser, type):  # type: ignore[no-untyped-def]
+    def to_type(self, parser, type):
         if isinstance(type, AnyFloat) and self.span.text.lower().startswith("0x"):
             bits = int(self.span.text, 16)
             if isinstance(type, BFloat16Type):
@@ -31,14 +31,14 @@ def _hex_float_literals_are_bit_patterns() -> None:
                 return struct.unpack(fmt, bits.to_bytes(size, "little"))[0]
         return original(self, parser, type)
 
-    element.to_type = to_type  # type: ignore[method-assign]
+    element.to_type = to_type  # type: ignore[method-assign]  # the fix: patching xDSL's method
 
 
 def _affine_rsub_subtracts_the_right_way() -> None:
     """xDSL's AffineExpr.__rsub__ returns self - other, so `2 - d0` builds d0 - 2."""
     from xdsl.ir.affine import AffineExpr
 
-    AffineExpr.__rsub__ = lambda self, other: (-self) + other  # type: ignore[method-assign]
+    AffineExpr.__rsub__ = lambda self, other: (-self) + other  # type: ignore[method-assign]  # patching xDSL
 
 
 _hex_float_literals_are_bit_patterns()

@@ -15,6 +15,7 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
@@ -23,6 +24,9 @@ from xdsl.passes import ModulePass, PassPipeline
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import make_context, print_module, verify
 from tessel.ir.weights import WeightStore, with_weights
+
+if TYPE_CHECKING:
+    from tessel.targets.cpu.runtime import CpuExecutable
 
 
 def graph_passes(target: str = "cpu") -> list[ModulePass]:
@@ -97,6 +101,9 @@ def lower(
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
     from tessel.dialects.tg.fused import MEMORY_ATTR
 
+    from tessel.dialects.tg.dynamic import refuse_data_dependent
+
+    refuse_data_dependent(module)  # buffers are planned statically: no data-dependent shapes
     ctx = make_context()
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
     report = CompileReport()
@@ -208,6 +215,8 @@ def compile_for_gpu(
         host = device_description()
     store, report = lower(module, weights, dump_dir, records=records, target="gpu", host=host)
     start = time.perf_counter()
+    executable: CpuExecutable
+    ptx: str | None = None  # what the GPU executable loaded
     if emulate:
         from tessel.targets.gpu.emulate import EmulatedGpuExecutable
 
@@ -215,12 +224,13 @@ def compile_for_gpu(
     else:
         from tessel.targets.gpu.runtime import GpuExecutable
 
-        executable = GpuExecutable(module, store, arch=arch)
+        executable = gpu = GpuExecutable(module, store, arch=arch)
+        ptx = gpu.ptx
     report.seconds["llvm"] = time.perf_counter() - start
     if dump_dir:
         _dump_code(dump_dir, "host.ll" if emulate else "nvptx.ll", executable.llvm_ir)
-        if not emulate:
-            _dump_code(dump_dir, "kernels.ptx", executable.ptx, 1)  # type: ignore[attr-defined]
+        if ptx is not None:
+            _dump_code(dump_dir, "kernels.ptx", ptx, 1)
     return executable, report
 
 

@@ -70,6 +70,7 @@ def onnx_oracles(model: onnx.ModelProto, feed: Mapping[str, np.ndarray]) -> Iter
     graph_inputs = {i.name for i in model.graph.input} - {t.name for t in model.graph.initializer}
     feed = {k: v for k, v in feed.items() if k in graph_inputs}
     values = ReferenceEvaluator(model).run(None, dict(feed))
+    assert isinstance(values, list)  # (a dict only with intermediate=True)
     yield "onnx.reference", dict(zip(names, values))
     try:
         import onnxruntime

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -144,6 +145,7 @@ def run_command(args: argparse.Namespace) -> int:
     if (args.emulate or args.arch) and args.target != "gpu":
         raise TesselError("--emulate and --arch apply to the gpu target")
     check_output_path(args.output)
+    weights: Mapping[str, np.ndarray]
     if is_onnx:
         model = load_model(args.model)
         bind = parse_bindings(args.bind)
@@ -193,7 +195,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.output:
         save_npz_atomically(args.output, named)
     if args.target == "gpu" and args.time and not args.emulate:
-        times = executable.device_times(feed, args.time)  # type: ignore[attr-defined]
+        times = executable.device_times(feed, args.time)
         print(
             f"time: median {float(np.median(times)):.3f} ms over {args.time} runs on the GPU (CUDA events, launches only)"
         )
@@ -212,6 +214,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 0
     ok = True
     if compiled:
+        assert reference_module is not None  # (cloned when checking)
         expected = dict(zip((p.name for p in out_ports), run(reference_module, feed, weights)))
         report = compare(named, expected, args.rtol, args.atol)
         print(f"check against the reference semantics: {report.summary()}")

@@ -22,10 +22,14 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tessel.ir.diagnostics import TesselError
 from tessel.tools.cli import check_output_path, guarded, parse_bindings, parse_shapes
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -77,6 +81,7 @@ def kernel_module(path: str, bind: list[str], shapes: list[str]):
     from tessel.ir.weights import WeightStore
     from tessel.pipelines.tensor import lower
 
+    weights: Mapping[str, np.ndarray]
     if path.endswith(".onnx"):
         result = import_model(
             load_model(path), source=path, bind=parse_bindings(bind), input_shapes=parse_shapes(shapes)

@@ -89,17 +89,19 @@ def top_k_recall(scores: Sequence[float], seconds: Sequence[float], k: int) -> f
 
 
 def evaluate(
-    model: CostModel, X: np.ndarray, groups: Sequence[str], seconds: Sequence[float], k: int = 5
+    model: CostModel, X: np.ndarray, groups: Sequence[str], seconds: Sequence[float | None], k: int = 5
 ) -> dict[str, float]:
-    """Per-task pairwise accuracy and top-k recall, averaged over the tasks given."""
+    """Per-task pairwise accuracy and top-k recall, averaged over the tasks given (seconds:
+    None or 0 where the candidate failed; those are left out)."""
     scores = model.predict(X)
+    measured = {i: t for i, t in enumerate(seconds) if t}
     acc, rec = [], []
     for g in sorted(set(groups)):
-        idx = [i for i, x in enumerate(groups) if x == g and seconds[i]]
+        idx = [i for i, x in enumerate(groups) if x == g and i in measured]
         if len(idx) < 3:
             continue
-        acc.append(pairwise_accuracy([scores[i] for i in idx], [seconds[i] for i in idx]))
-        rec.append(top_k_recall([scores[i] for i in idx], [seconds[i] for i in idx], k))
+        acc.append(pairwise_accuracy([scores[i] for i in idx], [measured[i] for i in idx]))
+        rec.append(top_k_recall([scores[i] for i in idx], [measured[i] for i in idx], k))
     return {
         "pairwise_accuracy": float(np.nanmean(acc)) if acc else float("nan"),
         "top_k_recall": float(np.nanmean(rec)) if rec else float("nan"),

@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 from xdsl.dialects import affine, memref
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import SSAValue
 
 from tessel.dialects import kernel
 from tessel.passes.kernel.loops.affine_analysis import dims_only, linear_coefficient
@@ -36,12 +38,13 @@ def _accesses(op: kernel.ComputeOp) -> list[list[int]]:
     """Per load of the body: its change per unit step of each axis (flattened row-major
     over the buffer), 1 where not linear (a conservative guess)."""
     out = []
-    args = list(op.body.block.args)
+    args: list[SSAValue] = list(op.body.block.args)
     for o in op.body.walk():
         if not isinstance(o, affine.LoadOp | kernel.LoadOp | memref.LoadOp):
             continue
         buffer_type = o.memref.type
-        shape = buffer_type.get_shape()  # type: ignore[attr-defined]
+        assert isinstance(buffer_type, MemRefType)
+        shape = buffer_type.get_shape()
         strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
         exprs = dims_only(o.map.data) if hasattr(o, "map") else ()
         operands = list(o.indices) if hasattr(o, "indices") else []
@@ -53,8 +56,8 @@ def _accesses(op: kernel.ComputeOp) -> list[list[int]]:
                     coeff[args.index(v)] += s * (1 if c is None else c)
         out.append(coeff)
     # the output: row-major over the spatial axes
-    shape = op.domain[: op.spatial_count]
-    out.append([math.prod(shape[i + 1 :]) for i in range(len(shape))] + [0] * op.reduce_count)
+    out_shape = op.domain[: op.spatial_count]
+    out.append([math.prod(out_shape[i + 1 :]) for i in range(len(out_shape))] + [0] * op.reduce_count)
     return out
 
 

@@ -130,7 +130,7 @@ def evolve(
             seen.setdefault(knob_id(p), (s, p))
         order = np.argsort(-scores)
         parents = [pool[i] for i in order[: max(2, population // 4)]]
-        children = []
+        children: list[space.Knobs] = []
         while len(children) < population:
             if rng.random() < 0.5:
                 a, b = rng.sample(parents, 2)

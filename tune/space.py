@@ -27,7 +27,16 @@ from collections.abc import Iterator
 
 from tessel.dialects import kernel, sched
 from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
-from tessel.passes.kernel.loops.schedule import Loop, StageSchedule, default_schedule, vector_width
+from tessel.passes.kernel.loops.schedule import (
+    Kind,
+    Loop,
+    StageSchedule,
+    default_schedule,
+    knob_axis,
+    knob_int,
+    knob_order,
+    vector_width,
+)
 
 Knobs = dict[str, object]
 
@@ -113,7 +122,7 @@ def loops(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
         return default_schedule(op)
     extents = op.domain
     k = op.spatial_count
-    width = int(knobs.get("vector", 1))  # type: ignore[call-overload]
+    width = knob_int(knobs, "vector", 1)
     if not k or width > extents[k - 1]:
         width = 1
     if not op.reduce_count:
@@ -122,9 +131,9 @@ def loops(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
 
 
 def _outer_order(knobs: Knobs, count: int) -> list[int]:
-    order = knobs.get("outer_order") or tuple(range(count))
-    order = [i for i in order if i < count]  # type: ignore[union-attr]
-    return order + [i for i in range(count) if i not in order]
+    order = knob_order(knobs, "outer_order") or tuple(range(count))
+    kept = [i for i in order if i < count]
+    return kept + [i for i in range(count) if i not in kept]
 
 
 def _elementwise(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
@@ -145,16 +154,16 @@ def _elementwise(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedul
 def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
     extents = op.domain
     k = op.spatial_count
-    rows_axis = knobs.get("rows_axis") if k >= 2 else None
-    rows = int(knobs.get("rows", 1)) if rows_axis is not None else 1  # type: ignore[call-overload]
+    rows_axis = knob_axis(knobs, "rows_axis") if k >= 2 else None
+    rows = knob_int(knobs, "rows", 1) if rows_axis is not None else 1
     if rows_axis is not None:
-        rows = max(1, min(rows, extents[rows_axis]))  # type: ignore[index]
+        rows = max(1, min(rows, extents[rows_axis]))
     vectors = -(-extents[k - 1] // width) if k else 1
-    cols = int(knobs.get("cols", 1))  # type: ignore[call-overload]
+    cols = knob_int(knobs, "cols", 1)
     while cols > 1 and cols > vectors:
         cols //= 2
-    clamp = bool(knobs.get("clamp")) and rows > 1 and extents[rows_axis] % rows != 0  # type: ignore[index]
-    kind = "unroll" if knobs.get("unroll", True) else "serial"
+    clamp = bool(knobs.get("clamp")) and rows > 1 and rows_axis is not None and extents[rows_axis] % rows != 0
+    kind: Kind = "unroll" if knobs.get("unroll", True) else "serial"
     outer: list[Loop] = []
     for d in range(k):
         if d == k - 1 and (width > 1 or cols > 1):
@@ -165,13 +174,13 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
             outer.append(Loop(d, extents[d], 1))
     order = _outer_order(knobs, len(outer))
     outer = _block([outer[i] for i in order], knobs)
-    reduce_order = knobs.get("reduce_order") or tuple(range(op.reduce_count))
-    reduce = [Loop(k + i, extents[k + i], 1) for i in reduce_order]  # type: ignore[union-attr]
+    reduce_order = knob_order(knobs, "reduce_order") or tuple(range(op.reduce_count))
+    reduce = [Loop(k + i, extents[k + i], 1) for i in reduce_order]
     tile: list[Loop] = []
-    if rows > 1:
-        tile.append(Loop(rows_axis, rows, 1, kind))  # type: ignore[arg-type]
+    if rows > 1 and rows_axis is not None:
+        tile.append(Loop(rows_axis, rows, 1, kind))
     if cols > 1:
-        tile.append(Loop(k - 1, cols, width, kind))  # type: ignore[arg-type]
+        tile.append(Loop(k - 1, cols, width, kind))
     if width > 1:
         tile.append(Loop(k - 1, width, 1, "vector"))
     if not tile:  # scalar accumulation, one output element at a time
@@ -185,7 +194,7 @@ def _block(outer: list[Loop], knobs: Knobs) -> list[Loop]:
     once more, its outer part moved outermost, so that `block` tiles of that axis reuse what
     the loops between them bring into cache (Ansor's multi-level tiling, one level up).
     Only where `block` divides the loop (no second tail) and the loop is not clamped."""
-    b = int(knobs.get("block", 1))  # type: ignore[call-overload]
+    b = knob_int(knobs, "block", 1)
     axis = knobs.get("block_axis")
     at = next((i for i, l in enumerate(outer) if l.axis == axis), None)
     if b <= 1 or at is None:

@@ -55,7 +55,7 @@ class Task:
 
 
 def _stage(fn: func.FuncOp, index: int) -> tuple[kernel.ComputeOp, list[SSAValue]]:
-    visible = list(fn.body.block.args)
+    visible: list[SSAValue] = list(fn.body.block.args)
     count = 0
     for o in fn.body.block.ops:
         if isinstance(o, memref.AllocOp):

@@ -30,6 +30,10 @@ from .elementwise import (
     TanhOp,
 )
 from .attention import AttentionOp  # family D1: attention
+from . import quant as _quant  # family D2: quantization
+from . import detection as _detection  # family D2: detection
+from .detection import RoiAlignOp
+from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
 from .fused import FusedOp, YieldOp
 from .logic import (
     AndOp,
@@ -73,9 +77,8 @@ from .math import (
     SinOp,
     TanOp,
 )
-from . import quant as _quant  # family D2: quantization
-from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
 from .resample import Col2ImOp, GridSampleOp
+from .dynamic import CompressOp, NonZeroOp, UniqueOp
 from .indexing import (
     GatherElementsOp,
     GatherNdOp,
@@ -87,7 +90,9 @@ from .indexing import (
 )
 from .nn import (
     Conv2dOp,
+    Conv3dOp,
     ConvTranspose2dOp,
+    ConvTranspose3dOp,
     GemmOp,
     MatmulOp,
 )
@@ -158,8 +163,12 @@ OPS: list[type[TgOp]] = [
     MatmulOp,
     GemmOp,
     AttentionOp,
+    *_quant.OPS,
+    *_detection.OPS,
     Conv2dOp,
+    Conv3dOp,
     ConvTranspose2dOp,
+    ConvTranspose3dOp,
     *_pool.OPS,
     BatchNormOp,
     LayerNormOp,
@@ -184,11 +193,13 @@ OPS: list[type[TgOp]] = [
     OneHotOp,
     GridSampleOp,
     Col2ImOp,
+    NonZeroOp,
+    CompressOp,
+    UniqueOp,
     LayoutTransformOp,
     Conv2dNchwcOp,
     DepthwiseConv2dNchwcOp,
     DensePackedOp,
-    *_quant.OPS,
 ]
 
 # Structure, not computation: the result of `tg-fuse`.

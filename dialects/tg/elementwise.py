@@ -210,7 +210,11 @@ class ShiftRightOp(UnaryOp):
 
 @irdl_op_definition
 class CastOp(TgOp):
-    """Element type conversion (ONNX Cast): floats to integers truncate toward zero."""
+    """Element type conversion (ONNX Cast), numpy's astype: floats to integers truncate
+    toward zero; a value outside the conversion's range, or NaN, converts as numpy does on
+    x86-64 (the conversion's "integer indefinite", its most negative value, with types
+    narrower than 32 bits converted through 32 bits and wrapped, ui32 through 64 bits); a
+    float is true where it is not zero (NaN included)."""
 
     name = "tg.cast"
     input = operand_def(TensorType)

@@ -1,9 +1,10 @@
-"""Contractions and windows: matmul, gemm, conv2d and conv_transpose2d (pooling: pool.py).
+"""Contractions and windows: matmul, gemm, conv2d/3d and conv_transpose2d/3d (pooling: pool.py).
 
 These are TVM's complex-out-fusable ops: the expensive kernels that absorb element-wise
 consumers. Layouts are ONNX's (NCHW activations, OIHW weights). Padding is explicit and
 per edge, `pads = [top, left, bottom, right]` (ONNX begin..., end... order); auto_pad is
-resolved by the frontend so the IR carries one meaning only.
+resolved by the frontend so the IR carries one meaning only. 1-D convolutions are 2-D ones
+of height 1 (the frontend reshapes), which keeps them on conv2d's blocked layout path.
 
     %y = tg.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 3, 3, 3, 3>,
            dilations = array<i64: 1, 1>, groups = 1 : i64}
@@ -13,7 +14,10 @@ resolved by the frontend so the IR carries one meaning only.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType
 from xdsl.irdl import (
     irdl_op_definition,
@@ -41,6 +45,7 @@ from .base import (
     require_rank,
     same_element_type,
 )
+from .reference import wide
 
 FUNCTIONAL = "operands attr-dict `:` functional-type(operands, results)"
 
@@ -141,8 +146,10 @@ def conv_output_size(size: int, kernel: int, stride: int, pad_begin: int, pad_en
 
 
 class ConvOp(TgOp):
-    """What conv2d and conv_transpose2d share: NCHW input, 4-D weight, optional bias (M,)."""
+    """What the convolutions share: (N, C, *spatial) input, a weight of the same rank with
+    SPATIAL kernel dims, an optional bias (M,)."""
 
+    SPATIAL: ClassVar[int] = 2
     input = operand_def(TensorType)
     weight = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
@@ -156,8 +163,8 @@ class ConvOp(TgOp):
 
     @classmethod
     def check_ranks(cls, operand_types: Sequence[TensorType]) -> None:
-        require_rank(operand_types[0], 4, "input")
-        require_rank(operand_types[1], 4, "weight")
+        require_rank(operand_types[0], cls.SPATIAL + 2, "input")
+        require_rank(operand_types[1], cls.SPATIAL + 2, "weight")
 
     @classmethod
     def check_common(cls, operand_types: Sequence[TensorType], props: Props, out_channels: int) -> None:
@@ -173,57 +180,166 @@ class ConvOp(TgOp):
             require(bias.get_shape() == (out_channels,), f"bias must have shape ({out_channels},), got {bias}")
 
 
-@irdl_op_definition
-class Conv2dOp(ConvOp):
-    """2-D convolution (cross-correlation) of NCHW input with (M, C/groups, kH, kW) weights."""
-
-    name = "tg.conv2d"
+class ConvNdOp(ConvOp):
+    """Convolution (cross-correlation) of (N, C, *spatial) input with (M, C/groups, *kernel)
+    weights; pads are [begin..., end...] per spatial dim."""
 
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         cls.check_ranks(operand_types)
         x, w = operand_types[:2]
-        n, c, h, wd = x.get_shape()
-        m, cg, kh, kw = w.get_shape()
+        n, c, *sizes = x.get_shape()
+        m, cg, *kernel = w.get_shape()
         cls.check_common(operand_types, props, m)
-        strides, pads, dilations = _check_window_props(props, 2, "conv2d")
+        sp = cls.SPATIAL
+        strides, pads, dilations = _check_window_props(props, sp, cls.name.removeprefix("tg."))
         groups = integer(props, "groups")
         require(cg == c // groups, f"weight has {cg} input channels per group, expected {c // groups}")
         out = [
-            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
-            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
+            conv_output_size(size, k, s, pads[i], pads[i + sp], d)
+            for i, (size, k, s, d) in enumerate(zip(sizes, kernel, strides, dilations))
         ]
-        require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
+        window, extent = "x".join(map(str, kernel)), "x".join(map(str, sizes))
+        require(all(o >= 1 for o in out), f"the {window} window does not fit the padded {extent} input")
         return [TensorType(x.element_type, [n, m, *out])]
+
+    def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        p = self.properties
+        bias = args[2] if len(args) == 3 else None
+        return [
+            conv_nd(
+                args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
+            )
+        ]
 
 
 @irdl_op_definition
-class ConvTranspose2dOp(ConvOp):
-    """The gradient of conv2d w.r.t. its input: weights are (C, M/groups, kH, kW).
+class Conv2dOp(ConvNdOp):
+    """2-D convolution of NCHW input with (M, C/groups, kH, kW) weights."""
+
+    name = "tg.conv2d"
+
+
+@irdl_op_definition
+class Conv3dOp(ConvNdOp):
+    """3-D convolution of NCDHW input with (M, C/groups, kD, kH, kW) weights."""
+
+    name = "tg.conv3d"
+    SPATIAL: ClassVar[int] = 3
+
+
+class ConvTransposeNdOp(ConvOp):
+    """The gradient of a convolution w.r.t. its input: weights are (C, M/groups, *kernel).
 
     Output size per spatial dim: stride*(in-1) + output_padding + dilation*(k-1) + 1 - pad_begin - pad_end.
     """
 
-    name = "tg.conv_transpose2d"
     output_padding = prop_def(DenseArrayBase)
 
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         cls.check_ranks(operand_types)
         x, w = operand_types[:2]
-        n, c, h, wd = x.get_shape()
-        cw, mg, kh, kw = w.get_shape()
+        n, c, *sizes = x.get_shape()
+        cw, mg, *kernel = w.get_shape()
         require(cw == c, f"weight has {cw} input channels, the input has {c}")
         m = mg * integer(props, "groups")
         cls.check_common(operand_types, props, m)
-        strides, pads, dilations = _check_window_props(props, 2, "conv_transpose2d")
+        sp = cls.SPATIAL
+        strides, pads, dilations = _check_window_props(props, sp, cls.name.removeprefix("tg."))
         output_padding = ints(props, "output_padding")
-        require(len(output_padding) == 2, f"output_padding must have 2 entries, got {len(output_padding)}")
+        require(len(output_padding) == sp, f"output_padding must have {sp} entries, got {len(output_padding)}")
         for p, st, d in zip(output_padding, strides, dilations):
             require(0 <= p < max(st, d), f"output_padding {list(output_padding)} must be in [0, max(stride, dilation))")
         out = [
-            s * (size - 1) + op + window_extent(k, d) - pads[i] - pads[i + 2]
-            for i, (size, k, s, d, op) in enumerate(zip((h, wd), (kh, kw), strides, dilations, output_padding))
+            s * (size - 1) + op + window_extent(k, d) - pads[i] - pads[i + sp]
+            for i, (size, k, s, d, op) in enumerate(zip(sizes, kernel, strides, dilations, output_padding))
         ]
         require(all(o >= 1 for o in out), f"output size {out} is empty")
         return [TensorType(x.element_type, [n, m, *out])]
+
+    def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        p = self.properties
+        bias = args[2] if len(args) == 3 else None
+        window = (ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), ints(p, "output_padding"))
+        return [conv_transpose_nd(args[0], args[1], bias, *window, integer(p, "groups"))]
+
+
+@irdl_op_definition
+class ConvTranspose2dOp(ConvTransposeNdOp):
+    name = "tg.conv_transpose2d"
+
+
+@irdl_op_definition
+class ConvTranspose3dOp(ConvTransposeNdOp):
+    name = "tg.conv_transpose3d"
+    SPATIAL: ClassVar[int] = 3
+
+
+# --------------------------------------------------------------------------- meaning
+
+
+def conv_nd(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    groups: int,
+) -> np.ndarray:
+    """Any spatial rank: the dilated, strided windows of the padded input (a view) against
+    each group's filters, one tensordot per group."""
+    x, w = wide(x), wide(w)
+    sp = x.ndim - 2
+    n, c = x.shape[:2]
+    m, cg, *kernel = w.shape
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pads[i], pads[i + sp]) for i in range(sp)])
+    extent = [window_extent(k, d) for k, d in zip(kernel, dilations)]
+    view = sliding_window_view(xp, extent, axis=tuple(range(2, 2 + sp)))
+    win = view[
+        (slice(None), slice(None), *(slice(None, None, s) for s in strides), *(slice(None, None, d) for d in dilations))
+    ]
+    out = win.shape[2 : 2 + sp]
+    win = win.reshape(n, groups, cg, *out, *kernel)
+    wg = w.reshape(groups, m // groups, cg, *kernel)
+    taps = [1 + 1 + sp + i for i in range(sp)]  # the kernel axes of win[:, g]
+    parts = [
+        np.moveaxis(np.tensordot(win[:, g], wg[g], axes=([1, *taps], [1, *range(2, 2 + sp)])), -1, 1)
+        for g in range(groups)
+    ]
+    y = np.concatenate(parts, axis=1)
+    return y if b is None else y + wide(b).reshape(1, m, *([1] * sp))
+
+
+def conv_transpose_nd(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    output_padding: Sequence[int],
+    groups: int,
+) -> np.ndarray:
+    """Any spatial rank: each kernel tap scatters the input, times the tap's weights, to
+    the strided outputs it reaches; then the pads are cropped."""
+    x, w = wide(x), wide(w)
+    sp = x.ndim - 2
+    n, c, *sizes = x.shape
+    _, mg, *kernel = w.shape
+    full = [(sizes[i] - 1) * strides[i] + window_extent(kernel[i], dilations[i]) + output_padding[i] for i in range(sp)]
+    y = np.zeros((n, groups, mg, *full), dtype=x.dtype)
+    xg = x.reshape(n, groups, c // groups, *sizes)
+    wg = w.reshape(groups, c // groups, mg, *kernel)
+    for tap in np.ndindex(*kernel):
+        contrib = np.einsum("ngc...,gcm->ngm...", xg, wg[(slice(None), slice(None), slice(None), *tap)])
+        reach = tuple(
+            slice(tap[i] * dilations[i], tap[i] * dilations[i] + (sizes[i] - 1) * strides[i] + 1, strides[i])
+            for i in range(sp)
+        )
+        y[(slice(None), slice(None), slice(None), *reach)] += contrib
+    y = y.reshape(n, groups * mg, *full)
+    crop = tuple(slice(pads[i], full[i] - pads[i + sp]) for i in range(sp))
+    y = y[(slice(None), slice(None), *crop)]
+    return y if b is None else y + wide(b).reshape(1, -1, *([1] * sp))

@@ -17,7 +17,7 @@ to its type once); integers wrap like the machine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -66,6 +66,14 @@ def _axis(props: Props, rank: int) -> int:
 
 # --------------------------------------------------------------------------- reduce_*
 
+REDUCERS: dict[str, Callable[..., np.ndarray]] = {
+    "sum": np.sum,
+    "mean": np.mean,
+    "prod": np.prod,
+    "max": np.max,
+    "min": np.min,
+}
+
 
 class ReduceOp(TgOp):
     """Reduce over `axes` (sorted, unique, non-negative; empty = identity), keeping the
@@ -106,9 +114,8 @@ class ReduceOp(TgOp):
         out = reduced_shape(x.shape, axes, self.keeps_dims)
         if self.KIND in ("max", "min") and any(x.shape[a] == 0 for a in axes):
             return [np.full(out, lowest(x.dtype) if self.KIND == "max" else highest(x.dtype))]
-        fn = {"sum": np.sum, "mean": np.mean, "prod": np.prod, "max": np.max, "min": np.min}[self.KIND]
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            return [np.reshape(fn(wide(x), axis=axes, keepdims=self.keeps_dims), out)]
+            return [np.reshape(REDUCERS[self.KIND](wide(x), axis=axes), out)]
 
 
 @irdl_op_definition

@@ -23,7 +23,7 @@ import onnx.version_converter
 from google.protobuf.message import DecodeError
 from onnx import numpy_helper
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import VerifyException
@@ -362,6 +362,7 @@ def _check_declared(vi: onnx.ValueInfoProto, value: SSAValue, source: str, who: 
             raise TesselError(f"{source}: for '{vi.name}' {who} {declared} but Tessel computes {t.element_type}")
     if tt.HasField("shape"):
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-        shape = t.get_shape()
-        if len(dims) != len(shape) or any(d is not None and d != s for d, s in zip(dims, shape)):
-            raise TesselError(f"{source}: for '{vi.name}' {who} shape {dims} but Tessel computes {list(shape)}")
+        shape = t.get_shape()  # a data-dependent dim (tg.nonzero's count) is unknown until run time
+        if len(dims) != len(shape) or any(d is not None and s != DYNAMIC_INDEX and d != s for d, s in zip(dims, shape)):
+            shown = ["?" if s == DYNAMIC_INDEX else s for s in shape]
+            raise TesselError(f"{source}: for '{vi.name}' {who} shape {dims} but Tessel computes {shown}")

@@ -2,7 +2,7 @@
 
 ONNX's auto_pad is resolved here into explicit pads; 1-D convolutions and pools are
 lifted to 2-D with a unit height (reshape in, reshape out), which computes the same
-values and indices.
+values and indices; 3-D convolutions are tg.conv3d and tg.conv_transpose3d.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def _ints_props(window: dict[str, list[int]]) -> dict:
 
 @converter("Conv")
 def convert_conv(ctx: NodeContext) -> list[SSAValue]:
-    rank = _spatial_rank(ctx, (1, 2))
+    rank = _spatial_rank(ctx, (1, 2, 3))
     kernel = list(ctx.shape(1)[2:])
     if (declared := ctx.attr("kernel_shape")) is not None and list(declared) != kernel:
         ctx.fail(f"kernel_shape {declared} differs from the weight's spatial shape {kernel}")
@@ -87,7 +87,7 @@ def convert_conv(ctx: NodeContext) -> list[SSAValue]:
     props = _ints_props(_window(ctx, kernel, lifted))
     props["groups"] = int_attr(ctx.attr("group", 1))
     operands = [x, w] + ([b] if (b := ctx.optional_input(2)) is not None else [])
-    y = ctx.value(tg.Conv2dOp, operands, props)
+    y = ctx.value(tg.Conv3dOp if rank == 3 else tg.Conv2dOp, operands, props)
     if lifted:
         n, m, _, length = y.type.get_shape()  # type: ignore[attr-defined]
         y = ctx.reshape(y, (n, m, length))
@@ -96,7 +96,7 @@ def convert_conv(ctx: NodeContext) -> list[SSAValue]:
 
 @converter("ConvTranspose")
 def convert_conv_transpose(ctx: NodeContext) -> list[SSAValue]:
-    rank = _spatial_rank(ctx, (1, 2))
+    rank = _spatial_rank(ctx, (1, 2, 3))
     sizes = list(ctx.shape(0)[2:])
     kernel = list(ctx.shape(1)[2:])
     strides = list(ctx.attr("strides", [1] * rank))
@@ -139,7 +139,7 @@ def convert_conv_transpose(ctx: NodeContext) -> list[SSAValue]:
     props = _ints_props({"strides": strides, "pads": pads, "dilations": dilations, "output_padding": output_padding})
     props["groups"] = int_attr(ctx.attr("group", 1))
     operands = [x, w] + ([b] if (b := ctx.optional_input(2)) is not None else [])
-    y = ctx.value(tg.ConvTranspose2dOp, operands, props)
+    y = ctx.value(tg.ConvTranspose3dOp if rank == 3 else tg.ConvTranspose2dOp, operands, props)
     if lifted:
         n, m, _, length = y.type.get_shape()  # type: ignore[attr-defined]
         y = ctx.reshape(y, (n, m, length))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import f32
+from xdsl.dialects.builtin import TensorType, f32
 from xdsl.ir import Attribute, SSAValue
 
 from tessel.dialects import tg
@@ -79,8 +79,8 @@ def convert_layer_norm(ctx: NodeContext) -> list[SSAValue]:
     mean = _mean(ctx, x, axes, keepdims=True)
     centered = ctx.value(tg.SubOp, [x, mean])
     var = _mean(ctx, ctx.value(tg.MulOp, [centered, centered]), axes, keepdims=True)
-    std = ctx.value(tg.SqrtOp, [ctx.value(tg.AddOp, [var, ctx.scalar(epsilon, var.type)])])
-    inv_std = ctx.value(tg.DivOp, [ctx.scalar(1.0, std.type), std])
+    std = ctx.value(tg.SqrtOp, [_add_scalar(ctx, var, epsilon)])
+    inv_std = ctx.value(tg.DivOp, [ctx.scalar(1.0, _tensor(std)), std])
     return [y, mean, inv_std]
 
 
@@ -111,7 +111,7 @@ def _require_float(ctx: NodeContext) -> None:
 
 def _stash(ctx: NodeContext, x: SSAValue) -> SSAValue:
     """x in the stash type where that is wider than its own (f16/bf16 -> f32)."""
-    et = x.type.get_element_type()  # type: ignore[attr-defined]
+    et = _tensor(x).element_type
     stash = onnx_element_type(ctx, ctx.attr("stash_type", 1), "stash_type")
     if not dtypes.is_float(stash):
         ctx.fail(f"stash_type {stash} is not supported (a float type is)")
@@ -120,15 +120,20 @@ def _stash(ctx: NodeContext, x: SSAValue) -> SSAValue:
 
 
 def _restore(ctx: NodeContext, y: SSAValue, et: Attribute) -> SSAValue:
-    return y if y.type.get_element_type() == et else cast(ctx, y, et)  # type: ignore[attr-defined]
+    return y if _tensor(y).element_type == et else cast(ctx, y, et)
 
 
 def _binary(ctx: NodeContext, op_type: type[tg.TgOp], a: SSAValue, b: SSAValue) -> SSAValue:
     return ctx.value(op_type, [a, b])
 
 
+def _tensor(x: SSAValue) -> TensorType:
+    assert isinstance(x.type, TensorType)
+    return x.type
+
+
 def _add_scalar(ctx: NodeContext, x: SSAValue, value: float) -> SSAValue:
-    return _binary(ctx, tg.AddOp, x, ctx.scalar(value, x.type))  # type: ignore[arg-type]
+    return _binary(ctx, tg.AddOp, x, ctx.scalar(value, _tensor(x)))
 
 
 def _standardize(ctx: NodeContext, x: SSAValue, axes: Sequence[int], epsilon: float) -> SSAValue:
@@ -140,7 +145,7 @@ def _standardize(ctx: NodeContext, x: SSAValue, axes: Sequence[int], epsilon: fl
 
 def _per_channel(ctx: NodeContext, v: SSAValue, rank: int) -> SSAValue:
     """A (C,) parameter shaped (C, 1, ..., 1) to broadcast over (N, C, spatial...)."""
-    (c,) = v.type.get_shape()  # type: ignore[attr-defined]
+    (c,) = _tensor(v).get_shape()
     return ctx.reshape(v, [c] + [1] * (rank - 2))
 
 
@@ -203,7 +208,7 @@ def convert_lp_norm(ctx: NodeContext) -> list[SSAValue]:
     axis = _axis(ctx, ctx.attr("axis", -1), rank)
     p = ctx.attr("p", 2)
     x = ctx.input(0)
-    props = {"axes": ints_attr([axis]), "keepdims": bool_attr(True)}
+    props: dict[str, Attribute] = {"axes": ints_attr([axis]), "keepdims": bool_attr(True)}
     if p == 1:
         norm = ctx.value(tg.ReduceSumOp, [ctx.value(tg.AbsOp, [x])], props)
     elif p == 2:
@@ -231,7 +236,7 @@ def convert_lrn(ctx: NodeContext) -> list[SSAValue]:
     n, c = shape[:2]
     planes = ctx.reshape(_binary(ctx, tg.MulOp, x, x), [n, 1, c, math.prod(shape[2:])])
     before = (size - 1) // 2
-    props = {
+    props: dict[str, Attribute] = {
         "kernel": ints_attr([size, 1]),
         "strides": ints_attr([1, 1]),
         "pads": ints_attr([before, 0, size - 1 - before, 0]),

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import StringAttr, TensorType, i64
+from xdsl.ir import Attribute, SSAValue
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import bool_attr, int_attr, ints_attr
 from tessel.frontends.onnx.context import NodeContext, converter
 from tessel.frontends.onnx.ops_math import scalar_attr
 from tessel.frontends.onnx.ops_nn import _ints_props, _lift_1d, _spatial_rank, _window
-from tessel.ir import dtypes
 
 
 def _pool(ctx: NodeContext, ops: dict[int, type[tg.TgOp]], extra: dict) -> tuple[type[tg.TgOp], SSAValue, dict]:
@@ -30,7 +29,10 @@ def _pool(ctx: NodeContext, ops: dict[int, type[tg.TgOp]], extra: dict) -> tuple
         ctx.fail(f"kernel_shape {kernel} needs {rank} entries")
     lifted = rank == 1
     x = _lift_1d(ctx, ctx.input(0)) if lifted else ctx.input(0)
-    props = {"kernel": ints_attr([1, *kernel] if lifted else kernel), **_ints_props(_window(ctx, kernel, lifted))}
+    props: dict[str, Attribute] = {
+        "kernel": ints_attr([1, *kernel] if lifted else kernel),
+        **_ints_props(_window(ctx, kernel, lifted)),
+    }
     props["ceil_mode"] = bool_attr(ctx.attr("ceil_mode", 0))
     props.update(extra)
     op_type = ops[2 if lifted else rank]
@@ -50,10 +52,11 @@ def convert_max_pool(ctx: NodeContext) -> list[SSAValue]:
     extra = {"storage_order": int_attr(order)} if order else {}
     op_type, x, props = _pool(ctx, {2: tg.MaxPool2dOp, 3: tg.MaxPool3dOp}, extra)
     lifted = len(ctx.shape(0)) == 3
+    assert isinstance(x.type, TensorType)
     values_type = op_type.infer_result_types([x.type], props)[0]
     result_types = [values_type]
     if ctx.wants_output(1):
-        result_types.append(TensorType(dtypes.from_numpy("int64"), values_type.get_shape()))
+        result_types.append(TensorType(i64, values_type.get_shape()))
     op = ctx.emit(op_type, [x], props, result_types)
     return [_unlift(ctx, r, lifted) for r in op.results]
 
@@ -72,7 +75,7 @@ def convert_global_avg_pool(ctx: NodeContext) -> list[SSAValue]:
         return [ctx.value(tg.GlobalAvgPool2dOp, [ctx.input(0)])]
     if rank < 3:
         ctx.fail(f"input must be (N, C, D1, ...), got rank {rank}")
-    props = {"axes": ints_attr(range(2, rank)), "keepdims": bool_attr(True)}
+    props: dict[str, Attribute] = {"axes": ints_attr(range(2, rank)), "keepdims": bool_attr(True)}
     return [ctx.value(tg.ReduceMeanOp, [ctx.input(0)], props)]
 
 
@@ -81,7 +84,7 @@ def convert_global_max_pool(ctx: NodeContext) -> list[SSAValue]:
     rank = len(ctx.shape(0))
     if rank < 3:
         ctx.fail(f"input must be (N, C, D1, ...), got rank {rank}")
-    props = {"axes": ints_attr(range(2, rank)), "keepdims": bool_attr(True)}
+    props: dict[str, Attribute] = {"axes": ints_attr(range(2, rank)), "keepdims": bool_attr(True)}
     return [ctx.value(tg.ReduceMaxOp, [ctx.input(0)], props)]
 
 
@@ -117,7 +120,7 @@ def convert_max_unpool(ctx: NodeContext) -> list[SSAValue]:
     et = ctx.type(0).element_type
     total, count = math.prod(unpooled), math.prod(shape)
     zeros = ctx.value(tg.FillOp, [], {"value": scalar_attr(0, et)}, result_types=[TensorType(et, [1, total])])
-    props = {"axis": int_attr(1), "reduction": StringAttr("none")}
+    props: dict[str, Attribute] = {"axis": int_attr(1), "reduction": StringAttr("none")}
     flat = [ctx.reshape(ctx.input(1), [1, count]), ctx.reshape(ctx.input(0), [1, count])]
     y = ctx.reshape(ctx.value(tg.ScatterElementsOp, [zeros, *flat], props), unpooled)
     if out == unpooled:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import f64
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import bool_attr, int_attr, ints_attr
@@ -134,7 +134,7 @@ def convert_reduce_log_sum_exp(ctx: NodeContext) -> list[SSAValue]:
 @converter("ArgMax", "ArgMin")
 def convert_arg(ctx: NodeContext) -> list[SSAValue]:
     rank = len(ctx.shape(0))
-    props = {
+    props: dict[str, Attribute] = {
         "axis": int_attr(_axis(ctx, ctx.attr("axis", 0), rank)),
         "keepdims": bool_attr(_keepdims(ctx)),
     }
@@ -152,7 +152,7 @@ def convert_hardmax(ctx: NodeContext) -> list[SSAValue]:
     axis = _axis(ctx, ctx.attr("axis", -1), len(shape))
     if shape[axis] == 0:
         return [ctx.input(0)]
-    props = {"axis": int_attr(axis), "keepdims": bool_attr(True)}
+    props: dict[str, Attribute] = {"axis": int_attr(axis), "keepdims": bool_attr(True)}
     winner = ctx.value(tg.ArgMaxOp, [ctx.input(0)], props)
     iota = np.arange(shape[axis], dtype=np.int64).reshape([-1 if d == axis else 1 for d in range(len(shape))])
     hit = ctx.value(tg.EqualOp, [winner, ctx.constant(iota, hint=f"{ctx.node.name or 'hardmax'}_positions")])
@@ -170,7 +170,7 @@ def convert_cumulative(ctx: NodeContext) -> list[SSAValue]:
     axis = ctx.const_ints(1, "axis")
     if axis is None or len(axis) != 1:
         ctx.fail(f"axis must be one integer, got {axis}")
-    props = {"axis": int_attr(_axis(ctx, axis[0], rank))}
+    props: dict[str, Attribute] = {"axis": int_attr(_axis(ctx, axis[0], rank))}
     for key in ("exclusive", "reverse"):
         if ctx.attr(key, 0):
             props[key] = bool_attr(True)
@@ -188,7 +188,7 @@ def convert_top_k(ctx: NodeContext) -> list[SSAValue]:
     k = ctx.const_ints(1, "K")
     if k is None or len(k) != 1:
         ctx.fail(f"K must be one integer, got {k}")
-    props = {"k": int_attr(k[0]), "axis": int_attr(_axis(ctx, ctx.attr("axis", -1), rank))}
+    props: dict[str, Attribute] = {"k": int_attr(k[0]), "axis": int_attr(_axis(ctx, ctx.attr("axis", -1), rank))}
     if not ctx.attr("largest", 1):
         props["largest"] = bool_attr(False)
     op = ctx.emit(tg.TopKOp, [ctx.input(0)], props)

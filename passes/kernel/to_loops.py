@@ -93,7 +93,7 @@ class KernelToLoops(ModulePass):
             if not isinstance(fn, func.FuncOp) or KERNEL_ATTR not in fn.attributes:
                 continue
             block = fn.body.block
-            visible = list(block.args)
+            visible: list[SSAValue] = list(block.args)
             count = 0
             for o in list(block.ops):
                 if isinstance(o, memref.AllocOp):
@@ -107,8 +107,8 @@ class KernelToLoops(ModulePass):
                     used.add(name)
                 else:
                     schedule = default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o)
-                stage, extent = stage_function(name, o, list(visible), schedule, self.target)
-                op.body.block.insert_op_before(stage, fn)
+                stage_fn, extent = stage_function(name, o, list(visible), schedule, self.target)
+                op.body.block.insert_op_before(stage_fn, fn)
                 launch = kernel.LaunchOp.create(
                     operands=list(visible),
                     properties={"callee": SymbolRefAttr(name), "extent": IntegerAttr(extent, i64)},

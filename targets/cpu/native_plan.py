@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import platform
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -247,7 +248,13 @@ class NativePlan:
     `launches` are (dispatch address, argument slots, extent); a slot is an address, or
     ("in", i) / ("out", i), patched per run."""
 
-    def __init__(self, run_plan: int, pool_stop: int, launches: list[tuple[int, list, int]], threads: int):
+    def __init__(
+        self,
+        run_plan: int,
+        pool_stop: int,
+        launches: Sequence[tuple[int, Sequence[int | tuple[str, int]], int]],
+        threads: int,
+    ):
         self.threads = threads
         self.desc = np.zeros(max(1, len(launches)) * WORDS + 8, np.int64)  # +8: align to 64 bytes
         shift = (-self.desc.ctypes.data % 64) // 8
@@ -268,7 +275,7 @@ class NativePlan:
         self._run = proto(run_plan)
         self._stop = ctypes.CFUNCTYPE(None)(pool_stop)
 
-    def patch(self, ins, outs) -> None:
+    def patch(self, ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
         for arr, j, kind, i in self.patches:
             arr[j] = (ins if kind == "in" else outs)[i].ctypes.data
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TypeAttribute
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp, TypeAttribute
+from xdsl.ir import Attribute, Block, BlockArgument, SSAValue
 
 from tessel.dialects import kernel
 from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
@@ -45,11 +45,22 @@ def aligned_empty(shape: Sequence[int], dtype: np.dtype, align: int = 64) -> np.
     return raw[start : start + n].view(dtype)[: math.prod(shape)].reshape(shape)
 
 
+Port = tuple[str, int]  # ("in", i) / ("out", i): an input or output buffer, patched per run
+Slot = int | Port  # a buffer the plan holds (its index in `keep`), or a port
+Value = int | float | Port  # what a graph-level SSA value is at plan time: a slot or a constant
+
+
+def _slot(value: Value) -> Slot:
+    """A planned value used as a buffer."""
+    assert not isinstance(value, float), "a constant used as a buffer"
+    return value
+
+
 @dataclass
 class Launch:
     name: str
-    fn: object  # ctypes function
-    args: list  # int addresses, or ("in", i) / ("out", i) slots patched per run
+    fn: object  # the stage's code: a ctypes function (cpu), a CUfunction (gpu); None for memref.copy
+    args: list[Slot]  # buffers, the ports among them patched per run
     extent: int
 
 
@@ -69,10 +80,16 @@ class CpuExecutable:
         self._ctypes: dict[str, object] = {}
         main = self.funcs[entry]
         args = list(main.body.block.args)
-        attrs = [a.data for a in main.arg_attrs.data] if main.arg_attrs else [{} for _ in args]
-        self.inputs = [(a, at) for a, at in zip(args, attrs) if OUTPUT_ATTR not in at]
-        self.outputs = [(a, at) for a, at in zip(args, attrs) if OUTPUT_ATTR in at]
-        env: dict[SSAValue, object] = {}
+        attrs: list[Mapping[str, Attribute]] = (
+            [a.data for a in main.arg_attrs.data] if main.arg_attrs else [{} for _ in args]
+        )
+        self.inputs: list[tuple[BlockArgument, Mapping[str, Attribute]]] = [
+            (a, at) for a, at in zip(args, attrs) if OUTPUT_ATTR not in at
+        ]
+        self.outputs: list[tuple[BlockArgument, Mapping[str, Attribute]]] = [
+            (a, at) for a, at in zip(args, attrs) if OUTPUT_ATTR in at
+        ]
+        env: dict[SSAValue, Value] = {}
         for i, (a, _) in enumerate(self.inputs):
             env[a] = ("in", i)
         for i, (a, _) in enumerate(self.outputs):
@@ -81,29 +98,35 @@ class CpuExecutable:
         self.native: NativePlan | None = self._native_plan()
         self._plan_for_stop = self.native
 
-    def compile_ir(self, ir: str):  # noqa: ANN201
+    def compile_ir(self, ir: str) -> object:
         """The loaded code (the GPU executable loads PTX instead)."""
         return CompiledModule(ir)
 
     # ------------------------------------------------------------------ planning
 
-    def _plan(self, block: Block, env: dict[SSAValue, object]) -> None:
+    def _plan(self, block: Block, env: dict[SSAValue, Value]) -> None:
         for op in block.ops:
             if isinstance(op, func.ReturnOp):
                 return
             if isinstance(op, arith.ConstantOp):
-                env[op.result] = op.value.value.data  # type: ignore[attr-defined]
+                if not isinstance(op.value, IntegerAttr | FloatAttr):
+                    raise TesselError(f"the CPU runtime cannot execute a {op.value.name} constant at graph level")
+                env[op.result] = op.value.value.data
             elif isinstance(op, memref.AllocOp):
                 env[op.memref] = self._buffer(op.memref.type)
             elif isinstance(op, memref.DeallocOp):
                 pass
             elif isinstance(op, memref.ViewOp):
-                arena = self.keep[env[op.source]]  # type: ignore[index]
+                source = env[op.source]
+                assert isinstance(source, int), "a view of a port"
+                arena = self.keep[source]
                 t = op.result.type
-                start = int(env[op.byte_shift])  # type: ignore[arg-type]
-                dt = np_type(t.element_type)  # type: ignore[attr-defined]
-                size = math.prod(t.get_shape()) * dt.itemsize  # type: ignore[attr-defined]
-                view = arena[start : start + size].view(dt).reshape(t.get_shape())  # type: ignore[attr-defined]
+                shift = env[op.byte_shift]
+                assert not isinstance(shift, tuple), "a buffer used as a byte shift"
+                start = int(shift)
+                dt = np_type(t.element_type)
+                size = math.prod(t.get_shape()) * dt.itemsize
+                view = arena[start : start + size].view(dt).reshape(t.get_shape())
                 env[op.result] = self._hold(view)
             elif isinstance(op, memref.GetGlobalOp):
                 env[op.memref] = self._hold(self._global(op.name_.root_reference.data, op.memref.type))
@@ -113,10 +136,15 @@ class CpuExecutable:
             elif isinstance(op, kernel.LaunchOp):
                 name = op.callee.root_reference.data
                 self.launches.append(
-                    Launch(name, self._function(name, len(op.args)), [env[v] for v in op.args], op.extent.value.data)
+                    Launch(
+                        name,
+                        self._function(name, len(op.args)),
+                        [_slot(env[v]) for v in op.args],
+                        op.extent.value.data,
+                    )
                 )
             elif isinstance(op, memref.CopyOp):
-                self.launches.append(Launch("copy", None, [env[op.source], env[op.destination]], 0))
+                self.launches.append(Launch("copy", None, [_slot(env[op.source]), _slot(env[op.destination])], 0))
             else:
                 raise TesselError(f"the CPU runtime cannot execute {op.name} at graph level")
 
@@ -130,43 +158,51 @@ class CpuExecutable:
     def _global(self, name: str, t: MemRefType) -> np.ndarray:
         return global_array(name, self.globals[name], self.weights, t)
 
-    def _function(self, name: str, n: int):
+    def _code(self) -> CompiledModule:
+        """The loaded code as the CPU executable loads it (`compile_ir` is overridden by the GPU's)."""
+        assert isinstance(self.compiled, CompiledModule)
+        return self.compiled
+
+    def _function(self, name: str, n: int) -> object:
         if name not in self._ctypes:
             proto = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n), ctypes.c_int64, ctypes.c_int64)
-            self._ctypes[name] = proto(self.compiled.address(name))
+            self._ctypes[name] = proto(self._code().address(name))
         return self._ctypes[name]
 
-    def _native_plan(self) -> NativePlan:
-        """The plan as descriptors for @tessel.run_plan."""
+    def _native_plan(self) -> NativePlan | None:
+        """The plan as descriptors for @tessel.run_plan (None: runs go through `run_into`'s own path)."""
 
-        def slot(s):
+        def slot(s: Slot) -> int | Port:
             return s if isinstance(s, tuple) else self.keep[s].ctypes.data
 
-        launches = []
+        code = self._code()
+        launches: list[tuple[int, list[int | Port], int]] = []
         for launch in self.launches:
             if launch.fn is None:
                 src, dst = launch.args
-                nbytes = self.keep[dst] if not isinstance(dst, tuple) else None
-                size = nbytes.nbytes if nbytes is not None else self._port_nbytes(dst)
-                launches.append((self.compiled.address(native_plan.COPY), [slot(src), slot(dst), size], 1))
+                size = self.keep[dst].nbytes if not isinstance(dst, tuple) else self._port_nbytes(dst)
+                launches.append((code.address(native_plan.COPY), [slot(src), slot(dst), size], 1))
             else:
                 launches.append(
-                    (self.compiled.address(f"{launch.name}.dispatch"), [slot(s) for s in launch.args], launch.extent)
+                    (code.address(f"{launch.name}.dispatch"), [slot(s) for s in launch.args], launch.extent)
                 )
-        return NativePlan(
-            self.compiled.address("tessel.run_plan"), self.compiled.address("tessel.pool_stop"), launches, self.threads
-        )
+        return NativePlan(code.address("tessel.run_plan"), code.address("tessel.pool_stop"), launches, self.threads)
 
-    def _port_nbytes(self, slot: tuple[str, int]) -> int:
+    def _port_type(self, slot: Port) -> MemRefType:
         kind, i = slot
         arg, _ = (self.inputs if kind == "in" else self.outputs)[i]
         t = arg.type
-        return math.prod(t.get_shape()) * np_type(t.element_type).itemsize  # type: ignore[attr-defined]
+        assert isinstance(t, MemRefType), "the entry function's arguments are memrefs"
+        return t
+
+    def _port_nbytes(self, slot: Port) -> int:
+        t = self._port_type(slot)
+        return math.prod(t.get_shape()) * np_type(t.element_type).itemsize
 
     # ------------------------------------------------------------------ running
 
     def port_dtypes(self) -> tuple[list[np.dtype], list[np.dtype]]:
-        def dt(at) -> np.dtype:
+        def dt(at: Mapping[str, Attribute]) -> np.dtype:
             et = at.get(ELEMENT_ATTR)
             return dtypes.to_numpy(et) if isinstance(et, TypeAttribute) else np.dtype(np.float32)
 
@@ -176,8 +212,8 @@ class CpuExecutable:
         in_dtypes, out_dtypes = self.port_dtypes()
         ins = [np.asarray(x, dtype=d, order="C") for x, d in zip(inputs, in_dtypes)]
         outs = []
-        for (a, _), d in zip(self.outputs, out_dtypes):
-            outs.append(aligned_empty(a.type.get_shape(), d))  # type: ignore[attr-defined]
+        for i, d in enumerate(out_dtypes):
+            outs.append(aligned_empty(self._port_type(("out", i)).get_shape(), d))
         self.run_into(ins, outs)
         return outs
 
@@ -194,13 +230,13 @@ class CpuExecutable:
                 clock.append(time.perf_counter() - start)
             return
 
-        def address(slot) -> int:
+        def address(slot: Slot) -> int:
             if isinstance(slot, tuple):
                 kind, i = slot
                 return (ins if kind == "in" else outs)[i].ctypes.data
             return self.keep[slot].ctypes.data
 
-        def array(slot) -> np.ndarray:
+        def array(slot: Slot) -> np.ndarray:
             if isinstance(slot, tuple):
                 kind, i = slot
                 return (ins if kind == "in" else outs)[i]
@@ -231,13 +267,14 @@ class CpuExecutable:
     def _launch(self, launch: Launch, args: list[int]) -> None:
         extent = launch.extent
         fn = launch.fn
+        assert callable(fn), "a stage launch holds its ctypes function"
         if self.pool is None or extent < 2:
-            fn(*args, 0, max(extent, 1))  # type: ignore[operator]
+            fn(*args, 0, max(extent, 1))
             return
         parts = min(self.threads, extent)
         bounds = [extent * i // parts for i in range(parts + 1)]
         futures = [self.pool.submit(fn, *args, bounds[i], bounds[i + 1]) for i in range(1, parts)]
-        fn(*args, bounds[0], bounds[1])  # type: ignore[operator]
+        fn(*args, bounds[0], bounds[1])
         for f in futures:
             f.result()
 

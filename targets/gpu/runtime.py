@@ -17,19 +17,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from tessel.ir.diagnostics import TesselError
-from tessel.targets.cpu.runtime import CpuExecutable, aligned_empty
+from tessel.targets.cpu.runtime import CpuExecutable, Slot, aligned_empty
 from tessel.targets.gpu.nvptx import DEFAULT_PTX, compile_ptx, emit_ptx_module, gpu_dims
 
 NO_GPU_HINT = "--emulate runs the GPU kernels on this CPU"
 
 
-def driver(hint: str = NO_GPU_HINT):  # noqa: ANN201
+def driver(hint: str = NO_GPU_HINT) -> ModuleType:
     """cuda.bindings.driver, or one clear error."""
     try:
         from cuda.bindings import driver as cu
@@ -43,8 +45,9 @@ def driver(hint: str = NO_GPU_HINT):  # noqa: ANN201
     return cu
 
 
-def check(cu, result, what: str):  # noqa: ANN001, ANN201
-    """cuda-python returns (error, values...): the values, or a TesselError naming the call."""
+def check(cu: ModuleType, result: Any, what: str) -> Any:
+    """cuda-python returns (error, values...): the values, or a TesselError naming the call.
+    (Any: cuda-python has no type information here, its handles and values are opaque.)"""
     err = result[0] if isinstance(result, tuple) else result
     if int(err) != 0:
         name = cu.cuGetErrorName(err)
@@ -56,7 +59,7 @@ def check(cu, result, what: str):  # noqa: ANN001, ANN201
     return rest[0] if len(rest) == 1 else rest
 
 
-def open_device(ordinal: int = 0, hint: str = NO_GPU_HINT) -> tuple[object, object, str]:
+def open_device(ordinal: int = 0, hint: str = NO_GPU_HINT) -> tuple[ModuleType, object, str]:
     """(driver, context, sm_XX) for device `ordinal`, its primary context current; `hint`
     ends the error line where there is none."""
     cu = driver(hint)
@@ -113,6 +116,7 @@ class GpuExecutable(CpuExecutable):
         arch: str | None = None,
         ptx: str = DEFAULT_PTX,
     ):
+        self.cu: ModuleType | None
         self.cu, self.ctx, device_arch = open_device()
         self.arch = arch or device_arch
         self.ptx_version = ptx
@@ -121,21 +125,27 @@ class GpuExecutable(CpuExecutable):
 
     # ------------------------------------------------------------------ loading
 
-    def compile_ir(self, ir: str):  # noqa: ANN201 - the CUmodule
-        cu = self.cu
+    def _driver(self) -> ModuleType:
+        assert self.cu is not None, "the executable is closed"
+        return self.cu
+
+    def compile_ir(self, ir: str) -> object:
+        """The loaded CUmodule."""
+        cu = self._driver()
         self.ptx = compile_ptx(ir, self.arch, self.ptx_version)
         return check(cu, cu.cuModuleLoadData(self.ptx.encode() + b"\0"), f"cuModuleLoadData ({self.arch})")
 
-    def _function(self, name: str, n: int):  # noqa: ANN202
+    def _function(self, name: str, n: int) -> object:
         if name not in self._ctypes:
+            cu = self._driver()
             self._ctypes[name] = check(
-                self.cu, self.cu.cuModuleGetFunction(self.compiled, name.encode()), f"cuModuleGetFunction {name}"
+                cu, cu.cuModuleGetFunction(self.compiled, name.encode()), f"cuModuleGetFunction {name}"
             )
         return self._ctypes[name]
 
     def _native_plan(self) -> None:
         """Device buffers for everything the plan holds, and packed launch parameters."""
-        cu = self.cu
+        cu = self._driver()
         self.device: dict[int, int] = {}  # id(root array) -> device pointer
         self.allocations: list[int] = []
         for a in self.keep:
@@ -153,7 +163,7 @@ class GpuExecutable(CpuExecutable):
                 self.ports[(kind, i)] = ptr
                 self.allocations.append(ptr)
         self.stream = check(cu, cu.cuStreamCreate(0), "cuStreamCreate")
-        self.graph = None  # the plan captured as a CUDA graph (on first run)
+        self.graph: object | None = None  # the plan captured as a CUDA graph (on first run)
         self.use_graph = True
         self.graph_error = ""
         self.packed: list[tuple] = []
@@ -173,7 +183,7 @@ class GpuExecutable(CpuExecutable):
             self.packed.append(("kernel", launch.fn, grid, block, values, params))
         return None
 
-    def _device_ptr(self, slot) -> int:  # noqa: ANN001
+    def _device_ptr(self, slot: Slot) -> int:
         if isinstance(slot, tuple):
             return self.ports[slot]
         root, offset = _root(self.keep[slot])
@@ -185,7 +195,7 @@ class GpuExecutable(CpuExecutable):
         """Every launch of the plan on the stream: as one CUDA graph (captured on first use;
         the buffers never move, so it stays valid), which costs one host call instead of one
         per kernel; directly if the driver cannot capture it."""
-        cu = self.cu
+        cu = self._driver()
         if self.graph is None and self.use_graph:
             try:
                 mode = cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
@@ -204,7 +214,7 @@ class GpuExecutable(CpuExecutable):
         self._launch_each()
 
     def _launch_each(self) -> None:
-        cu = self.cu
+        cu = self._driver()
         for p in self.packed:
             if p[0] == "copy":
                 check(cu, cu.cuMemcpyDtoDAsync(p[2], p[1], p[3], self.stream), "cuMemcpyDtoDAsync")
@@ -213,7 +223,7 @@ class GpuExecutable(CpuExecutable):
             check(cu, cu.cuLaunchKernel(fn, *grid, *block, 0, self.stream, params.ctypes.data, 0), "cuLaunchKernel")
 
     def run_into(self, ins: Sequence[np.ndarray], outs: Sequence[np.ndarray], clock: list[float] | None = None) -> None:
-        cu = self.cu
+        cu = self._driver()
         for i, a in enumerate(ins):
             a = np.ascontiguousarray(a)
             check(
@@ -232,9 +242,9 @@ class GpuExecutable(CpuExecutable):
 
     def device_times(self, inputs: Sequence[np.ndarray], runs: int, warmup: int = 3) -> list[float]:
         """Milliseconds per run of the launches alone (inputs already on the device), by CUDA events."""
-        cu = self.cu
+        cu = self._driver()
         in_dtypes, out_dtypes = self.port_dtypes()
-        outs = [aligned_empty(a.type.get_shape(), d) for (a, _), d in zip(self.outputs, out_dtypes)]  # type: ignore[attr-defined]
+        outs = [aligned_empty(self._port_type(("out", i)).get_shape(), d) for i, d in enumerate(out_dtypes)]
         self.run_into([np.asarray(x, dtype=d) for x, d in zip(inputs, in_dtypes)], outs)
         start = check(cu, cu.cuEventCreate(0), "cuEventCreate")
         end = check(cu, cu.cuEventCreate(0), "cuEventCreate")
@@ -251,7 +261,7 @@ class GpuExecutable(CpuExecutable):
 
     def profile(self, inputs: Sequence[np.ndarray], runs: int = 10) -> list[tuple[str, int, float]]:
         """(kernel, blocks, median ms) per launch, by CUDA events around each launch."""
-        cu = self.cu
+        cu = self._driver()
         self.device_times(inputs, 1, warmup=1)
         start = check(cu, cu.cuEventCreate(0), "cuEventCreate")
         end = check(cu, cu.cuEventCreate(0), "cuEventCreate")

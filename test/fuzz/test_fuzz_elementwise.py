@@ -8,7 +8,7 @@ computes.
   the results must be equal bit for bit, whatever the inputs (0 divisors, MIN / -1,
   shifts past the width, negative powers).
 - Float graphs of the ops that do not round (min, max, abs, neg, sign, floor, ceil,
-  round, mod, comparisons, where, isnan, isinf, clip) must be equal value for value
+  round, mod, comparisons, where, isnan, isinf, casts to integers) must be equal value for value
   (NaN where the reference has NaN; the sign of a zero may differ, as numpy's minimum and
   IEEE's disagree on it) over inputs with infinities, NaNs, signed zeros and subnormals.
 - One rounding function (exp, log, the trigonometric family, pow, erf, ...) on random
@@ -184,7 +184,7 @@ def exact_float_step(b: Builder, element: Attribute) -> None:
     x = b.pick(element)
     y = b.pick(element)
     assert x is not None and y is not None
-    kind = b.draw(st.sampled_from(["unary", "minmax", "mod", "where", "classify"]))
+    kind = b.draw(st.sampled_from(["unary", "minmax", "mod", "where", "classify", "to_int"]))
     if kind == "unary":
         b.emit(b.draw(st.sampled_from(EXACT_FLOAT_UNARY)), [x])
     elif kind == "minmax":
@@ -193,9 +193,15 @@ def exact_float_step(b: Builder, element: Attribute) -> None:
         b.emit(tg.ModOp, [x, y], {"fmod": bool_attr(True)} if b.draw(st.booleans()) else {})
     elif kind == "where":
         b.emit(tg.WhereOp, [b.emit(b.draw(st.sampled_from(COMPARE)), [x, y]), x, y])
-    else:
+    elif kind == "classify":
         test = b.emit(b.draw(st.sampled_from([tg.IsNanOp, tg.IsInfOp])), [x])
         b.emit(tg.WhereOp, [b.emit(tg.NotOp, [test]), x, y])
+    else:  # to an integer type (truncation; out of range and NaN as numpy on x86-64) and back
+        t = x.type
+        assert isinstance(t, TensorType)
+        integer = dtypes.from_numpy(np.dtype(b.draw(st.sampled_from(INTEGERS))))
+        there = b.emit(tg.CastOp, [x], result_types=[TensorType(integer, t.get_shape())])
+        b.emit(tg.CastOp, [there], result_types=[t])
 
 
 @st.composite

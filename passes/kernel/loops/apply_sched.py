@@ -18,9 +18,9 @@ from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import kernel, sched
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.kernel.loops.schedule import Loop, StageSchedule
+from tessel.passes.kernel.loops.schedule import Kind, Loop, StageSchedule
 
-UNSUPPORTED = {
+UNSUPPORTED: dict[type[Operation], str] = {
     sched.FuseOp: "the cpu loop builder gives each loop one axis; fuse is not supported yet",
     sched.ComputeAtOp: "stages are separate loop nests on the cpu target; compute_at is not supported yet",
     sched.ComputeInlineOp: "element-wise consumers are always inlined into their producer's epilogue; nothing to inline",
@@ -40,7 +40,7 @@ def _fail(op: Operation, stage: str, message: str) -> TesselError:
     return TesselError(f'{op.name} in sched.stage "{stage}": {message}', op_location(op))
 
 
-GPU_UNSUPPORTED = {
+GPU_UNSUPPORTED: dict[type[Operation], str] = {
     sched.ParallelOp: "a GPU stage's parallelism is its grid: bind loops with sched.bind instead",
 }
 GPU_SUPPORTED = (sched.BindOp, sched.CacheReadOp)  # cache_read: shared-memory tiles
@@ -51,8 +51,8 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
     name = stage.stage.data
     unsupported = dict(UNSUPPORTED)
     if target == "gpu":
-        for kind in GPU_SUPPORTED:
-            del unsupported[kind]
+        for supported in GPU_SUPPORTED:
+            del unsupported[supported]
         unsupported.update(GPU_UNSUPPORTED)
     order: list[_Handle] = []
     handles: dict[SSAValue, _Handle] = {}
@@ -62,7 +62,7 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
     has_axes = False
     for op in stage.body.block.ops:
         if type(op) in unsupported:
-            raise _fail(op, name, unsupported[type(op)])  # type: ignore[index]
+            raise _fail(op, name, unsupported[type(op)])
         if isinstance(op, sched.AxesOp):
             if op.axis_names != compute.axis_names:
                 raise _fail(op, name, f"names axes {op.axis_names}, the stage's are {compute.axis_names}")
@@ -75,7 +75,7 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
         if isinstance(op, sched.SplitOp | sched.SplitClampOp | sched.TileOp):
             new: list[_Handle] = []
             inner_new: list[_Handle] = []
-            for h, factor in zip(loops, op.knobs):  # type: ignore[attr-defined]
+            for h, factor in zip(loops, op.knobs):
                 outer, inner = _split(op, name, h.loop, factor, clamp=isinstance(op, sched.SplitClampOp))
                 at = order.index(h)
                 order[at : at + 1] = [outer, inner]
@@ -85,8 +85,8 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
                 slots = sorted(order.index(h) for h in new + inner_new)
                 for slot, h in zip(slots, new + inner_new):
                     order[slot] = h
-            for v, h in zip(op.results, new + inner_new):  # split: outer, inner; tile: outers, inners
-                handles[v] = h
+            for r, h in zip(op.results, new + inner_new):  # split: outer, inner; tile: outers, inners
+                handles[r] = h
         elif isinstance(op, sched.ReorderOp):
             slots = sorted(order.index(h) for h in loops)
             for slot, h in zip(slots, loops):
@@ -101,10 +101,15 @@ def schedule_from_stage(compute: kernel.ComputeOp, stage: sched.StageOp, target:
             i = sched.BindOp.INDICES.index(op.index)
             loops[0].loop = loops[0].loop.but(kind="block" if i < 3 else "thread", dim=i % 3)
         else:
-            kind = {sched.VectorizeOp: "vector", sched.ParallelOp: "parallel", sched.UnrollOp: "unroll"}[type(op)]
+            kinds: dict[type[Operation], Kind] = {
+                sched.VectorizeOp: "vector",
+                sched.ParallelOp: "parallel",
+                sched.UnrollOp: "unroll",
+            }
+            kind = kinds[type(op)]
             if loops[0].loop.kind != "serial":
                 raise _fail(op, name, f"the loop is already {loops[0].loop.kind}")
-            loops[0].loop = loops[0].loop.but(kind=kind)  # type: ignore[arg-type]
+            loops[0].loop = loops[0].loop.but(kind=kind)
     if not has_axes:  # (a 0-d stage, a scalar, has an empty sched.axes [] and no loops)
         raise TesselError(f'sched.stage "{name}" has no sched.axes', op_location(stage))
     acc_at = None
@@ -166,7 +171,8 @@ def stage_from_schedule(compute: kernel.ComputeOp, name: str, schedule: StageSch
     for axis, v in enumerate(axes.handles):
         v.name_hint = compute.axis_names[axis]
         loops = sorted((l for l in schedule.loops if l.axis == axis), key=lambda l: -l.stride)
-        current, label = v, compute.axis_names[axis]
+        current: SSAValue = v
+        label = compute.axis_names[axis]
         for outer in loops[:-1]:
             factor = outer.stride  # the handle being split always steps by 1
             split = (sched.SplitClampOp if outer.clamp else sched.SplitOp).make([current], [factor])

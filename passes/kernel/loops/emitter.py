@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, i1
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    VectorType,
+    i1,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
 from tessel.passes.kernel.loops.affine_analysis import Range, affine_range
 
 INDEX = IndexType()
+Index = int | SSAValue  # a value of index arithmetic: an int where it folds to a constant
 
 
 def cmpi(a: SSAValue, b: SSAValue, predicate: str) -> Operation:
@@ -25,28 +35,40 @@ def cmpi(a: SSAValue, b: SSAValue, predicate: str) -> Operation:
     return op
 
 
+def vector_element(v: SSAValue) -> Attribute:
+    """The element type of a vector value."""
+    assert isinstance(v.type, VectorType)
+    return v.type.element_type
+
+
 @dataclass
 class Emitter:
     """Appends ops to the current block; folds index arithmetic on constants."""
 
     block: Block
-    consts: dict[tuple, SSAValue] = field(default_factory=dict)
+    consts: dict[tuple[int, str], SSAValue] = field(default_factory=dict)
 
     def emit(self, op: Operation) -> SSAValue:
+        """Append `op` and return its (first) result."""
         self.block.add_op(op)
-        return op.results[0] if op.results else None  # type: ignore[return-value]
+        return op.results[0]
+
+    def put(self, op: Operation) -> None:
+        """Append `op`, whose results (if any) are not used: a store, a loop, a barrier."""
+        self.block.add_op(op)
 
     def index(self, value: int) -> SSAValue:
         return self.const(IntegerAttr(value, INDEX))
 
     def const(self, attr: Attribute) -> SSAValue:
+        assert isinstance(attr, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr | DenseResourceAttr)
         key = (id(self.block), str(attr))
         if key not in self.consts:
             self.consts[key] = self.emit(arith.ConstantOp(attr))
         return self.consts[key]
 
     # index arithmetic on int | SSAValue, folding constants
-    def add(self, a, b):
+    def add(self, a: Index, b: Index) -> Index:
         if isinstance(a, int) and isinstance(b, int):
             return a + b
         if a == 0:
@@ -55,7 +77,7 @@ class Emitter:
             return a
         return self.emit(arith.AddiOp(self.ssa(a), self.ssa(b)))
 
-    def mul(self, a, c: int):
+    def mul(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
             return a * c
         if c == 1:
@@ -64,26 +86,26 @@ class Emitter:
             return 0
         return self.emit(arith.MuliOp(a, self.index(c)))
 
-    def floordiv(self, a, c: int):
+    def floordiv(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
             return a // c
         return a if c == 1 else self.emit(arith.FloorDivSIOp(a, self.index(c)))
 
-    def ceildiv(self, a, c: int):
+    def ceildiv(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
             return -((-a) // c)
         return a if c == 1 else self.emit(arith.CeilDivSIOp(a, self.index(c)))
 
-    def mod(self, a, c: int):
+    def mod(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
             return a % c
         q = self.floordiv(a, c)
         return self.emit(arith.SubiOp(a, self.ssa(self.mul(q, c))))
 
-    def ssa(self, a) -> SSAValue:
+    def ssa(self, a: Index) -> SSAValue:
         return self.index(a) if isinstance(a, int) else a
 
-    def affine(self, e: AffineExpr, dims: list, ranges: list[Range] | None = None) -> int | SSAValue:
+    def affine(self, e: AffineExpr, dims: Sequence[Index], ranges: list[Range] | None = None) -> Index:
         """e as index arithmetic; with `ranges` (bounds of the dims), divisions of values
         known to be non-negative are unsigned (shifts and masks for powers of two)."""
         if isinstance(e, AffineDimExpr):

@@ -26,14 +26,23 @@ import math
 
 from tessel.dialects import kernel
 from tessel.passes.kernel.loops.loop_builder import SHARED_LIMIT, shared_bytes
-from tessel.passes.kernel.loops.schedule import MAX_GRID, MAX_THREADS, Loop, StageSchedule
+from tessel.passes.kernel.loops.schedule import (
+    MAX_GRID,
+    MAX_THREADS,
+    Knobs,
+    Loop,
+    StageSchedule,
+    knob_axis,
+    knob_int,
+    knob_order,
+)
 
 THREADS = 256
 MIN_X_THREADS = 64  # below this, a second axis joins the block
 SMS = 132  # streaming multiprocessors to fill (an H100/H200; smaller GPUs fill sooner)
 
 
-def default_knobs(op: kernel.ComputeOp) -> dict:
+def default_knobs(op: kernel.ComputeOp) -> dict[str, object]:
     """The sketch's point for a reduction, by size: 256 threads on the innermost spatial axis
     and the longest other one, each thread a cyclic rows x cols register tile as large as
     the grid can afford while it still has a few blocks per SM (8x8 from ~2M outputs, down
@@ -47,7 +56,15 @@ def default_knobs(op: kernel.ComputeOp) -> dict:
     cols = per if nx >= 16 * per else 1
     others = [d for d in range(k) if extents[d] > 1 and d != x_axis]
     tx = max(1, min(16 if others else THREADS, nx // cols))  # alone, the axis takes the whole block
-    knobs = {"tx": tx, "cols": cols, "cyclic": True, "stage": True, "bk": 8, "unroll_k": 1, "x_axis": x_axis}
+    knobs: dict[str, object] = {
+        "tx": tx,
+        "cols": cols,
+        "cyclic": True,
+        "stage": True,
+        "bk": 8,
+        "unroll_k": 1,
+        "x_axis": x_axis,
+    }
     if others:
         knobs |= {"ty_axis": max(others, key=lambda d: extents[d]), "ty": min(16, THREADS // tx), "rows": per}
     return knobs
@@ -62,7 +79,8 @@ def default_gpu_schedule(op: kernel.ComputeOp) -> StageSchedule:
         knobs = default_knobs(op)
         fallback = None
         others = sorted((d for d in range(k) if extents[d] > 1 and d != knobs.get("x_axis")), key=lambda d: -extents[d])
-        for y in others or [None]:
+        axes: list[int | None] = [*others] or [None]
+        for y in axes:
             tiled = tiled_gpu_schedule(op, knobs | ({"ty_axis": y} if y is not None else {}))
             try:
                 if tiled is None:
@@ -137,7 +155,7 @@ def _split(
     return outer, thread, tile
 
 
-def tiled_gpu_schedule(op: kernel.ComputeOp, knobs: dict) -> StageSchedule | None:
+def tiled_gpu_schedule(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule | None:
     """The GPU sketch at one point (tune/gpu_space.py lists the knobs): `tx` threads (and
     `cols` elements per thread) on the innermost spatial axis, `ty` threads (`rows` each) on
     `ty_axis`, per-thread elements `cyclic` or contiguous, the rest on blockIdx.x/y/z or
@@ -150,17 +168,19 @@ def tiled_gpu_schedule(op: kernel.ComputeOp, knobs: dict) -> StageSchedule | Non
     extents = op.domain
     k = op.spatial_count
     x_axis = max((d for d in range(k) if extents[d] > 1), default=k - 1)  # the innermost axis with work
-    tx = int(knobs.get("tx", 64))  # type: ignore[call-overload]
-    cols = int(knobs.get("cols", 1))  # type: ignore[call-overload]
-    y_axis = knobs.get("ty_axis") if k >= 2 and knobs.get("ty_axis") != x_axis else None
-    ty = int(knobs.get("ty", 1)) if y_axis is not None else 1  # type: ignore[call-overload]
-    rows = int(knobs.get("rows", 1)) if y_axis is not None else 1  # type: ignore[call-overload]
+    tx = knob_int(knobs, "tx", 64)
+    cols = knob_int(knobs, "cols", 1)
+    y_axis = knob_axis(knobs, "ty_axis") if k >= 2 and knobs.get("ty_axis") != x_axis else None
+    ty = knob_int(knobs, "ty", 1) if y_axis is not None else 1
+    rows = knob_int(knobs, "rows", 1) if y_axis is not None else 1
     ty = max(1, min(ty, MAX_THREADS // max(1, min(tx, extents[x_axis]))))
     cyclic = bool(knobs.get("cyclic", False))
     x_outer, x_thread, x_tile = _split(x_axis, extents[x_axis], tx, cols, 0, cyclic)
-    y_outer, y_thread, y_tile = ([], [], [])
+    y_outer: list[Loop] = []
+    y_thread: list[Loop] = []
+    y_tile: list[Loop] = []
     if y_axis is not None:
-        y_outer, y_thread, y_tile = _split(int(y_axis), extents[int(y_axis)], ty, rows, 1 if x_thread else 0, cyclic)  # type: ignore[call-overload]
+        y_outer, y_thread, y_tile = _split(y_axis, extents[y_axis], ty, rows, 1 if x_thread else 0, cyclic)
     others = [Loop(d, extents[d], 1) for d in range(k) if d not in (x_axis, y_axis)]
     # block candidates: the outer parts of split axes first (their thread parts are bound),
     # then the longest other axes; x takes up to 2^31 - 1 blocks, y and z 65535
@@ -172,17 +192,17 @@ def tiled_gpu_schedule(op: kernel.ComputeOp, knobs: dict) -> StageSchedule | Non
     serial += [l for l in others if l.extent == 1]
     outer = blocks + x_thread + y_thread + serial
     reduce = [Loop(d, extents[d], 1) for d in range(k, len(extents))]
-    order = knobs.get("reduce_order") or tuple(range(op.reduce_count))
-    reduce = [reduce[i] for i in order if i < len(reduce)]  # type: ignore[union-attr]
+    order = knob_order(knobs, "reduce_order") or tuple(range(op.reduce_count))
+    reduce = [reduce[i] for i in order if i < len(reduce)]
     stage = bool(knobs.get("stage", False)) and bool(reduce) and bool(x_thread or y_thread)
-    unroll_k = int(knobs.get("unroll_k", 1))  # type: ignore[call-overload]
+    unroll_k = knob_int(knobs, "unroll_k", 1)
     tile = y_tile + x_tile
     notes = [f"gpu: tx={tx} cols={cols} ty={ty} rows={rows}{' cyclic' if cyclic else ''}"]
     if not op.reduce_count:
         return StageSchedule(outer + tile, None, notes)
     acc_at = len(outer) if tile else None
     if stage:  # the outermost reduction loop, split by bk: its outer part loads the tiles
-        bk = int(knobs.get("bk", 8))  # type: ignore[call-overload]
+        bk = knob_int(knobs, "bk", 8)
         first = reduce[0]
         while bk >= 1:
             split = (

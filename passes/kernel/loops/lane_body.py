@@ -9,8 +9,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from xdsl.dialects import affine, arith, memref, vector
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, VectorType, i1
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, VectorType, i1
+from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import kernel
 from tessel.passes.kernel.loops.affine_analysis import (
@@ -20,19 +22,27 @@ from tessel.passes.kernel.loops.affine_analysis import (
     dims_only,
     linear_coefficient,
 )
-from tessel.passes.kernel.loops.emitter import INDEX, Emitter, cmpi
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
 from tessel.passes.kernel.loops.schedule import Loop
 
 
 class StageView(Protocol):
     """What a lane body reads of the stage being lowered (loop_builder.StageLowering)."""
 
-    op: kernel.ComputeOp
-    extents: Sequence[int]
-    vec: Loop | None
-    width: int
-    aligned: bool
-    staged_now: dict
+    @property
+    def op(self) -> kernel.ComputeOp: ...
+    @property
+    def extents(self) -> Sequence[int]: ...
+    @property
+    def vec(self) -> Loop | None: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def aligned(self) -> bool: ...
+    @property
+    def staged_now(self) -> dict[Operation, tuple[SSAValue, list[Index]]]:
+        """Body loads read from a shared-memory tile here: (tile, base index per dim)."""
+        ...
 
     def buffer(self, v: SSAValue) -> SSAValue: ...
 
@@ -41,7 +51,7 @@ class RegionCloner:
     """Re-emits a compute region's ops at one point of the loop nest: index block args are
     the axis values there, lane-dependent values become vectors."""
 
-    def __init__(self, stage: StageView, e: Emitter, axes: list, mask: SSAValue | None):
+    def __init__(self, stage: StageView, e: Emitter, axes: Sequence[Index], mask: SSAValue | None):
         self.stage = stage
         self.e = e
         self.axes = axes
@@ -49,8 +59,8 @@ class RegionCloner:
         self.vec_axis = stage.vec.axis if stage.vec is not None else None
         self.width = stage.width
 
-    def run(self, block: Block, args: list) -> SSAValue:
-        env: dict[SSAValue, object] = {}
+    def run(self, block: Block, args: Sequence[Index]) -> SSAValue:
+        env: dict[SSAValue, Index] = {}
         self.lanes: set[SSAValue] = set()
         for i, (arg, value) in enumerate(zip(block.args, args)):
             env[arg] = value
@@ -58,17 +68,17 @@ class RegionCloner:
                 self.lanes.add(arg)
             if isinstance(value, SSAValue) and isinstance(value.type, VectorType):
                 self.lanes.add(arg)
-        self.block_args = list(block.args)
+        self.block_args: list[SSAValue] = list(block.args)
         for op in block.ops:
             if isinstance(op, kernel.YieldOp):
-                return self.e.ssa(env[op.values[0]]) if isinstance(env[op.values[0]], int) else env[op.values[0]]  # type: ignore[return-value]
+                return self.e.ssa(env[op.values[0]])
             self._op(op, env)
         raise AssertionError("region without kernel.yield")
 
     def _varies(self, v: SSAValue) -> bool:
         return v in self.lanes
 
-    def _op(self, op: Operation, env: dict[SSAValue, object]) -> None:
+    def _op(self, op: Operation, env: dict[SSAValue, Index]) -> None:
         e = self.e
         if isinstance(op, affine.LoadOp | kernel.LoadOp):
             env[op.results[0]] = self._load(op, env)
@@ -92,11 +102,10 @@ class RegionCloner:
             env[op.results[0]] = self._per_lane(op, env)
             self.lanes.add(op.results[0])
             return
-        operands = []
+        operands: list[SSAValue] = []
         for v in op.operands:
-            value = env[v]
-            value = e.ssa(value) if isinstance(value, int) else value
-            if varying and not (isinstance(value, SSAValue) and isinstance(value.type, VectorType)):
+            value = e.ssa(env[v])
+            if varying and not isinstance(value.type, VectorType):
                 value = e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
             operands.append(value)
         result_types = [VectorType(r.type, [self.width]) if varying else r.type for r in op.results]
@@ -108,22 +117,21 @@ class RegionCloner:
             self.lanes.add(op.results[0])
             return
         if isinstance(clone, arith.MulfOp | arith.AddfOp) and self.stage.op.combiner == "add":
-            clone.properties["fastmath"] = arith.FastMathFlagsAttr(["contract"])
-        e.emit(clone)
+            clone.properties["fastmath"] = arith.FastMathFlagsAttr([FastMathFlag.ALLOW_CONTRACT])
+        e.put(clone)
         for r, new in zip(op.results, clone.results):
             env[r] = new
             if varying:
                 self.lanes.add(r)
 
-    def _per_lane(self, op: Operation, env: dict[SSAValue, object]) -> SSAValue:
+    def _per_lane(self, op: Operation, env: dict[SSAValue, Index]) -> SSAValue:
         """An op xDSL only has in scalar form (cmpi, cmpf, select), once per lane."""
         e = self.e
         scalars = []
         for lane in range(self.width):
             operands = []
             for v in op.operands:
-                value = env[v]
-                value = e.ssa(value) if isinstance(value, int) else value
+                value = e.ssa(env[v])
                 if isinstance(value.type, VectorType):
                     value = e.emit(vector.ExtractOp(value, [lane], value.type.element_type))
                 operands.append(value)
@@ -138,7 +146,7 @@ class RegionCloner:
 
     # ------------------------------------------------------------------ loads
 
-    def _ranges(self, operands) -> list[Range]:
+    def _ranges(self, operands: Sequence[SSAValue]) -> list[Range]:
         """Bounds of index operands that are axes of the stage: [0, extent - 1]."""
         out: list[Range] = []
         for v in operands:
@@ -149,12 +157,14 @@ class RegionCloner:
                 out.append(None)
         return out
 
-    def _indices(self, exprs, operands, env) -> list:
+    def _indices(
+        self, exprs: Sequence[AffineExpr], operands: Sequence[SSAValue], env: dict[SSAValue, Index]
+    ) -> list[Index]:
         dims = [env[v] for v in operands]
         ranges = self._ranges(operands)
         return [self.e.affine(x, dims, ranges) for x in exprs]
 
-    def _in_bounds(self, exprs, operands, shape) -> list[bool]:
+    def _in_bounds(self, exprs: Sequence[AffineExpr], operands: Sequence[SSAValue], shape: Sequence[int]) -> list[bool]:
         """Per index: provably inside [0, n) for every point of the stage's domain."""
         ranges = self._ranges(operands)
         result = []
@@ -163,29 +173,30 @@ class RegionCloner:
             result.append(r is not None and r[0] >= 0 and r[1] < n)
         return result
 
-    def _lane_offsets(self, exprs, operands) -> list[int | None]:
+    def _lane_offsets(self, exprs: Sequence[AffineExpr], operands: Sequence[SSAValue]) -> list[int | None]:
         """Per index: its change per lane (None: not linear in the lane). Only the vector
         axis itself steps by one per lane; any other lane-dependent operand (an index read
         from data, a clamp or a reflection) changes by an unknown amount."""
         lane_dims = [i for i, v in enumerate(operands) if self._varies(v)]
         if self.stage.aligned and len(lane_dims) == 1 and self._is_vector_axis(operands[lane_dims[0]]):
             return [aligned_lane_coefficient(x, lane_dims[0], self.width) for x in exprs]
-        coeffs = []
+        coeffs: list[int | None] = []
         for x in exprs:
             c = 0
+            linear = True
             for d in lane_dims:
                 dc = linear_coefficient(x, d)
                 if dc is None or (dc != 0 and not self._is_vector_axis(operands[d])):
-                    c = None
+                    linear = False
                     break
                 c += dc
-            coeffs.append(c)
+            coeffs.append(c if linear else None)
         return coeffs
 
     def _is_vector_axis(self, v: SSAValue) -> bool:
         return v in self.block_args and self.block_args.index(v) == self.vec_axis
 
-    def _lane_index(self, expr, operands, env) -> SSAValue:
+    def _lane_index(self, expr: AffineExpr, operands: Sequence[SSAValue], env: dict[SSAValue, Index]) -> SSAValue:
         """A vector<W x index> of an affine index that depends on the lane."""
         e = self.e
         lanes = []
@@ -194,13 +205,14 @@ class RegionCloner:
             lanes.append(e.ssa(e.affine(expr, dims)))
         return self._gather_vector(lanes, INDEX)
 
-    def _lane_value(self, v: SSAValue, env, lane: int):
+    def _lane_value(self, v: SSAValue, env: dict[SSAValue, Index], lane: int) -> Index:
         value = env[v]
         if not self._varies(v):
             return value
         if v in self.block_args and self.block_args.index(v) == self.vec_axis:
             return self.e.add(value, lane)
-        return self.e.emit(vector.ExtractOp(value, [lane], value.type.element_type))
+        assert isinstance(value, SSAValue), "a lane-dependent value is a vector"
+        return self.e.emit(vector.ExtractOp(value, [lane], vector_element(value)))
 
     def _gather_vector(self, scalars: list[SSAValue], element: Attribute) -> SSAValue:
         e = self.e
@@ -210,7 +222,7 @@ class RegionCloner:
             result = e.emit(vector.InsertOp(s, result, [lane]))
         return result
 
-    def _load(self, op, env) -> SSAValue:
+    def _load(self, op: affine.LoadOp | kernel.LoadOp, env: dict[SSAValue, Index]) -> SSAValue:
         e = self.e
         staged = self.stage.staged_now.get(op)
         if staged is not None and self.width == 1:  # read from the block's shared-memory tile
@@ -223,11 +235,13 @@ class RegionCloner:
         exprs = dims_only(op.map.data)
         operands = list(op.indices)
         padded = isinstance(op, kernel.LoadOp)
+        cond_operand = op.cond if isinstance(op, kernel.LoadOp) else None
         safe = self._in_bounds(exprs, operands, t.get_shape())
-        if padded and op.cond is None and all(safe):
+        if padded and cond_operand is None and all(safe):
             padded = False  # the padding is never read
-        pad = e.const(op.pad) if padded else None
-        cond = env.get(op.cond) if padded and op.cond is not None else None
+        pad = e.const(op.pad) if isinstance(op, kernel.LoadOp) and padded else None
+        cond = env.get(cond_operand) if padded and cond_operand is not None else None
+        assert not isinstance(cond, int), "a load's condition is an i1 value"
         coeffs = self._lane_offsets(exprs, operands) if self.width > 1 else [0] * len(exprs)
         uniform = all(c == 0 for c in coeffs) and not (
             cond is not None and isinstance(cond, SSAValue) and isinstance(cond.type, VectorType)
@@ -238,29 +252,29 @@ class RegionCloner:
         self.lanes.add(op.results[0])
         contiguous = coeffs[-1] == 1 and all(c == 0 for c in coeffs[:-1]) and cond is None
         if contiguous:
-            idx = [e.ssa(i) for i in self._indices(exprs, operands, env)]
+            start = [e.ssa(i) for i in self._indices(exprs, operands, env)]
             vt = VectorType(t.element_type, [self.width])
             if not padded and self.mask is None:
-                return e.emit(vector.LoadOp(buf, idx, vt))
-            mask = self._contiguous_mask(idx, t.get_shape(), safe) if padded else None
-            mask = self._and(mask, self.mask)
+                return e.emit(vector.LoadOp(buf, start, vt))
+            mask = self._and(self._contiguous_mask(start, t.get_shape(), safe) if padded else None, self.mask)
+            assert mask is not None, "a padded load, or a masked loop"
             passthru = e.emit(vector.BroadcastOp(pad if pad is not None else e.const(_zero(t.element_type)), vt))
-            return e.emit(vector.MaskedLoadOp(buf, idx, mask, passthru))
+            return e.emit(vector.MaskedLoadOp(buf, start, mask, passthru))
         scalars = []
         for lane in range(self.width):
             dims = [self._lane_value(v, env, lane) for v in operands]
             idx = [e.affine(x, dims) for x in exprs]
             lane_cond = cond
             if isinstance(cond, SSAValue) and isinstance(cond.type, VectorType):
-                lane_cond = e.emit(vector.ExtractOp(cond, [lane], cond.type.element_type))
+                lane_cond = e.emit(vector.ExtractOp(cond, [lane], vector_element(cond)))
             if self.mask is not None and not padded:
                 pad = e.const(_zero(t.element_type))
-                bit = e.emit(vector.ExtractOp(self.mask, [lane], self.mask.type.element_type))
+                bit = e.emit(vector.ExtractOp(self.mask, [lane], vector_element(self.mask)))
                 lane_cond = bit if lane_cond is None else e.emit(arith.AndIOp(lane_cond, bit))
             scalars.append(self._scalar_load(buf, t, idx, pad, lane_cond, safe))
         return self._gather_vector(scalars, t.element_type)
 
-    def _memref_load(self, op: memref.LoadOp, env) -> SSAValue:
+    def _memref_load(self, op: memref.LoadOp, env: dict[SSAValue, Index]) -> SSAValue:
         e = self.e
         buf = self.stage.buffer(op.memref)
         values = [env[v] for v in op.indices]
@@ -271,16 +285,26 @@ class RegionCloner:
         for lane in range(self.width):
             idx = [e.ssa(self._lane_value(v, env, lane)) for v in op.indices]
             scalars.append(e.emit(memref.LoadOp.get(buf, idx)))
-        return self._gather_vector(scalars, buf.type.element_type)  # type: ignore[attr-defined]
+        assert isinstance(buf.type, MemRefType)
+        return self._gather_vector(scalars, buf.type.element_type)
 
-    def _scalar_load(self, buf, t: MemRefType, idx: list, pad, cond, safe: list[bool] | None = None) -> SSAValue:
+    def _scalar_load(
+        self,
+        buf: SSAValue,
+        t: MemRefType,
+        idx: Sequence[Index],
+        pad: SSAValue | None,
+        cond: SSAValue | None,
+        safe: list[bool] | None = None,
+    ) -> SSAValue:
         """A load that may be out of bounds: clamp, load, select the pad (dims known to be
         in bounds are not checked)."""
         e = self.e
         if pad is None and cond is None:
             return e.emit(memref.LoadOp.get(buf, [e.ssa(i) for i in idx]))
+        assert pad is not None, "a conditional load has a pad"
         ok = cond
-        clamped = []
+        clamped: list[SSAValue] = []
         safe = safe or [False] * len(idx)
         for i, n, known in zip(idx, t.get_shape(), safe):
             if known:
@@ -304,7 +328,7 @@ class RegionCloner:
             return value
         return e.emit(arith.SelectOp(ok, value, pad))
 
-    def _contiguous_mask(self, idx: list[SSAValue], shape, safe: list[bool]) -> SSAValue:
+    def _contiguous_mask(self, idx: list[SSAValue], shape: Sequence[int], safe: list[bool]) -> SSAValue:
         """Lanes of a contiguous padded load that fall inside the buffer: those in
         [clamp(-b), clamp(n - b)) for base b of the last index, none if another index is
         outside. Built from vector.create_mask (xDSL's arith.cmpi has no vector form)."""
@@ -321,7 +345,7 @@ class RegionCloner:
         else:
             hi = clamp(e.emit(arith.SubiOp(e.index(shape[-1]), b)))
             lo = clamp(e.emit(arith.SubiOp(e.index(0), b)))
-        ok = None
+        ok: SSAValue | None = None
         for i, n, known in zip(idx[:-1], shape[:-1], safe[:-1]):
             if known:
                 continue
@@ -336,7 +360,7 @@ class RegionCloner:
         everything = e.emit(vector.CreateMaskOp([e.index(w)], mt))
         return e.emit(arith.AndIOp(upper, e.emit(arith.XOrIOp(below, everything))))
 
-    def _and(self, a, b):
+    def _and(self, a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
         if a is None:
             return b
         if b is None:
@@ -344,8 +368,8 @@ class RegionCloner:
         return self.e.emit(arith.AndIOp(a, b))
 
 
-def _negate(e: Emitter, b: object) -> object:
-    return -b if isinstance(b, int) else e.emit(arith.SubiOp(e.index(0), b))  # type: ignore[arg-type, operator]
+def _negate(e: Emitter, b: Index) -> Index:
+    return -b if isinstance(b, int) else e.emit(arith.SubiOp(e.index(0), b))
 
 
 def _scalar_only(op: Operation) -> bool:
@@ -366,8 +390,7 @@ def _accepts_vectors(op: Operation) -> bool:
 
 
 def _zero(t: Attribute) -> Attribute:
-    from xdsl.dialects.builtin import FloatAttr
-
     if isinstance(t, IntegerType | IndexType):
         return IntegerAttr(0, t)
-    return FloatAttr(0.0, t)  # type: ignore[arg-type]
+    assert isinstance(t, AnyFloat)
+    return FloatAttr(0.0, t)

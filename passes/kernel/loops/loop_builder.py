@@ -12,15 +12,17 @@ gathered.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from xdsl.dialects import affine, arith, gpu, memref, scf, vector
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, MemRefType, VectorType, i1, i64
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, MemRefType, VectorType, i1, i64
+from xdsl.dialects.utils import FastMathFlag
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypedAttribute
 
 from tessel.dialects import kernel
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.kernel.loops.affine_analysis import affine_range, dims_only, linear_coefficient
-from tessel.passes.kernel.loops.emitter import INDEX, Emitter, cmpi
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
 from tessel.passes.kernel.loops.lane_body import RegionCloner
 from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
 
@@ -29,6 +31,8 @@ SHARED_LIMIT = 48 * 1024  # static shared memory per block (more needs an opt-in
 
 
 Box = list[tuple[int, dict[int, int], int, int]]  # per index: constant, axis -> coefficient, lo, hi
+Vars = dict[int, Index]  # id(loop) -> its variable here (an int where the loop is unrolled)
+Nest = Callable[[Emitter, Vars], None]  # what goes inside a loop nest, given its variables
 
 
 def tile_boxes(op: kernel.ComputeOp, s: StageSchedule) -> list[tuple[affine.LoadOp, Box]]:
@@ -39,7 +43,7 @@ def tile_boxes(op: kernel.ComputeOp, s: StageSchedule) -> list[tuple[affine.Load
     if s.shared_at is None:
         return []
     varying = [l for l in s.loops if l.kind == "thread"] + s.loops[s.shared_at + 1 :]
-    args = list(op.body.block.args)
+    args: list[SSAValue] = list(op.body.block.args)
     axes = len(op.domain)
     out = []
     for load in op.body.block.ops:
@@ -55,7 +59,9 @@ def tile_boxes(op: kernel.ComputeOp, s: StageSchedule) -> list[tuple[affine.Load
                 if c:
                     coeffs[args.index(v)] = coeffs.get(args.index(v), 0) + c
             else:
-                const = affine_range(expr, [(0, 0)] * len(load.indices))[0]  # type: ignore[index]
+                at_zero = affine_range(expr, [(0, 0)] * len(load.indices))
+                assert at_zero is not None, "a linear index has a value at zero"
+                const = at_zero[0]
                 lo = hi = 0
                 for l in varying:
                     step = coeffs.get(l.axis, 0) * l.stride * (l.extent - 1)
@@ -73,13 +79,23 @@ def shared_bytes(op: kernel.ComputeOp, s: StageSchedule) -> int:
     total = 0
     for load, box in tile_boxes(op, s):
         t = load.memref.type
-        bits = getattr(t.element_type, "bitwidth", None) or getattr(getattr(t.element_type, "width", None), "data", 32)  # type: ignore[attr-defined]
+        assert isinstance(t, MemRefType)
+        bitwidth: int | None = getattr(t.element_type, "bitwidth", None)
+        width: object = getattr(t.element_type, "width", None)
+        bits = bitwidth or int(getattr(width, "data", 32))
         total += -(-math.prod(hi - lo + 1 for _, _, lo, hi in box) * max(1, bits // 8) // 16) * 16
     return total
 
 
+def _store_to(value: SSAValue, buffer: SSAValue, idx: list[SSAValue]) -> Callable[[Emitter], None]:
+    return lambda e: e.put(memref.StoreOp.get(value, buffer, idx))
+
+
 def _zero_attr(t: Attribute) -> Attribute:
-    return IntegerAttr(0, t) if isinstance(t, IntegerType) else FloatAttr(0.0, t)  # type: ignore[arg-type]
+    if isinstance(t, IntegerType):
+        return IntegerAttr(0, t)
+    assert isinstance(t, AnyFloat)
+    return FloatAttr(0.0, t)
 
 
 class StageLowering:
@@ -116,7 +132,8 @@ class StageLowering:
         )
         self.out_type = op.out.type
         assert isinstance(self.out_type, MemRefType)
-        self.staged_now: dict = {}  # body load -> (shared tile, base index per dim), inside loops[shared_at]
+        # body load -> (shared tile, base index per dim), inside loops[shared_at]
+        self.staged_now: dict[Operation, tuple[SSAValue, list[Index]]] = {}
 
     # ------------------------------------------------------------------ loop nest
 
@@ -129,7 +146,7 @@ class StageLowering:
             outer = [l for l in self.s.loops if l.axis < self.k]
         self._nest(e, outer, 0, {}, lambda e2, vars_: self._inner(e2, vars_, tile_start))
 
-    def _nest(self, e: Emitter, loops: list[Loop], i: int, vars_: dict[int, object], inner) -> None:
+    def _nest(self, e: Emitter, loops: list[Loop], i: int, vars_: Vars, inner: Nest) -> None:
         if i == len(loops) or loops[i].kind == "vector":
             inner(e, vars_)
             return
@@ -148,7 +165,7 @@ class StageLowering:
                 then = Block()
                 self._nest(Emitter(then, e.consts), loops, i + 1, {**vars_, id(loop): v}, inner)
                 then.add_op(scf.YieldOp())
-                e.emit(scf.IfOp(cond, [], Region(then)))
+                e.put(scf.IfOp(cond, [], Region(then)))
             return
         if loop.kind == "parallel":
             lo, hi = self.lo, self.hi
@@ -158,9 +175,9 @@ class StageLowering:
         body.args[0].name_hint = self.op.axis_names[loop.axis]
         self._nest(Emitter(body, {}), loops, i + 1, {**vars_, id(loop): body.args[0]}, inner)
         body.add_op(scf.YieldOp())
-        e.emit(scf.ForOp(lo, hi, e.index(1), [], Region(body)))
+        e.put(scf.ForOp(lo, hi, e.index(1), [], Region(body)))
 
-    def _bound_to_gpu(self, e: Emitter, loops: list[Loop], i: int, vars_: dict[int, object], inner, bound) -> None:
+    def _bound_to_gpu(self, e: Emitter, loops: list[Loop], i: int, vars_: Vars, inner: Nest, bound: Index) -> None:
         """The loop variable is a GPU index (the grid covers the loop's extent exactly);
         in the tail of its axis, the threads past the bound do nothing."""
         loop = loops[i]
@@ -179,14 +196,14 @@ class StageLowering:
         then = Block()
         self._nest(Emitter(then, {}), loops, i + 1, {**vars_, id(loop): idx}, inner)
         then.add_op(scf.YieldOp())
-        e.emit(scf.IfOp(e.emit(cmpi(idx, e.ssa(bound), "slt")), [], Region(then)))
+        e.put(scf.IfOp(e.emit(cmpi(idx, e.ssa(bound), "slt")), [], Region(then)))
 
-    def _bound(self, e: Emitter, loop: Loop, vars_: dict[int, object]):
+    def _bound(self, e: Emitter, loop: Loop, vars_: Vars) -> Index:
         """Trip count of `loop` here: its extent, or less in the tail of its axis."""
         if self._divides(loop) or any(l.clamp for l in self.s.loops if l.axis == loop.axis):
             return loop.extent
         n = self.extents[loop.axis]
-        base = 0
+        base: Index = 0
         for outer in self.s.loops:
             if outer.axis == loop.axis and outer.stride > loop.stride:
                 base = e.add(base, e.mul(vars_[id(outer)], outer.stride))
@@ -203,10 +220,10 @@ class StageLowering:
             return False
         return all(a.stride == b.extent * b.stride for a, b in zip(loops, loops[1:]))
 
-    def axis_values(self, e: Emitter, vars_: dict[int, object]) -> list:
-        values: list = []
+    def axis_values(self, e: Emitter, vars_: Vars) -> list[Index]:
+        values: list[Index] = []
         for axis in range(len(self.extents)):
-            total = 0
+            total: Index = 0
             for loop in self.s.loops:
                 if loop.axis == axis and id(loop) in vars_:
                     step = e.mul(vars_[id(loop)], loop.stride)
@@ -219,7 +236,7 @@ class StageLowering:
 
     # ------------------------------------------------------------------ innermost
 
-    def _inner(self, e: Emitter, vars_: dict[int, object], tile_start: int | None) -> None:
+    def _inner(self, e: Emitter, vars_: Vars, tile_start: int | None) -> None:
         if not self.op.reduce_count:
             self._store(e, vars_, lambda ee, axes, mask: self._body(ee, axes, mask))
             return
@@ -228,17 +245,19 @@ class StageLowering:
         else:
             self._tiled_reduction(e, vars_, tile_start)
 
-    def _scalar_reduction(self, e: Emitter, vars_: dict[int, object]) -> None:
+    def _scalar_reduction(self, e: Emitter, vars_: Vars) -> None:
         red = [l for l in self.s.loops if l.axis >= self.k]
-        acc_t = self.op.init.get_type()  # type: ignore[union-attr]
-        init = e.const(self.op.init)  # type: ignore[arg-type]
+        acc_t = self._init().get_type()
+        init = e.const(self._init())
         result = self._reduce_loops(e, red, 0, vars_, init, acc_t)
         axes = self.axis_values(e, vars_)
         value = self._then(e, axes, result, None)
         idx = [e.ssa(a) for a in axes[: self.k]]
-        e.emit(memref.StoreOp.get(value, self.buffer(self.op.out), idx))
+        e.put(memref.StoreOp.get(value, self.buffer(self.op.out), idx))
 
-    def _reduce_loops(self, e: Emitter, loops: list[Loop], i: int, vars_, acc: SSAValue, acc_t: Attribute) -> SSAValue:
+    def _reduce_loops(
+        self, e: Emitter, loops: list[Loop], i: int, vars_: Vars, acc: SSAValue, acc_t: Attribute
+    ) -> SSAValue:
         """scf.for nest over reduction loops carrying the accumulator."""
         if i == len(loops):
             axes = self.axis_values(e, vars_)
@@ -257,40 +276,41 @@ class StageLowering:
             self._stage_tiles(inner, {**vars_, id(loop): body.args[0]})
         result = self._reduce_loops(inner, loops, i + 1, {**vars_, id(loop): body.args[0]}, body.args[1], acc_t)
         if staged:
-            inner.emit(gpu.BarrierOp())
+            inner.put(gpu.BarrierOp())
         body.add_op(scf.YieldOp(result))
         bound = self._bound(e, loop, vars_)
         for_op = scf.ForOp(e.index(0), e.ssa(bound), e.index(1), [acc], Region(body))
-        e.emit(for_op)
+        e.put(for_op)
         return for_op.results[0]
 
-    def _tiled_reduction(self, e: Emitter, vars_: dict[int, object], tile_start: int) -> None:
+    def _tiled_reduction(self, e: Emitter, vars_: Vars, tile_start: int) -> None:
         """acc[tile] = init; for reduction loops: for tile: acc += term; for tile: store."""
         inner = self.s.loops[tile_start:]
         red = [l for l in inner if l.axis >= self.k]
         tile = [l for l in inner if l.axis < self.k and l.kind != "vector"]
-        acc_t = self.op.init.get_type()  # type: ignore[union-attr]
+        acc_t = self._init().get_type()
         lanes = self.width
         shape = [l.extent for l in tile] or [1]
         slot_t = VectorType(acc_t, [lanes]) if lanes > 1 else acc_t
         acc = e.emit(memref.AllocaOp.get(slot_t, shape=shape))
-        init = e.const(self.op.init)  # type: ignore[arg-type]
+        init = e.const(self._init())
         if lanes > 1:
-            init = e.emit(vector.BroadcastOp(init, slot_t))  # type: ignore[arg-type]
+            assert isinstance(slot_t, VectorType)
+            init = e.emit(vector.BroadcastOp(init, slot_t))
 
-        def slot(ee: Emitter, tvars: dict[int, object]) -> list[SSAValue]:
+        def slot(ee: Emitter, tvars: Vars) -> list[SSAValue]:
             return [ee.ssa(tvars[id(l)]) for l in tile] or [ee.index(0)]
 
-        self._tile(e, tile, 0, vars_, lambda ee, tv: ee.emit(memref.StoreOp.get(init, acc, slot(ee, tv))))
+        self._tile(e, tile, 0, vars_, lambda ee, tv: ee.put(memref.StoreOp.get(init, acc, slot(ee, tv))))
 
-        def update(ee: Emitter, tv: dict[int, object]) -> None:
+        def update(ee: Emitter, tv: Vars) -> None:
             axes = self.axis_values(ee, tv)
             mask = self._lane_mask(ee, tv)
             term = self._body(ee, axes, mask)
             current = ee.emit(memref.LoadOp.get(acc, slot(ee, tv)))
-            ee.emit(memref.StoreOp.get(self._combine(ee, current, term), acc, slot(ee, tv)))
+            ee.put(memref.StoreOp.get(self._combine(ee, current, term), acc, slot(ee, tv)))
 
-        def reduction_nest(ee: Emitter, rv: dict[int, object], j: int = 0) -> None:
+        def reduction_nest(ee: Emitter, rv: Vars, j: int = 0) -> None:
             if j == len(red):
                 self._tile(ee, tile, 0, rv, update)
                 return
@@ -307,19 +327,19 @@ class StageLowering:
                 self._stage_tiles(inner_e, {**rv, id(loop): body.args[0]})
             reduction_nest(inner_e, {**rv, id(loop): body.args[0]}, j + 1)
             if staged:
-                inner_e.emit(gpu.BarrierOp())
+                inner_e.put(gpu.BarrierOp())
             body.add_op(scf.YieldOp())
-            ee.emit(scf.ForOp(ee.index(0), ee.ssa(self._bound(ee, loop, rv)), ee.index(1), [], Region(body)))
+            ee.put(scf.ForOp(ee.index(0), ee.ssa(self._bound(ee, loop, rv)), ee.index(1), [], Region(body)))
 
         reduction_nest(e, vars_)
 
-        def store(ee: Emitter, tv: dict[int, object]) -> None:
+        def store(ee: Emitter, tv: Vars) -> None:
             value = ee.emit(memref.LoadOp.get(acc, slot(ee, tv)))
             self._store(ee, tv, lambda e3, axes, mask: self._then(e3, axes, value, mask))
 
         self._tile(e, tile, 0, vars_, store)
 
-    def _tile(self, e: Emitter, tile: list[Loop], i: int, vars_: dict[int, object], fn) -> None:
+    def _tile(self, e: Emitter, tile: list[Loop], i: int, vars_: Vars, fn: Nest) -> None:
         """The tile loops (unrolled or serial) around fn; the vector loop is lanes."""
         if i == len(tile):
             fn(e, vars_)
@@ -337,19 +357,19 @@ class StageLowering:
                 then = Block()
                 self._tile(Emitter(then, e.consts), tile, i + 1, {**vars_, id(loop): v}, fn)
                 then.add_op(scf.YieldOp())
-                e.emit(scf.IfOp(cond, [], Region(then)))
+                e.put(scf.IfOp(cond, [], Region(then)))
             return
         body = Block(arg_types=[INDEX])
         self._tile(Emitter(body, {}), tile, i + 1, {**vars_, id(loop): body.args[0]}, fn)
         body.add_op(scf.YieldOp())
-        e.emit(scf.ForOp(e.index(0), e.ssa(bound), e.index(1), [], Region(body)))
+        e.put(scf.ForOp(e.index(0), e.ssa(bound), e.index(1), [], Region(body)))
 
     # ------------------------------------------------------------------ shared memory
 
     def _staging_point(self, loop: Loop) -> bool:
         return self.s.shared_at is not None and loop is self.s.loops[self.s.shared_at]
 
-    def _stage_tiles(self, e: Emitter, vars_: dict[int, object]) -> None:
+    def _stage_tiles(self, e: Emitter, vars_: Vars) -> None:
         """Copy, with all the block's threads, the part of every input the body reads in
         this iteration of loops[shared_at] (over all threads and every loop inside it) into
         a shared-memory tile, then wait for the block. A load's index expressions must be
@@ -361,13 +381,13 @@ class StageLowering:
         assert at is not None
         threads = [l for l in self.s.loops if l.kind == "thread"]
         count = math.prod(l.extent for l in threads)
-        tid: object = 0
+        tid: Index = 0
         scale = 1
         for dim in range(3):
             for l in threads:
                 if l.dim == dim:
-                    t = e.emit(gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum("xyz"[dim]))))
-                    tid = e.add(tid, e.mul(t, scale))
+                    index = e.emit(gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum("xyz"[dim]))))
+                    tid = e.add(tid, e.mul(index, scale))
                     scale *= l.extent
         fixed = {**vars_, **{id(l): 0 for l in threads}}
         base_axes = self.axis_values(e, fixed)
@@ -375,9 +395,9 @@ class StageLowering:
         for load, box in tile_boxes(self.op, self.s):
             t = self.buffer(load.memref).type
             assert isinstance(t, MemRefType)
-            bases = []
+            bases: list[Index] = []
             for const, coeffs, lo, _ in box:
-                b: object = const + lo
+                b: Index = const + lo
                 for axis, c in coeffs.items():
                     b = e.add(b, e.mul(base_axes[axis], c))
                 bases.append(b)
@@ -385,7 +405,7 @@ class StageLowering:
             tile = e.emit(memref.AllocaOp.get(t.element_type, shape=sizes, memory_space=IntegerAttr(SHARED, i64)))
             self._copy_tile(e, self.buffer(load.memref), t, tile, bases, sizes, tid, count)
             self.staged_now[load] = (tile, bases)
-        e.emit(gpu.BarrierOp())
+        e.put(gpu.BarrierOp())
 
     def _copy_tile(
         self,
@@ -393,9 +413,9 @@ class StageLowering:
         buf: SSAValue,
         t: MemRefType,
         tile: SSAValue,
-        bases: list,
+        bases: list[Index],
         sizes: list[int],
-        tid: object,
+        tid: Index,
         count: int,
     ) -> None:
         """for f in [tid, size) step threads: tile[f] = buf[base + coords(f)] (0 outside buf)."""
@@ -411,22 +431,23 @@ class StageLowering:
                 coords.append(be.emit(arith.RemUIOp(rest, be.index(sizes[d]))))
                 rest = be.emit(arith.DivUIOp(rest, be.index(sizes[d])))
         coords.reverse()
-        ok = None
+        ok: SSAValue | None = None
         clamped = []
         for c, base, n in zip(coords, bases, t.get_shape()):
             g = be.ssa(be.add(base, c))
             inside = be.emit(arith.AndIOp(be.emit(cmpi(g, be.index(0), "sge")), be.emit(cmpi(g, be.index(n), "slt"))))
             ok = inside if ok is None else be.emit(arith.AndIOp(ok, inside))
             clamped.append(be.emit(arith.MinSIOp(be.emit(arith.MaxSIOp(g, be.index(0))), be.index(max(n - 1, 0)))))
+        assert ok is not None, "a tile has at least one dimension"
         value = be.emit(memref.LoadOp.get(buf, clamped))
         value = be.emit(arith.SelectOp(ok, value, be.const(_zero_attr(t.element_type))))
-        be.emit(memref.StoreOp.get(value, tile, coords))
+        be.put(memref.StoreOp.get(value, tile, coords))
         body.add_op(scf.YieldOp())
-        e.emit(scf.ForOp(e.ssa(tid), e.index(math.prod(sizes)), e.index(count), [], Region(body)))
+        e.put(scf.ForOp(e.ssa(tid), e.index(math.prod(sizes)), e.index(count), [], Region(body)))
 
     # ------------------------------------------------------------------ lanes
 
-    def _lane_mask(self, e: Emitter, vars_: dict[int, object]) -> SSAValue | None:
+    def _lane_mask(self, e: Emitter, vars_: Vars) -> SSAValue | None:
         """vector<W x i1> of the lanes inside the axis, when the vector loop has a tail."""
         if self.vec is None:
             return None
@@ -435,7 +456,9 @@ class StageLowering:
             return None
         return e.emit(vector.CreateMaskOp([e.ssa(bound)], VectorType(i1, [self.width])))
 
-    def _store(self, e: Emitter, vars_: dict[int, object], value_fn) -> None:
+    def _store(
+        self, e: Emitter, vars_: Vars, value_fn: Callable[[Emitter, list[Index], SSAValue | None], SSAValue]
+    ) -> None:
         vars_ = dict(vars_)
         if self.vec is not None:
             vars_[id(self.vec)] = 0
@@ -445,38 +468,45 @@ class StageLowering:
         idx = [e.ssa(a) for a in axes[: self.k]]
         out = self.buffer(self.op.out)
         if self.width == 1:
-            e.emit(memref.StoreOp.get(value, out, idx))
+            e.put(memref.StoreOp.get(value, out, idx))
             return
+        vec = self.vec
+        assert vec is not None, "lanes come from the vector loop"
         value = self._as_vector(e, value)
-        contiguous = self.vec.axis == self.k - 1  # type: ignore[union-attr]
+        contiguous = vec.axis == self.k - 1
         if contiguous and mask is None:
-            e.emit(vector.StoreOp(value, out, idx))
+            e.put(vector.StoreOp(value, out, idx))
         elif contiguous:
-            e.emit(vector.MaskedStoreOp(out, idx, mask, value))
+            assert mask is not None
+            e.put(vector.MaskedStoreOp(out, idx, mask, value))
         else:
             for lane in range(self.width):
                 lane_idx = list(idx)
-                a = self.vec.axis  # type: ignore[union-attr]
+                a = vec.axis
                 lane_idx[a] = e.ssa(e.add(axes[a], lane))
-                scalar = e.emit(vector.ExtractOp(value, [lane], value.type.element_type))
-                self._guarded_lane(
-                    e, mask, lane, lambda ee, s=scalar, li=lane_idx: ee.emit(memref.StoreOp.get(s, out, li))
-                )
+                scalar = e.emit(vector.ExtractOp(value, [lane], vector_element(value)))
+                self._guarded_lane(e, mask, lane, _store_to(scalar, out, lane_idx))
 
-    def _guarded_lane(self, e: Emitter, mask, lane: int, fn) -> None:
+    def _guarded_lane(self, e: Emitter, mask: SSAValue | None, lane: int, fn: Callable[[Emitter], None]) -> None:
         if mask is None:
             fn(e)
             return
-        bit = e.emit(vector.ExtractOp(mask, [lane], mask.type.element_type))
+        bit = e.emit(vector.ExtractOp(mask, [lane], vector_element(mask)))
         then = Block()
         fn(Emitter(then, e.consts))
         then.add_op(scf.YieldOp())
-        e.emit(scf.IfOp(bit, [], Region(then)))
+        e.put(scf.IfOp(bit, [], Region(then)))
 
     def _as_vector(self, e: Emitter, value: SSAValue) -> SSAValue:
         if self.width > 1 and not isinstance(value.type, VectorType):
             return e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
         return value
+
+    def _init(self) -> TypedAttribute:
+        """The reduction's initial value (the verifier makes it a typed attribute)."""
+        init = self.op.init
+        assert isinstance(init, TypedAttribute)
+        return init
 
     def buffer(self, v: SSAValue) -> SSAValue:
         """The stage-function value behind a kernel-function value."""
@@ -487,29 +517,36 @@ class StageLowering:
     def _combine(self, e: Emitter, acc: SSAValue, term: SSAValue) -> SSAValue:
         if isinstance(acc.type, VectorType):
             term = self._as_vector(e, term)
-        floating = not isinstance(self.op.init.get_type(), IntegerType)  # type: ignore[union-attr]
+        floating = not isinstance(self._init().get_type(), IntegerType)
         kind = self.op.combiner
+        assert kind is not None, "a reduction has a combiner"
         if floating:
-            cls = {"add": arith.AddfOp, "mul": arith.MulfOp, "max": arith.MaximumfOp, "min": arith.MinimumfOp}[kind]  # type: ignore[index]
+            floats: dict[str, type[arith.FloatingPointLikeBinaryOperation]] = {
+                "add": arith.AddfOp,
+                "mul": arith.MulfOp,
+                "max": arith.MaximumfOp,
+                "min": arith.MinimumfOp,
+            }
+            cls = floats[kind]
             return e.emit(
-                cls(acc, term, flags=arith.FastMathFlagsAttr(["contract"]))
+                cls(acc, term, flags=arith.FastMathFlagsAttr([FastMathFlag.ALLOW_CONTRACT]))
                 if kind in ("add", "mul")
                 else cls(acc, term)
             )
-        cls = {
+        ints: dict[str, type[arith.SignlessIntegerBinaryOperation]] = {
             "add": arith.AddiOp,
             "mul": arith.MuliOp,
             "max": arith.MaxSIOp,
             "min": arith.MinSIOp,
             "umax": arith.MaxUIOp,
             "umin": arith.MinUIOp,
-        }[kind]  # type: ignore[index]
-        return e.emit(cls(acc, term))
+        }
+        return e.emit(ints[kind](acc, term))
 
-    def _body(self, e: Emitter, axes: list, mask: SSAValue | None) -> SSAValue:
+    def _body(self, e: Emitter, axes: list[Index], mask: SSAValue | None) -> SSAValue:
         return RegionCloner(self, e, axes, mask).run(self.op.body.block, list(axes))
 
-    def _then(self, e: Emitter, axes: list, acc: SSAValue, mask: SSAValue | None) -> SSAValue:
+    def _then(self, e: Emitter, axes: list[Index], acc: SSAValue, mask: SSAValue | None) -> SSAValue:
         if not self.op.then.blocks:
             return acc
         return RegionCloner(self, e, axes, mask).run(self.op.then.block, [*axes[: self.k], acc])

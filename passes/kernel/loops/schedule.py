@@ -17,10 +17,12 @@ thing as text.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import IntAttr, MemRefType
+from xdsl.ir import TypedAttribute
 
 from tessel.dialects import kernel
 
@@ -176,15 +178,41 @@ def gpu_index_name(kind: str, dim: int) -> str:
     return f"{'blockIdx' if kind == 'block' else 'threadIdx'}.{'xyz'[dim]}"
 
 
+# --------------------------------------------------------------------------- sketch knobs
+
+Knobs = Mapping[str, object]  # a point of a schedule sketch (tune/space.py, tune/gpu_space.py)
+
+
+def knob_int(knobs: Knobs, name: str, default: int) -> int:
+    value = knobs.get(name, default)
+    assert isinstance(value, int), f"knob {name} is {value!r}, not an integer"
+    return int(value)
+
+
+def knob_axis(knobs: Knobs, name: str) -> int | None:
+    value = knobs.get(name)
+    assert value is None or isinstance(value, int), f"knob {name} is {value!r}, not an axis"
+    return value
+
+
+def knob_order(knobs: Knobs, name: str) -> Sequence[int] | None:
+    """A permutation knob: a tuple as sampled, a list as read back from a tuning log."""
+    value = knobs.get(name)
+    assert value is None or isinstance(value, tuple | list), f"knob {name} is {value!r}, not an order"
+    return value
+
+
 # --------------------------------------------------------------------------- defaults
 
 
 def vector_width(op: kernel.ComputeOp) -> int:
-    """512-bit vectors of the output element (16 x f32, 8 x f64)."""
+    """512-bit vectors of the output element (16 x f32, 8 x f64); of the accumulator for a
+    reduction, whose registers the tile holds (an int8 output accumulates in i32: 16 lanes)."""
     t = op.out.type
     assert isinstance(t, MemRefType)
-    bits = getattr(t.element_type, "bitwidth", None) or getattr(t.element_type, "width", None)
-    bits = bits.data if hasattr(bits, "data") else bits  # type: ignore[union-attr]
+    element = op.init.get_type() if op.reduce_count and isinstance(op.init, TypedAttribute) else t.element_type
+    bits = getattr(element, "bitwidth", None) or getattr(element, "width", None)
+    bits = bits.data if isinstance(bits, IntAttr) else bits
     if not bits or bits == 1:
         return 1
     return max(1, 512 // int(bits))
@@ -228,7 +256,7 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
     if width > 1:
         rows_axis = k - 2 if k >= 2 else None
         rows = _pick_rows(extents[rows_axis]) if rows_axis is not None else 1
-        clamp = rows > 1 and extents[rows_axis] % rows != 0
+        clamp = rows > 1 and rows_axis is not None and extents[rows_axis] % rows != 0
         # Few rows (a matrix-vector product, a 1x1 output): widen the tile along the vector
         # axis instead, so each reduction step still issues several independent FMAs.
         vectors = extents[k - 1] // width
@@ -241,7 +269,7 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
                 outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
             else:
                 outer.append(Loop(d, extents[d], 1))
-        tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 else []
+        tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 and rows_axis is not None else []
         tile += [Loop(k - 1, cols, width, "unroll")] if cols > 1 else []
         tile += [Loop(k - 1, width, 1, "vector")]
         notes.append(f"register tile {rows}x{cols * width}")

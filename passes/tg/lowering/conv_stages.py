@@ -1,4 +1,4 @@
-"""The kernel.compute stages of convolutions: direct NCHW (any groups), blocked NCHW16c
+"""The kernel.compute stages of convolutions: direct N-D (any groups), blocked NCHW16c
 (conv2d_nchwc, depthwise_conv2d_nchwc) and transposed ones that tg-conv-transpose-to-conv
 did not rewrite. Each convolution reads a pre-padded copy of its input (stage `pad`), so
 its hot loop has no bounds checks; the bias and the group's epilogue go in `then`."""
@@ -44,24 +44,32 @@ def padded_input(
     return kb.placeholder(t, temp), [0] * len(pads)
 
 
-@anchor(tg.Conv2dOp)
-def _conv2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+def _kernel_axes(kernel: Sequence[int]) -> list[tuple[str, int]]:
+    """Reduction axes over the taps: kh, kw in 2-D, kd, kh, kw in 3-D."""
+    names = ["kd", "kh", "kw"][-len(kernel) :] if len(kernel) <= 3 else [f"k{d}" for d in range(len(kernel))]
+    return list(zip(names, kernel))
+
+
+@anchor(tg.Conv2dOp, tg.Conv3dOp)
+def _conv(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """Direct convolution of any spatial rank: each output reduces over the input channels
+    of its group and the kernel taps."""
     x, w = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) == 3 else None
     p = op.properties
     strides, pads, dilations, groups = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
-    n, m, oh, ow = shape_of(op.results[0])
-    _, cg, kh, kw = shape_of(w)
+    out = shape_of(op.results[0])
+    m, sp = out[1], len(out) - 2
+    _, cg, *kernel = shape_of(w)
     mg = m // groups
     acc_t = compute_type(element_of(op.results[0]))
-    x, pads = padded_input(kb, x, pads, (2, 3)) if x in kb.buffers else (x, pads)
+    x, pads = padded_input(kb, x, pads, tuple(range(2, 2 + sp))) if x in kb.buffers else (x, list(pads))
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        channel = r[0] if groups == 1 else (s[1] // mg) * cg + r[0]
-        h = s[2] * strides[0] - pads[0] + r[1] * dilations[0]
-        wi = s[3] * strides[1] - pads[1] + r[2] * dilations[1]
-        xv = read(b, x, [s[0], channel, h, wi], pad=0 if any(pads) else None)
-        return mul(b, xv, b.value(w, [s[1], r[0], r[1], r[2]]))
+        channel = r[0] if groups == 1 else (s[1] // mg) * cg + r[0]  # type: ignore[operator]
+        position = [s[2 + d] * strides[d] - pads[d] + r[1 + d] * dilations[d] for d in range(sp)]  # type: ignore[operator]
+        xv = read(b, x, [s[0], channel, *position], pad=0 if any(pads) else None)
+        return mul(b, xv, b.value(w, [s[1], *r]))
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, add(b, acc, b.value(bias, [s[1]])) if bias is not None else acc)
@@ -70,8 +78,8 @@ def _conv2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
         "conv",
         dests[0],
         element_of(op.results[0]),
-        _axes("o", (n, m, oh, ow)),
-        [("c", cg), ("kh", kh), ("kw", kw)],
+        _axes("o", out),
+        [("c", cg), *_kernel_axes(kernel)],
         "add",
         0,
         acc_t,
@@ -150,30 +158,29 @@ def _depthwise_conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAVal
     )
 
 
-@anchor(tg.ConvTranspose2dOp)
-def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+@anchor(tg.ConvTranspose2dOp, tg.ConvTranspose3dOp)
+def _conv_transpose(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
     """A convolution over the input dilated by the stride (zeros between its pixels) and
     padded by d*(k-1) - pad, with the kernel flipped and its channel dims swapped: a stage
     `dilate` builds that input, so the convolution stage reads without conditions (the
-    scatter form would test a divisibility per tap)."""
+    scatter form would test a divisibility per tap). Any spatial rank."""
     x, w = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) == 3 else None
     p = op.properties
     strides, pads, dilations, groups = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
-    out_pad = ints(p, "output_padding")
-    n, m, oh, ow = shape_of(op.results[0])
-    c, mg, kh, kw = shape_of(w)
-    _, _, h, wd = shape_of(x)
+    out = shape_of(op.results[0])
+    sp = len(out) - 2
+    c, mg, *kernel = shape_of(w)
+    n, _, *sizes = shape_of(x)
     cg = c // groups
     et = element_of(op.results[0])
     acc_t = compute_type(et)
     # padding of the dilated input: before = d*(k-1) - pad_begin, after adds output_padding
-    before = [dilations[0] * (kh - 1) - pads[0], dilations[1] * (kw - 1) - pads[1]]
-    size = [(h - 1) * strides[0] + 1, (wd - 1) * strides[1] + 1]
-    after = [oh + dilations[0] * (kh - 1) - before[0] - size[0], ow + dilations[1] * (kw - 1) - before[1] - size[1]]
+    before = [dilations[d] * (kernel[d] - 1) - pads[d] for d in range(sp)]
+    size = [(sizes[d] - 1) * strides[d] + 1 for d in range(sp)]
+    after = [out[2 + d] + dilations[d] * (kernel[d] - 1) - before[d] - size[d] for d in range(sp)]
     low = [min(b, 0) for b in before]  # negative padding crops: read from -b on
-    shape = [n, c, size[0] + max(before[0], 0) + max(after[0], 0), size[1] + max(before[1], 0) + max(after[1], 0)]
-    del out_pad
+    shape = [n, c, *(size[d] + max(before[d], 0) + max(after[d], 0) for d in range(sp))]
     t = TensorType(element_of(x), shape)
     dilated = kb.temp(t, "dilated")
     source = kb.buffers[x]
@@ -181,7 +188,7 @@ def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], t
     def spread(b: ElementBuilder, idx: Index) -> SSAValue:
         cond = None
         src = [idx[0], idx[1]]
-        for d in range(2):
+        for d in range(sp):
             pos = idx[2 + d] - max(before[d], 0)  # type: ignore[operator]
             if strides[d] > 1:
                 rem = b.ssa(pos % strides[d])
@@ -194,13 +201,12 @@ def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], t
     xd = kb.placeholder(t, dilated)
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        g = s[1] // mg if groups > 1 else None
+        g = s[1] // mg if groups > 1 else None  # type: ignore[operator]
         channel = g * cg + r[0] if g is not None else r[0]  # type: ignore[operator]
-        hi = s[2] - low[0] + r[1] * dilations[0]
-        wi = s[3] - low[1] + r[2] * dilations[1]
-        xv = b.value(xd, [s[0], channel, hi, wi])
-        out = s[1] - g * mg if g is not None else s[1]  # type: ignore[operator]
-        wv = b.value(w, [channel, out, (kh - 1) - r[1], (kw - 1) - r[2]])
+        position = [s[2 + d] - low[d] + r[1 + d] * dilations[d] for d in range(sp)]  # type: ignore[operator]
+        xv = b.value(xd, [s[0], channel, *position])
+        out_channel = s[1] - g * mg if g is not None else s[1]  # type: ignore[operator]
+        wv = b.value(w, [channel, out_channel, *((kernel[d] - 1) - r[1 + d] for d in range(sp))])  # type: ignore[operator]
         return mul(b, xv, wv)
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
@@ -210,8 +216,8 @@ def _conv_transpose2d(kb: KernelBuilder, op: Operation, dests: list[SSAValue], t
         "conv_transpose",
         dests[0],
         et,
-        _axes("o", (n, m, oh, ow)),
-        [("c", cg), ("kh", kh), ("kw", kw)],
+        _axes("o", out),
+        [("c", cg), *_kernel_axes(kernel)],
         "add",
         0,
         acc_t,

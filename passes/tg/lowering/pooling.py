@@ -85,7 +85,7 @@ def _max_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
             for d, e in enumerate(idx[2:]):
                 inner = inner * in_shape[2 + d] + e  # type: ignore[operator]
         flat = (s[0] * in_shape[1] + s[1]) * math.prod(in_shape[2:]) + inner  # type: ignore[operator]
-        flat_i64 = b.emit(arith.IndexCastOp(b.ssa(flat), i64))
+        flat_i64 = b.emit(arith.IndexCastOp(b.ssa(flat), i64))  # type: ignore[arg-type]
         return b.emit(arith.SelectOp(cond, flat_i64, b.const(big, i64)))
 
     def none_is_minus_one(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
@@ -112,10 +112,10 @@ def _avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
         count: SSAValue | None = None
         for d in range(sp):
             lo, hi = (-pads[d], in_shape[2 + d] + pads[sp + d]) if include_pad else (0, in_shape[2 + d])
-            c = _tap_count(b, s[2 + d] * strides[d] - pads[d], kernel_[d], dilations[d], lo, hi)
+            c = _tap_count(b, s[2 + d] * strides[d] - pads[d], kernel_[d], dilations[d], lo, hi)  # type: ignore[operator, arg-type]
             count = c if count is None else b.emit(arith.MuliOp(count, c))
         assert count is not None
-        as_float = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(count, i64)), acc_t))
+        as_float = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(count, i64)), acc_t))  # type: ignore[arg-type]
         return then(b, s, b.emit(arith.DivfOp(acc, as_float)))
 
     kb.reduction(

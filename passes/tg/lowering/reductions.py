@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, TensorType, f64, i64
+from xdsl.dialects.builtin import IndexType, IntegerType, TensorType, f64, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tessel.dialects import tg
@@ -99,6 +99,7 @@ def _reduce(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then)
             return then(b, s, acc)
         if dtypes.is_float(et):
             return then(b, s, b.emit(arith.DivfOp(acc, b.const(float(count), acc_t))))
+        assert isinstance(acc_t, IntegerType)
         wide = b.emit(arith.UIToFPOp(acc, f64) if is_unsigned(et) else arith.SIToFPOp(acc, f64))
         mean = b.emit(arith.DivfOp(wide, b.const(float(count), f64)))
         return then(b, s, b.emit(arith.FPToUIOp(mean, acc_t) if is_unsigned(et) else arith.FPToSIOp(mean, acc_t)))

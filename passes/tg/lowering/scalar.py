@@ -411,8 +411,7 @@ def convert(b: ElementBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> S
             return b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(x, storage_type(dst))), dt))
         return b.emit(arith.ExtFOp(x, dt) if dwidth > width else arith.TruncFOp(x, dt))
     if dtypes.is_float(src):
-        result = b.emit(arith.FPToUIOp(x, dt) if is_unsigned(dst) else arith.FPToSIOp(x, dt))
-        return result
+        return float_to_int(b, x, dst)
     if dtypes.is_float(dst):
         value = b.emit(arith.UIToFPOp(x, dt) if is_unsigned(src) or dtypes.is_bool(src) else arith.SIToFPOp(x, dt))
         if isinstance(dst, Float16Type | BFloat16Type):
@@ -424,6 +423,39 @@ def convert(b: ElementBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> S
     if dw < sw:
         return b.emit(arith.TruncIOp(x, dt))
     return b.emit(arith.ExtUIOp(x, dt) if is_unsigned(src) or dtypes.is_bool(src) else arith.ExtSIOp(x, dt))
+
+
+def float_to_int(b: ElementBuilder, x: SSAValue, dst: Attribute) -> SSAValue:
+    """numpy's astype from a float to an integer type on x86-64, the reference's meaning:
+    truncation toward zero; where the value is outside the conversion's range or NaN, the
+    conversion's "integer indefinite" (its most negative value). Types narrower than 32
+    bits convert through 32 bits and wrap, ui32 through 64; ui64 subtracts 2^63 first from
+    values at or above it. Never LLVM's fptosi of an out-of-range value (poison)."""
+    assert isinstance(dst, IntegerType)
+    width = dst.width.data
+    if is_unsigned(dst) and width == 64:
+        msb = b.const(-(1 << 63), IntegerType(64))
+        top = b.const(2.0**63, x.type)
+        high = b.emit(arith.XOrIOp(_indefinite(b, b.emit(arith.SubfOp(x, top)), 64), msb))
+        return b.emit(arith.SelectOp(b.emit(arith.CmpfOp(x, top, "oge")), high, _indefinite(b, x, 64)))
+    through = 64 if width == 64 or (width == 32 and is_unsigned(dst)) else 32
+    value = _indefinite(b, x, through)
+    return value if width == through else b.emit(arith.TruncIOp(value, IntegerType(width)))
+
+
+def _indefinite(b: ElementBuilder, x: SSAValue, bits: int) -> SSAValue:
+    """x truncated to a signed `bits`-bit integer, or its most negative value where x is
+    outside [-2^(bits-1), 2^(bits-1)) or NaN (x86's cvttss2si)."""
+    t = IntegerType(bits)
+    bound = float(2 ** (bits - 1))
+    inside = b.emit(
+        arith.AndIOp(
+            b.emit(arith.CmpfOp(x, b.const(-bound, x.type), "oge")),
+            b.emit(arith.CmpfOp(x, b.const(bound, x.type), "olt")),
+        )
+    )
+    safe = b.emit(arith.SelectOp(inside, x, b.const(0.0, x.type)))
+    return b.emit(arith.SelectOp(inside, b.emit(arith.FPToSIOp(safe, t)), b.const(-(1 << (bits - 1)), t)))
 
 
 @rule(tg.BatchNormOp)

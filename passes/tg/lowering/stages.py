@@ -301,9 +301,8 @@ def _along_axis(
 
 
 def _stat(b: ElementBuilder, temp: SSAValue, idx: Index, axes: Sequence[int]) -> SSAValue:
-    return b.load(
-        temp, [AffineExpr.constant(0) if d in axes else e for d, e in enumerate(idx)], temp.type.get_element_type()
-    )  # type: ignore[attr-defined]
+    element = temp.type.get_element_type()  # type: ignore[attr-defined]
+    return b.load(temp, [AffineExpr.constant(0) if d in axes else e for d, e in enumerate(idx)], element)
 
 
 def round_to(b: ElementBuilder, x: SSAValue, element: Attribute) -> SSAValue:

@@ -395,3 +395,27 @@ func.func @gemm_c_rank(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<3xf3
   %y = tg.gemm %a, %b, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = false} : (tensor<2x3xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<2x4xf32>
   func.return
 }
+
+// -----
+
+func.func @conv3d_rank(%x: tensor<1x4x5x5xf32>, %w: tensor<6x4x3x3xf32>) {
+  // CHECK: nn-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv3d' op input must have rank 5, got tensor<1x4x5x5xf32>
+  %y = tg.conv3d %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<1x4x5x5xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x3x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @conv3d_window_too_big(%x: tensor<1x4x2x5x5xf32>, %w: tensor<6x4x3x3x3xf32>) {
+  // CHECK: nn-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv3d' op the 3x3x3 window does not fit the padded 2x5x5 input
+  %y = tg.conv3d %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64} : (tensor<1x4x2x5x5xf32>, tensor<6x4x3x3x3xf32>) -> tensor<1x6x1x3x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @conv_transpose3d_output_padding(%x: tensor<1x2x3x4x2xf32>, %w: tensor<2x5x2x3x2xf32>) {
+  // CHECK: nn-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv_transpose3d' op output_padding must have 3 entries, got 2
+  %y = tg.conv_transpose3d %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64, output_padding = array<i64: 0, 0>} : (tensor<1x2x3x4x2xf32>, tensor<2x5x2x3x2xf32>) -> tensor<1x5x4x6x3xf32>
+  func.return
+}

@@ -158,3 +158,23 @@ func.func @conv_transpose2d_asymmetric(%x: tensor<1x1x2x3xf32>, %w: tensor<1x1x3
   func.return %y : tensor<1x1x7x6xf32>
 }
 
+
+// -----
+
+// 3-D: NCDHW input, (M, C/groups, kD, kH, kW) weights, pads [front, top, left, back,
+// bottom, right].
+// CHECK-LABEL: func.func @conv3d
+// CHECK: %{{.*}} = tg.conv3d %x, %w, %b {strides = array<i64: 1, 2, 2>, pads = array<i64: 1, 0, 1, 1, 0, 1>, dilations = array<i64: 2, 1, 1>, groups = 2 : i64} : (tensor<1x4x6x7x8xf32>, tensor<6x2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x4x3x4xf32>
+func.func @conv3d(%x: tensor<1x4x6x7x8xf32>, %w: tensor<6x2x3x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x4x3x4xf32> {
+  %y = tg.conv3d %x, %w, %b {strides = array<i64: 1, 2, 2>, pads = array<i64: 1, 0, 1, 1, 0, 1>, dilations = array<i64: 2, 1, 1>, groups = 2 : i64} : (tensor<1x4x6x7x8xf32>, tensor<6x2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x4x3x4xf32>
+  func.return %y : tensor<1x6x4x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_transpose3d
+// CHECK: %{{.*}} = tg.conv_transpose3d %x, %w {strides = array<i64: 2, 1, 3>, pads = array<i64: 0, 1, 0, 1, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64, output_padding = array<i64: 1, 0, 2>} : (tensor<1x2x3x4x2xf32>, tensor<2x5x2x3x2xf32>) -> tensor<1x5x6x5x7xf32>
+func.func @conv_transpose3d(%x: tensor<1x2x3x4x2xf32>, %w: tensor<2x5x2x3x2xf32>) -> tensor<1x5x6x5x7xf32> {
+  %y = tg.conv_transpose3d %x, %w {strides = array<i64: 2, 1, 3>, pads = array<i64: 0, 1, 0, 1, 0, 0>, dilations = array<i64: 1, 1, 1>, groups = 1 : i64, output_padding = array<i64: 1, 0, 2>} : (tensor<1x2x3x4x2xf32>, tensor<2x5x2x3x2xf32>) -> tensor<1x5x6x5x7xf32>
+  func.return %y : tensor<1x5x6x5x7xf32>
+}

@@ -64,7 +64,7 @@ def test_every_external_symbol_resolves_in_process(dqn):
     import ctypes
     import re
 
-    from tessel.targets.cpu.translate import translate
+    from tessel.pipelines.tensor import translate_for_cpu
 
     model, _ = dqn
     executable = _compile(model, 1)
@@ -82,7 +82,7 @@ def test_every_external_symbol_resolves_in_process(dqn):
     path = Path(__file__).parent / "_symbols.mlir"
     try:
         path.write_text(text)
-        irs.append(translate(str(path), {}))
+        irs.append(translate_for_cpu(str(path), {}))
     finally:
         path.unlink(missing_ok=True)
     process = ctypes.CDLL(None)

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from xdsl.dialects import func
 
+from tessel.dialects.context import make_context
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module
+from tessel.ir.source import parse_module
 from tessel.passes.img.analysis.costs import Model, load_model
 from tessel.passes.img.partition import Option, choose, options
 

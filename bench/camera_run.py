@@ -24,8 +24,9 @@ import time
 
 import numpy as np
 
+from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run as reference
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.ir.source import parse_module, verify
 from tessel.passes.img.analysis.costs import load_model, ops_per_frame
 from tessel.pipelines.img import compile_program, entry_function
 

@@ -105,7 +105,8 @@ class Timer:
 
 
 def _tessel(text: str, inputs: list[np.ndarray]):  # noqa: ANN202
-    from tessel.ir.source import make_context, parse_module
+    from tessel.dialects.context import make_context
+    from tessel.ir.source import parse_module
     from tessel.ir.weights import WeightStore
     from tessel.pipelines.tensor import compile_for_gpu
 

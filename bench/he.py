@@ -52,12 +52,13 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import BoolAttr, DictionaryAttr, IntegerAttr, ModuleOp, i64
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import costs as cost_table
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.metrics import depth, op_counts
 from tessel.dialects.hev.params import DEFAULT, ParamSet
 from tessel.dialects.hev.reference import run_kernel
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.passes.he.model.estimate import latency_us
 from tessel.pipelines import he
 

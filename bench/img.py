@@ -62,9 +62,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from tessel.bench.common import cpu_idle, environment, interleaved, log
     from tessel.bench.img_peers import halide, opencv
+    from tessel.dialects.context import make_context
     from tessel.dialects.img.reference import run as reference
     from tessel.frontends.img_examples import pipeline_text
-    from tessel.ir.source import make_context, parse_module, verify
+    from tessel.ir.source import parse_module, verify
     from tessel.pipelines.img import compile_pipeline, entry_function
 
     versions = []

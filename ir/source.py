@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import functools
 import re
 from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import AttributeInvT, Dialect, Operation, SSAValue
+from xdsl.ir import AttributeInvT, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -24,41 +23,6 @@ from xdsl.utils.lexer import Span
 
 from tessel.ir.diagnostics import TesselError, from_parse_error, op_location
 from tessel.ir.limits import check_shape
-
-UPSTREAM = {
-    "func": "xdsl.dialects.func:Func",
-    "arith": "xdsl.dialects.arith:Arith",
-    "affine": "xdsl.dialects.affine:Affine",
-    "memref": "xdsl.dialects.memref:MemRef",
-    "scf": "xdsl.dialects.scf:Scf",
-    "math": "xdsl.dialects.math:Math",
-    "vector": "xdsl.dialects.vector:Vector",
-    "gpu": "xdsl.dialects.gpu:GPU",
-    "llvm": "xdsl.dialects.llvm:LLVM",  # llvm.frem: C's fmod, which arith lacks in xDSL
-}
-
-
-def make_context() -> Context:
-    """A context with builtin loaded, the upstream dialects Tessel lowers to and every
-    Tessel dialect registered (lazily: a dialect is imported when first parsed)."""
-    from xdsl.dialects.builtin import Builtin
-
-    from tessel.dialects import all_dialects
-
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, where in UPSTREAM.items():
-        ctx.register_dialect(name, functools.partial(_load, where))
-    for name, factory in all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
-
-
-def _load(where: str) -> Dialect:
-    import importlib
-
-    module, attr = where.split(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 class LocatingParser(Parser):

@@ -21,12 +21,13 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import costs as cost_tables
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.costs import CostTable
 from tessel.dialects.hev.params import DEFAULT, ParamSet, by_name
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.passes.he.mod_switch import HeModSwitch, mod_switch_function
 from tessel.passes.he.model.choice import DEFAULT_MARGIN, Choice, select
 from tessel.passes.he.select_parameters import HeSelectParameters

@@ -21,8 +21,9 @@ import numpy as np
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+from tessel.dialects.context import make_context
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, print_module, verify
+from tessel.ir.source import print_module, verify
 from tessel.ir.weights import WeightStore, with_weights
 
 if TYPE_CHECKING:
@@ -99,9 +100,8 @@ def lower(
     from xdsl.dialects import func
 
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
-    from tessel.dialects.tg.fused import MEMORY_ATTR
-
     from tessel.dialects.tg.dynamic import refuse_data_dependent
+    from tessel.dialects.tg.fused import MEMORY_ATTR
 
     refuse_data_dependent(module)  # buffers are planned statically: no data-dependent shapes
     ctx = make_context()

@@ -26,8 +26,9 @@ from xdsl.irdl import IRDLOperation
 from xdsl.passes import PassPipeline
 
 from tessel.dialects import tg, vta
+from tessel.dialects.context import make_context
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.ir.weights import WEIGHTS_ATTR
 from tessel.passes.tg.to_vta import TgToVta
 from tessel.passes.vta.codegen import VtaCodegen

@@ -30,8 +30,9 @@ from tessel.dialects.coll.model import Algorithm, CollKind, Sketch, Topology
 from tessel.dialects.coll.simulate import SimResult
 from tessel.dialects.coll.taccl import check_sketch, load_sketch_json, load_topology_json
 from tessel.dialects.coll.topologies import BUILTIN_NAMES, builtin
+from tessel.dialects.context import make_context
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.pipelines import coll as pipeline
 from tessel.pipelines.coll import Options, Result, synthesize, synthesize_buckets
 from tessel.tools.cli import check_output_path, write_atomically

@@ -22,12 +22,13 @@ import argparse
 
 import numpy as np
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.metrics import depth, op_counts
 from tessel.dialects.hev.params import CANDIDATES, DEFAULT
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.pipelines import he
 from tessel.tools.cli import check_output_path, load_npz, save_npz_atomically
 

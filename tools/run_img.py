@@ -187,8 +187,9 @@ def check(outs: list[np.ndarray], ref: list[np.ndarray]) -> tuple[bool, float]:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from tessel.dialects.context import make_context
     from tessel.dialects.img.reference import run as reference
-    from tessel.ir.source import make_context, print_module, read_module, verify
+    from tessel.ir.source import print_module, read_module, verify
     from tessel.pipelines.img import compile_pipeline, entry_function, line_buffer_report, needs_program
 
     ctx = make_context()

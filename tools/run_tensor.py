@@ -24,10 +24,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from tessel.dialects.context import make_context
 from tessel.frontends.onnx import import_model, load_model
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import Port, inputs, outputs, random_inputs
-from tessel.ir.source import make_context, read_module, verify
+from tessel.ir.source import read_module, verify
 from tessel.ir.weights import WeightStore
 from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu
 from tessel.targets.reference.interpreter import entry_function, run

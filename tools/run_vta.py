@@ -20,11 +20,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from tessel.dialects import vta
+from tessel.dialects.context import make_context
 from tessel.dialects.vta.config import ConfigError, preset
 from tessel.dialects.vta.program import Program
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import inputs, outputs, random_inputs
-from tessel.ir.source import make_context, print_module, read_module, verify
+from tessel.ir.source import print_module, read_module, verify
 from tessel.ir.weights import WeightStore
 from tessel.targets.reference.interpreter import entry_function, run
 from tessel.tools.cli import check_output_path, load_npz, save_npz_atomically, write_atomically

@@ -76,8 +76,9 @@ def parse_budget(text: str) -> float:
 
 def kernel_module(path: str, bind: list[str], shapes: list[str]):
     """The model at kernel level (after tg-to-kernel), with its weights."""
+    from tessel.dialects.context import make_context
     from tessel.frontends.onnx import import_model, load_model
-    from tessel.ir.source import make_context, read_module, verify
+    from tessel.ir.source import read_module, verify
     from tessel.ir.weights import WeightStore
     from tessel.pipelines.tensor import lower
 

@@ -21,9 +21,10 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from tessel.dialects import kernel, sched
+from tessel.dialects.context import make_context
 from tessel.dialects.kernel import KERNEL_ATTR
 from tessel.dialects.kernel.reference import np_type
-from tessel.ir.source import make_context, parse_module
+from tessel.ir.source import parse_module
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.passes.kernel.to_loops import stage_function

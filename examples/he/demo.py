@@ -19,11 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import costs, kernel
 from tessel.dialects.hev.metrics import depth, op_counts
 from tessel.dialects.hev.params import DEFAULT, by_name
 from tessel.dialects.hev.reference import run_kernel
-from tessel.ir.source import make_context, print_module, read_module
+from tessel.ir.source import print_module, read_module
 from tessel.pipelines import he
 
 HERE = Path(__file__).resolve().parent

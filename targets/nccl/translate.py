@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from tessel.dialects.coll import AlgorithmOp
 from tessel.dialects.coll.verify import AlgorithmError, check_algorithm
+from tessel.dialects.context import make_context
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 
 from .msccl_xml import emit
 

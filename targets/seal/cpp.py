@@ -23,11 +23,12 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import SSAValue
 
 from tessel.dialects import hev
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.metrics import normalize_rotation, rotation_steps
 from tessel.dialects.hev.params import ParamSet, by_name
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 
 _BINARY = {
     hev.AddOp: "add",

@@ -89,8 +89,9 @@ def gpu_schedules(draw) -> tuple[str, tuple[int, int, int]]:  # noqa: ANN001
 def test_random_gpu_schedules_compute_the_matmul(case: tuple[str, tuple[int, int, int]], seed: int) -> None:
     from xdsl.passes import PassPipeline
 
+    from tessel.dialects.context import make_context
     from tessel.ir.diagnostics import TesselError
-    from tessel.ir.source import make_context, parse_module
+    from tessel.ir.source import parse_module
     from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.targets.gpu.nvptx import compile_ptx, emit_ptx_module
     from tessel.targets.gpu.ptxas import assemble, find_ptxas

@@ -11,9 +11,10 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev.params import DEFAULT
 from tessel.dialects.hev.reference import run_kernel
-from tessel.ir.source import make_context, parse_module
+from tessel.ir.source import parse_module
 from tessel.targets.seal.execute import execute
 
 SLOTS = 8

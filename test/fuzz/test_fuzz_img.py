@@ -13,9 +13,10 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run as reference
 from tessel.dialects.img.types import numpy_dtype
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.ir.source import parse_module, verify
 from tessel.pipelines.img import compile_program, entry_function, random_inputs
 
 SCALAR = {"ui8": "i8", "i16": "i16", "i32": "i32", "f32": "f32"}

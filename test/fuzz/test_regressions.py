@@ -7,12 +7,13 @@ import numpy as np
 import pytest
 from xdsl.passes import PassPipeline
 
+from tessel.dialects.context import make_context
+from tessel.dialects.hev.params import DEFAULT
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.ir.source import parse_module, verify
 from tessel.passes import all_passes
 from tessel.targets.seal.execute import execute
-from tessel.dialects.hev.params import DEFAULT
 
 T = 65537
 
@@ -67,12 +68,12 @@ def test_a_scalar_stage_schedule_survives_text() -> None:
     """Found by test_fuzz_schedules (long profile): a 0-d stage (relu of a reduce_sum to a
     scalar) was written as `sched.axes []` and read back as 'has no sched.axes', so its
     schedule (a tuning record) could not be replayed."""
-    from tessel.pipelines.tensor import graph_passes
+    from tessel.ir.source import print_module
     from tessel.ir.weights import WeightStore, with_weights
-    from tessel.passes.tg.to_kernel import TgToKernel
     from tessel.passes.kernel.loops.apply_sched import schedule_from_stage, stage_from_schedule
     from tessel.passes.sched.default import stage_names
-    from tessel.ir.source import print_module
+    from tessel.passes.tg.to_kernel import TgToKernel
+    from tessel.pipelines.tensor import graph_passes
     from tessel.tune import space
 
     text = """

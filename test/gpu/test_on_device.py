@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from tessel.bench.gpu import conv_module, matmul_module
+from tessel.dialects.context import make_context
 from tessel.frontends.onnx import import_model
-from tessel.ir.source import make_context, parse_module
+from tessel.ir.source import parse_module
 from tessel.ir.weights import WeightStore
 from tessel.pipelines.tensor import compile_for_gpu
 from tessel.targets.reference.interpreter import run

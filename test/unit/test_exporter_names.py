@@ -20,10 +20,11 @@ import onnxruntime
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from tessel.dialects.context import make_context
 from tessel.dialects.kernel.reference import run_kernel_module
 from tessel.frontends.onnx import import_model
 from tessel.ir.names import ssa_name
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu, lower
 from tessel.targets.reference.interpreter import run as run_reference
 

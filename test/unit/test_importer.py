@@ -12,10 +12,11 @@ from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
 from tessel.dialects import tg
+from tessel.dialects.context import make_context
 from tessel.frontends.onnx import import_model, static_inputs
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import inputs, outputs
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.ir.weights import WeightStore, save_weights
 from tessel.targets.reference.interpreter import entry_function, run
 

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType
 
 from tessel.dialects import tg
+from tessel.dialects.context import make_context
 from tessel.ir import dtypes
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 
 LIT = Path(__file__).resolve().parents[1] / "lit" / "dialects" / "tg"
 POSITIVE = sorted(p for p in LIT.glob("*.mlir") if "invalid" not in p.name)

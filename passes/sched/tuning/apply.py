@@ -6,9 +6,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from tessel.dialects import sched
+from tessel.dialects.context import make_context
 from tessel.dialects.kernel import STAGE_ATTR
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module
+from tessel.ir.source import parse_module
 from tessel.passes.sched.tuning.keys import stage_keys
 from tessel.passes.sched.tuning.records import Records
 

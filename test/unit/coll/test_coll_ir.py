@@ -14,7 +14,8 @@ from tessel.dialects.coll.attrs import ConnAttr, ConnMode, ConnModeAttr, PairsAt
 from tessel.dialects.coll.model import Collective, CollKind, Sketch, Step, SwitchPolicy
 from tessel.dialects.coll.plan import lower
 from tessel.dialects.coll.verify import AlgorithmError, check_algorithm
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.dialects.context import make_context
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.passes.coll.synth.driver import Options, synthesize
 from tessel.passes.coll.synth.merge import WINDOWS, with_windows
 from tessel.passes.coll.synth.order import list_schedule, shortest_routes

@@ -118,7 +118,8 @@ def test_the_gpu_benchmark_workloads_build_and_compute() -> None:
     import torch
 
     from tessel.bench.gpu import conv_module, matmul_module, torch_resnet18
-    from tessel.ir.source import make_context, parse_module
+    from tessel.dialects.context import make_context
+    from tessel.ir.source import parse_module
     from tessel.ir.weights import WeightStore
 
     rng = np.random.default_rng(0)

@@ -50,8 +50,9 @@ def test_models_through_the_runtime(fake: FakeDriver, name: str) -> None:
 
 def test_a_grid_the_driver_refuses_is_one_error(fake: FakeDriver) -> None:
     from tessel.bench.gpu import matmul_module
+    from tessel.dialects.context import make_context
     from tessel.ir.diagnostics import TesselError
-    from tessel.ir.source import make_context, parse_module
+    from tessel.ir.source import parse_module
     from tessel.ir.weights import WeightStore
 
     exe, _ = compile_for_gpu(parse_module(make_context(), matmul_module(8, 4, 8), "m"), WeightStore({}))

@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.builder import image, vector
 from tessel.dialects.hev.builder import kernel as spec_kernel
-from tessel.ir.source import make_context, parse_module, print_module, read_module
+from tessel.ir.source import parse_module, print_module, read_module
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "he"
 T = 65537

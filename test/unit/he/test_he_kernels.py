@@ -10,10 +10,11 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i64
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import costs, kernel
 from tessel.dialects.hev.metrics import op_counts
 from tessel.dialects.hev.reference import run_kernel
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.passes.he.model.choice import select
 from tessel.passes.he.synthesize import HeSynthesize
 from tessel.targets.seal.execute import execute

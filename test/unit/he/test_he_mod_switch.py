@@ -12,13 +12,14 @@ import pytest
 from xdsl.context import Context
 
 from tessel.dialects import hev
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import costs, kernel
 from tessel.dialects.hev.metrics import OP_NAMES as _OP_NAMES
 from tessel.dialects.hev.metrics import max_level
 from tessel.dialects.hev.params import DEFAULT, by_name
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.passes.he.mod_switch import HeModSwitch, apply_plan
 from tessel.passes.he.model.choice import select
 from tessel.passes.he.model.estimate import latency_us, noise_left

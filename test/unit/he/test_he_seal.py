@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import costs, kernel
 from tessel.dialects.hev.params import DEFAULT, by_name
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, read_module
+from tessel.ir.source import read_module
 from tessel.passes.he.model.choice import select
 from tessel.passes.he.model.estimate import noise_left
 from tessel.pipelines.he import translate_seal_cpp as translate

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.reference import IntDomain, run_kernel, slot_evaluator
-from tessel.ir.source import make_context, parse_module, read_module
+from tessel.ir.source import parse_module, read_module
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "he"
 

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from xdsl.context import Context
 
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.builder import image, vector
 from tessel.dialects.hev.builder import kernel as spec_kernel
 from tessel.dialects.hev.metrics import op_counts
 from tessel.dialects.hev.reference import run_kernel
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module, print_module, read_module
+from tessel.ir.source import parse_module, print_module, read_module
 from tessel.passes.he.synth.bounds import bounds
 from tessel.passes.he.synth.cegis import BlockProgram, Search
 from tessel.passes.he.synth.program import ADD, Component, Operand, Program

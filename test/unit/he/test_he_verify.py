@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from tessel.dialects import hev
+from tessel.dialects.context import make_context
 from tessel.dialects.hev import kernel
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module, read_module
+from tessel.ir.source import parse_module, read_module
 from tessel.passes.he.synth.verify import verify
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "he"

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run as reference
 from tessel.frontends.img_examples import NAMES, pipeline_text
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.ir.source import parse_module, verify
 from tessel.pipelines.img import compile_pipeline, entry_function
 from tessel.pipelines.img import random_inputs as _random
 

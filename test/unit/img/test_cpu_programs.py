@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from bench.camera import load_pipelines, pipelines_module
+from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run as reference
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.ir.source import parse_module, verify
 from tessel.pipelines.img import compile_program, entry_function, needs_program, random_inputs
 
 

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 from xdsl.dialects import func
 
+from tessel.dialects.context import make_context
 from tessel.dialects.img.plan import COMPUTE_ATTR
 from tessel.dialects.img.reference import run as reference
 from tessel.frontends.img_examples import NAMES, pipeline_text
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.ir.source import parse_module, verify
 from tessel.passes.img.line_buffers import report
 from tessel.passes.img.plan.rows import build_plan
 from tessel.pipelines.img import entry_function, optimize

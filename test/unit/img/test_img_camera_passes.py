@@ -12,9 +12,10 @@ from xdsl.passes import PassPipeline
 
 from tessel.bench.camera import load_pipelines
 from tessel.dialects import img
+from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.passes.img.analysis.costs import Link, Platform, load_model
 from tessel.passes.img.hoist_reductions import ImgHoistReductions
 from tessel.passes.img.partition import ImgPartition, choose, options

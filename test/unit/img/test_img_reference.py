@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from xdsl.dialects import func
 
+from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run
-from tessel.ir.source import make_context, parse_module
+from tessel.ir.source import parse_module
 
 RNG = np.random.default_rng(0)
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run as reference
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.pipelines.img import compile_pipeline, compile_program, entry_function, random_inputs
 
 SCALAR = {"ui8": "i8", "ui16": "i16", "i8": "i8", "i16": "i16", "i32": "i32", "f32": "f32"}

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from xdsl.passes import ModulePass, PassPipeline
 
 from tessel.dialects import tg
+from tessel.dialects.context import make_context
 from tessel.dialects.tg.reference import conv_transpose2d
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.ir.source import parse_module, verify
 from tessel.ir.weights import WeightStore, with_weights
 from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
 from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm

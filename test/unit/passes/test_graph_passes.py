@@ -22,6 +22,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 
 from tessel.dialects import tg
+from tessel.dialects.context import make_context
 from tessel.dialects.tg.base import (
     Elementwise,
     FusionCategory,
@@ -35,7 +36,7 @@ from tessel.dialects.tg.base import (
 from tessel.dialects.tg.nn import conv_output_size
 from tessel.frontends.onnx import import_model
 from tessel.ir import dtypes
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.ir.weights import WeightStore, with_weights
 from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
 from tessel.passes.tg.fold_constants import TgFoldConstants

@@ -15,8 +15,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.passes import PassPipeline
 
+from tessel.dialects.context import make_context
 from tessel.frontends.onnx import import_model
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.ir.weights import WeightStore, with_weights
 from tessel.pipelines.tensor import compile_for_cpu, graph_passes, kernel_passes, passes_done
 from tessel.targets.reference.interpreter import run as run_reference

@@ -13,8 +13,9 @@ from onnx import TensorProto, helper, numpy_helper
 from xdsl.passes import PassPipeline
 
 from tessel.dialects import tg
+from tessel.dialects.context import make_context
 from tessel.frontends.onnx import import_model
-from tessel.ir.source import make_context, verify
+from tessel.ir.source import verify
 from tessel.ir.weights import WeightStore, with_weights
 from tessel.passes.tg.qdq_to_integer import TgQdqToInteger
 from tessel.pipelines.tensor import compile_for_cpu

@@ -20,7 +20,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tessel.dialects.coll import AlgorithmOp, topology_op
 from tessel.dialects.coll.topologies import builtin
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.dialects.context import make_context
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.passes.sched.tuning.records import Records, knob_id
 
 MATMUL = (Path(__file__).resolve().parents[1] / "Inputs" / "matmul_kernel.mlir").read_text()

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
-from tessel.ir.source import make_context, parse_module, print_module
+from tessel.dialects.context import make_context
+from tessel.ir.source import parse_module, print_module
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage, stage_from_schedule
 from tessel.passes.kernel.to_loops import KernelToLoops
 from tessel.passes.sched.default import stage_names

@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tessel.dialects.context import make_context
 from tessel.ir.diagnostics import TesselError
-from tessel.ir.source import make_context, parse_module
+from tessel.ir.source import parse_module
 from tessel.passes.sched.tuning.records import Records, knob_id
 from tessel.tune import cost_model, space
 from tessel.tune.measure import Candidate, LocalMeasurer, Result

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tessel.dialects.context import make_context
 from tessel.dialects.vta import VTA
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 
 OPS_MLIR = Path(__file__).resolve().parents[2] / "lit" / "dialects" / "vta" / "ops.mlir"
 

@@ -11,10 +11,11 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 from tessel.dialects import vta
+from tessel.dialects.context import make_context
 from tessel.dialects.vta import isa
 from tessel.dialects.vta.config import VtaConfig, preset
 from tessel.dialects.vta.program import Program
-from tessel.ir.source import make_context, parse_module, print_module, verify
+from tessel.ir.source import parse_module, print_module, verify
 from tessel.targets.vta.translate import from_bytes, listing_line, to_bytes
 
 CFG = preset("pynq")

@@ -10,7 +10,8 @@ import pytest
 from xdsl.passes import PassPipeline
 
 from tessel.dialects import vta
-from tessel.ir.source import make_context, parse_module, verify
+from tessel.dialects.context import make_context
+from tessel.ir.source import parse_module, verify
 from tessel.passes.tg.to_vta import TgToVta
 from tessel.passes.vta.codegen import VtaCodegen
 from tessel.pipelines.vta import execute

@@ -68,6 +68,27 @@ def execute(
 ) -> Execution:
     """Run the program `reps` times on the same encrypted inputs."""
     rt = runtime or make_runtime(fn, params, keys)
+    client, server_ops, decrypt = prepare(fn, inputs, rt)
+    times = []
+    values: dict[SSAValue, object] = {}
+    for _ in range(reps):
+        start = time.perf_counter()
+        values = evaluate(server_ops, client, rt)
+        times.append((time.perf_counter() - start) * 1e3)
+    result = values[decrypt.input]
+    return Execution(
+        output=rt.decrypt(result),
+        latencies_ms=times,
+        noise_budget=rt.noise_budget(result),
+        key_steps=list(rt.key_steps),
+    )
+
+
+def prepare(
+    fn: func.FuncOp, inputs: Sequence[np.ndarray], rt: SealRuntime
+) -> tuple[dict[SSAValue, object], list[Operation], hev.DecryptOp]:
+    """The client's side before a run: the inputs encrypted or encoded and the constants
+    encoded (by SSA value), the server-side operations in order, and the final decrypt."""
     block = fn.body.blocks[0]
     client: dict[SSAValue, object] = {}
     server_ops: list[Operation] = []
@@ -89,22 +110,18 @@ def execute(
             raise TesselError(f"'{op.name}' cannot run on SEAL", op_location(op))
     if decrypt is None:
         raise TesselError(f"@{fn.sym_name.data} has no hev.decrypt", op_location(fn))
-    times = []
-    values: dict[SSAValue, object] = {}
-    for _ in range(reps):
-        values = dict(client)
-        start = time.perf_counter()
-        for op in server_ops:
-            args = [values[o] for o in op.operands]
-            if isinstance(op, hev.RotateOp):
-                values[op.result] = rt.rotate(args[0], op.amount)
-            else:
-                values[op.results[0]] = getattr(rt, _SERVER[type(op)])(*args)
-        times.append((time.perf_counter() - start) * 1e3)
-    result = values[decrypt.input]
-    return Execution(
-        output=rt.decrypt(result),
-        latencies_ms=times,
-        noise_budget=rt.noise_budget(result),
-        key_steps=list(rt.key_steps),
-    )
+    return client, server_ops, decrypt
+
+
+def evaluate(
+    server_ops: Sequence[Operation], client: dict[SSAValue, object], rt: SealRuntime
+) -> dict[SSAValue, object]:
+    """The server's side: every operation on the encrypted values, which are left as they are."""
+    values = dict(client)
+    for op in server_ops:
+        args = [values[o] for o in op.operands]
+        if isinstance(op, hev.RotateOp):
+            values[op.result] = rt.rotate(args[0], op.amount)
+        else:
+            values[op.results[0]] = getattr(rt, _SERVER[type(op)])(*args)
+    return values

@@ -11,18 +11,8 @@ from xdsl.dialects.builtin import FileLineColLoc, NameLoc
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import ParseError
 
-
-class TesselError(Exception):
-    """An error in the user's input, reported as a single line."""
-
-    def __init__(self, message: str, location: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.location = location
-
-    def __str__(self) -> str:
-        prefix = f"{self.location}: " if self.location else ""
-        return f"{prefix}error: {self.message}"
+# (defined in the runtime, which runs saved models without the compiler)
+from tessel.runtime.errors import TesselError as TesselError
 
 
 def op_location(op: Operation | None) -> str | None:

@@ -1,0 +1,155 @@
+"""`tessel.compile`: an ONNX model to a `CompiledModel` for this CPU, callable, savable.
+
+The compiled model runs exactly the code a saved one does: the compiler's plan is written
+down as data (`tessel.targets.cpu.export.plan_spec`) and made real by the runtime
+(`tessel.runtime.Model`), so `compile(m)(x)` and `load(compile(m).save(p))(x)` differ only
+in where the machine code comes from (LLVM's JIT, or the saved shared library).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tessel.runtime import Model, Port
+from tessel.runtime.artefact import FORMAT, LIBRARY, MANIFEST, PLAN, WEIGHTS, write_json
+from tessel.runtime.errors import TesselError
+from tessel.runtime.version import __version__
+
+if TYPE_CHECKING:
+    import onnx
+
+    from tessel.pipelines.tensor import CompileReport
+
+TARGETS = ("cpu",)
+
+
+class CompiledModel(Model):
+    """A model compiled for this CPU: call it, time it, profile it, save it.
+
+    >>> import tessel
+    >>> model = tessel.compile("model.onnx")  # doctest: +SKIP
+    >>> model(x)["y"]  # doctest: +SKIP
+    >>> model.save("model.tessel")  # doctest: +SKIP
+    """
+
+    def __init__(self, llvm_ir: str, target: dict[str, Any], report: CompileReport, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.llvm_ir = llvm_ir
+        self.target = target
+        self.report = report
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write a self-contained folder that `tessel.load` runs with numpy and ctypes only:
+        the code as a shared library (linked with the system's C compiler), the memory plan,
+        the weights and a manifest. An existing folder of a saved model is replaced."""
+        from tessel.targets.cpu.export import write_library
+
+        folder = Path(path)
+        if folder.exists() and not (folder / MANIFEST).exists():
+            if not folder.is_dir() or any(folder.iterdir()):
+                raise TesselError(f"{folder} exists and is not a saved Tessel model: choose a new path")
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+        os.chmod(tmp, 0o755)  # (mkdtemp makes it private; a deployed model is read by others)
+        try:
+            write_library(self.llvm_ir, str(tmp / LIBRARY))
+            keys = self.plan["weights"]
+            arrays: dict[str, Any] = {keys[name]: np.asarray(array) for name, array in self.weights.items()}
+            np.savez(tmp / WEIGHTS, **arrays)
+            write_json(tmp, PLAN, self.plan)
+            manifest = {
+                "format": FORMAT,
+                "tessel": __version__,
+                "target": self.target,
+                "threads": self.threads,
+                "inputs": [p.to_json() for p in self.inputs],
+                "outputs": [p.to_json() for p in self.outputs],
+            }
+            write_json(tmp, MANIFEST, manifest)
+            if folder.exists():
+                shutil.rmtree(folder)
+            os.replace(tmp, folder)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return folder
+
+
+def _onnx_model(model: str | os.PathLike[str] | bytes | onnx.ModelProto) -> tuple[onnx.ModelProto, str]:
+    import onnx
+
+    from tessel.frontends.onnx import load_model
+
+    if isinstance(model, onnx.ModelProto):
+        return model, model.graph.name or "model"
+    if isinstance(model, bytes):
+        try:
+            return onnx.load_from_string(model), "model"
+        except Exception as err:  # noqa: BLE001  (protobuf's DecodeError and friends)
+            raise TesselError(f"the bytes given are not an ONNX model ({type(err).__name__})") from err
+    if isinstance(model, str | os.PathLike):
+        return load_model(os.fspath(model)), os.fspath(model)
+    raise TesselError(f"model must be an ONNX path, bytes or onnx.ModelProto, not {type(model).__name__}")
+
+
+def compile(
+    model: str | os.PathLike[str] | bytes | onnx.ModelProto,
+    target: str = "cpu",
+    *,
+    threads: int | None = None,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    records: str | os.PathLike[str] | None = None,
+) -> CompiledModel:
+    """Compile an ONNX model (a path, bytes or an `onnx.ModelProto`) for `target`.
+
+    `threads`: the threads each call runs on (default: every CPU); `input_shapes`: static
+    shapes for inputs with symbolic dimensions, by name; `records`: a tuning log
+    (`tessel.tune`) whose fastest schedule each kernel stage uses.
+
+    >>> import tessel
+    >>> model = tessel.compile("resnet18.onnx", threads=2)  # doctest: +SKIP
+    >>> model.inputs  # doctest: +SKIP
+    [Port(name='input', shape=(1, 3, 224, 224), dtype=dtype('float32'))]
+    """
+    if target not in TARGETS:
+        raise TesselError(f"unknown target '{target}' for tessel.compile (targets: {', '.join(TARGETS)})")
+    threads = threads if threads is not None else (os.cpu_count() or 1)
+    if threads < 1:
+        raise TesselError(f"threads must be at least 1, got {threads}")
+    from tessel.frontends.onnx import import_model
+    from tessel.ir.signature import inputs, outputs
+    from tessel.ir.source import verify
+    from tessel.pipelines.tensor import lower
+    from tessel.targets.cpu.export import JitCode, PlannedExecutable, plan_spec, target_description
+    from tessel.targets.reference.interpreter import entry_function
+
+    proto, source = _onnx_model(model)
+    imported = import_model(proto, source=source, input_shapes=input_shapes)
+    module = imported.module
+    verify(module)
+    fn = entry_function(module, "main")
+    ins = [Port(p.name, tuple(p.shape), p.dtype) for p in inputs(fn)]
+    outs = [Port(p.name, tuple(p.shape), p.dtype) for p in outputs(fn)]
+    if records is not None and not os.path.exists(records):
+        raise TesselError(f"no tuning records at {os.fspath(records)}")
+    store, report = lower(module, imported.weights, records=os.fspath(records) if records is not None else None)
+    exe = PlannedExecutable(module, store, threads=threads)
+    plan, weights = plan_spec(exe)
+    return CompiledModel(
+        exe.llvm_ir,
+        target_description(),
+        report,
+        code=JitCode(exe),
+        plan=plan,
+        weights=weights,
+        inputs=ins,
+        outputs=outs,
+        threads=threads,
+    )

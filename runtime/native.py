@@ -1,0 +1,60 @@
+"""The launch plan run by native code (see `tessel.targets.cpu.native_plan` for the IR of
+the executor): descriptors and argument arrays in numpy memory, one ctypes call per run.
+
+It sits in the runtime package because a saved model runs it without the compiler.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+
+import numpy as np
+
+WORDS = 8  # int64 words per launch descriptor (a cache line, so counters do not share one)
+
+
+class NativePlan:
+    """Descriptors and argument arrays for a list of launches, run with one native call.
+
+    `launches` are (dispatch address, argument slots, extent); a slot is an address, or
+    ("in", i) / ("out", i), patched per run."""
+
+    def __init__(
+        self,
+        run_plan: int,
+        pool_stop: int,
+        launches: Sequence[tuple[int, Sequence[int | tuple[str, int]], int]],
+        threads: int,
+    ):
+        self.threads = threads
+        self.desc = np.zeros(max(1, len(launches)) * WORDS + 8, np.int64)  # +8: align to 64 bytes
+        shift = (-self.desc.ctypes.data % 64) // 8
+        self.table = self.desc[shift : shift + len(launches) * WORDS].reshape(len(launches), WORDS)
+        self.args: list[np.ndarray] = []
+        self.patches: list[tuple[np.ndarray, int, str, int]] = []
+        for row, (fn, slots, extent) in enumerate(launches):
+            arr = np.zeros(max(1, len(slots)), np.int64)
+            for j, slot in enumerate(slots):
+                if isinstance(slot, tuple):
+                    self.patches.append((arr, j, slot[0], slot[1]))
+                else:
+                    arr[j] = slot
+            self.args.append(arr)
+            extent = max(extent, 1)
+            self.table[row, :4] = [fn, arr.ctypes.data, extent, max(1, -(-extent // (threads * 4)))]
+        proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32)
+        self._run = proto(run_plan)
+        self._stop = ctypes.CFUNCTYPE(None)(pool_stop)
+
+    def patch(self, ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+        for arr, j, kind, i in self.patches:
+            arr[j] = (ins if kind == "in" else outs)[i].ctypes.data
+
+    def run(self, first: int = 0, count: int | None = None) -> None:
+        count = len(self.table) - first if count is None else count
+        self._run(self.table[first:].ctypes.data if count else 0, count, self.threads)
+
+    def stop(self) -> None:
+        """Join the module's workers (they run the module's code: do this before freeing it)."""
+        self._stop()

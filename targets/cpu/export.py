@@ -1,0 +1,164 @@
+"""A compiled model as data: its memory plan and launches as a plain dictionary, its code as
+a shared library. What `tessel.runtime` needs to run the model without the compiler.
+
+`PlannedExecutable` is the CPU executable that also remembers where each buffer of its plan
+came from (an allocation, a view into one, or a global's data), so the plan can be written
+down (`plan_spec`) and rebuilt by the runtime in fresh memory, once per concurrent call.
+`write_library` emits the same LLVM IR as position-independent object code for this CPU and
+links it with the system's C compiler into the `.so` a saved model carries.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+import llvmlite.binding as llvm
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+
+from tessel.ir.diagnostics import TesselError
+from tessel.targets.cpu import native_plan
+from tessel.targets.cpu.jit import CompiledModule, _initialize
+from tessel.targets.cpu.runtime import CpuExecutable, Slot
+
+
+class PlannedExecutable(CpuExecutable):
+    """A CpuExecutable that records the origin of every buffer it plans."""
+
+    def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
+        self.allocated: set[int] = set()  # indices into `keep` made by _buffer
+        self.global_names: dict[int, str] = {}  # id() of a global's array -> its name
+        super().__init__(module, weights, threads=threads, entry=entry)
+
+    def _buffer(self, t: MemRefType) -> int:
+        index = super()._buffer(t)
+        self.allocated.add(index)
+        return index
+
+    def _global(self, name: str, t: MemRefType) -> np.ndarray:
+        array = super()._global(name, t)
+        self.global_names[id(array)] = name
+        return array
+
+
+def plan_spec(exe: PlannedExecutable) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The plan as JSON-able data (buffers, launches, the weights' keys) and the weights."""
+    buffers: list[dict[str, Any]] = []
+    weights: dict[str, np.ndarray] = {}
+    owners = sorted(exe.allocated)
+    for i, array in enumerate(exe.keep):
+        shape, dtype = list(array.shape), array.dtype.str
+        if i in exe.allocated:
+            buffers.append({"kind": "alloc", "shape": shape, "dtype": dtype})
+        elif id(array) in exe.global_names:
+            name = exe.global_names[id(array)]
+            weights[name] = array
+            buffers.append({"kind": "weight", "name": name})
+        else:  # a memref.view: find the allocation it lies in
+            start = array.ctypes.data
+            for j in owners:
+                owner = exe.keep[j]
+                if owner.ctypes.data <= start and start + array.nbytes <= owner.ctypes.data + owner.nbytes:
+                    buffers.append(
+                        {"kind": "view", "of": j, "offset": start - owner.ctypes.data, "shape": shape, "dtype": dtype}
+                    )
+                    break
+            else:
+                raise TesselError(f"buffer #{i} of the plan is neither allocated, a view nor a global: cannot save it")
+
+    def slot(s: Slot) -> dict[str, int]:
+        if isinstance(s, tuple):
+            return {s[0]: s[1]}
+        return {"buffer": s}
+
+    launches = []
+    for launch in exe.launches:
+        if launch.fn is None:  # memref.copy: the copy dispatcher over (src, dst, bytes)
+            src, dst = launch.args
+            size = exe.keep[dst].nbytes if not isinstance(dst, tuple) else exe._port_nbytes(dst)
+            launches.append(
+                {
+                    "name": "copy",
+                    "symbol": native_plan.COPY,
+                    "args": [slot(src), slot(dst), {"const": size}],
+                    "extent": 1,
+                }
+            )
+        else:
+            launches.append(
+                {
+                    "name": launch.name,
+                    "symbol": f"{launch.name}.dispatch",
+                    "args": [slot(s) for s in launch.args],
+                    "extent": launch.extent,
+                }
+            )
+    keys = {name: f"w{k}" for k, name in enumerate(sorted(weights))}
+    return {"buffers": buffers, "launches": launches, "weights": keys}, weights
+
+
+class JitCode:
+    """The runtime's view of JIT-compiled code (tessel.runtime.library.NativeCode)."""
+
+    def __init__(self, exe: CpuExecutable):
+        self.exe = exe  # owns the MCJIT engine: alive as long as this is
+        self.pool_lock = threading.Lock()
+
+    def address(self, symbol: str) -> int:
+        code = self.exe.compiled
+        assert isinstance(code, CompiledModule)
+        return code.address(symbol)
+
+    def stop_pool(self) -> None:
+        with self.pool_lock:
+            self.exe.close()
+
+
+def target_description() -> dict[str, Any]:
+    """The machine the code is compiled for: LLVM triple, CPU name and enabled features."""
+    triple, cpu, features = _initialize()
+    enabled = sorted(f[1:] for f in features.split(",") if f.startswith("+"))
+    return {"triple": triple, "cpu": cpu, "features": enabled}
+
+
+def write_library(llvm_ir: str, path: str) -> None:
+    """Compile LLVM IR (O3, this CPU, position-independent) and link it into a shared library."""
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if cc is None:
+        raise TesselError(
+            "saving a compiled model links a shared library with the system's C compiler, and there is none "
+            "(no `cc` on PATH): install gcc or clang, or set CC"
+        )
+    triple, cpu, features = _initialize()
+    tm = llvm.Target.from_triple(triple).create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default"
+    )
+    mod = llvm.parse_assembly(llvm_ir)
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    mod.verify()
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pto.loop_unrolling = True
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = os.path.join(tmp, "model.o")
+        with open(obj, "wb") as f:
+            f.write(tm.emit_object(mod))
+        out = os.path.join(tmp, "model.so")
+        # -Bsymbolic: the library's own helpers (__truncsfbf2, ...) bind to its definitions
+        result = subprocess.run(
+            [cc, "-shared", "-Wl,-Bsymbolic", "-o", out, obj, "-lm", "-lpthread"], capture_output=True, text=True
+        )
+        if result.returncode != 0:
+            first = (result.stderr.strip().splitlines() or ["no message"])[0]
+            raise TesselError(f"linking the model's shared library with {cc} failed: {first}")
+        shutil.move(out, path)

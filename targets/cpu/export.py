@@ -10,6 +10,7 @@ links it with the system's C compiler into the `.so` a saved model carries.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -18,13 +19,14 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+import llvmlite
 import llvmlite.binding as llvm
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 from tessel.ir.diagnostics import TesselError
 from tessel.targets.cpu import native_plan
-from tessel.targets.cpu.jit import CompiledModule, _initialize
+from tessel.targets.cpu.jit import CompiledModule, _initialize, cache_dir
 from tessel.targets.cpu.runtime import CpuExecutable, Slot
 
 
@@ -128,7 +130,8 @@ def target_description() -> dict[str, Any]:
 
 
 def write_library(llvm_ir: str, path: str) -> None:
-    """Compile LLVM IR (O3, this CPU, position-independent) and link it into a shared library."""
+    """Compile LLVM IR (O3, this CPU, position-independent) and link it into a shared library.
+    The object code is cached by a hash of the IR and the target, as the JIT's is."""
     cc = shutil.which(os.environ.get("CC", "cc"))
     if cc is None:
         raise TesselError(
@@ -136,6 +139,28 @@ def write_library(llvm_ir: str, path: str) -> None:
             "(no `cc` on PATH): install gcc or clang, or set CC"
         )
     triple, cpu, features = _initialize()
+    key = hashlib.sha256(f"{llvmlite.__version__}|{triple}|{cpu}|{features}|pic|{llvm_ir}".encode()).hexdigest()
+    cached = cache_dir() / f"{key}.pic.o"
+    if not cached.exists():
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(_object_code(llvm_ir, triple, cpu, features))
+        os.replace(tmp, cached)
+    with tempfile.TemporaryDirectory() as tmp_dir:
+        out = os.path.join(tmp_dir, "model.so")
+        # -Bsymbolic: the library's own helpers (__truncsfbf2, ...) bind to its definitions
+        result = subprocess.run(
+            [cc, "-shared", "-Wl,-Bsymbolic", "-o", out, str(cached), "-lm", "-lpthread"],
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode != 0:
+            first = (result.stderr.strip().splitlines() or ["no message"])[0]
+            raise TesselError(f"linking the model's shared library with {cc} failed: {first}")
+        shutil.move(out, path)
+
+
+def _object_code(llvm_ir: str, triple: str, cpu: str, features: str) -> bytes:
+    """O3 for this CPU, as the JIT optimizes, then position-independent object code."""
     tm = llvm.Target.from_triple(triple).create_target_machine(
         cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default"
     )
@@ -149,16 +174,4 @@ def write_library(llvm_ir: str, path: str) -> None:
     pto.loop_unrolling = True
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(mod, pb)
-    with tempfile.TemporaryDirectory() as tmp:
-        obj = os.path.join(tmp, "model.o")
-        with open(obj, "wb") as f:
-            f.write(tm.emit_object(mod))
-        out = os.path.join(tmp, "model.so")
-        # -Bsymbolic: the library's own helpers (__truncsfbf2, ...) bind to its definitions
-        result = subprocess.run(
-            [cc, "-shared", "-Wl,-Bsymbolic", "-o", out, obj, "-lm", "-lpthread"], capture_output=True, text=True
-        )
-        if result.returncode != 0:
-            first = (result.stderr.strip().splitlines() or ["no message"])[0]
-            raise TesselError(f"linking the model's shared library with {cc} failed: {first}")
-        shutil.move(out, path)
+    return bytes(tm.emit_object(mod))

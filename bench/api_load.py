@@ -50,7 +50,7 @@ def main() -> None:
     import tessel
 
     sys.path.insert(0, str(ROOT / "examples" / "models"))
-    from resnet18 import build  # examples/models/resnet18.py
+    build = __import__("resnet18").build  # examples/models/resnet18.py
 
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()

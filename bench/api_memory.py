@@ -37,7 +37,7 @@ def main() -> None:
     p.add_argument("--python-threads", type=int, default=1, help="Python threads calling at once (default: 1)")
     args = p.parse_args()
     sys.path.insert(0, str(ROOT / "examples" / "api"))
-    from mlp import build  # examples/api/mlp.py
+    build = __import__("mlp").build  # examples/api/mlp.py
 
     with tempfile.TemporaryDirectory() as tmp:
         tessel.compile(build(), threads=args.threads).save(Path(tmp) / "mlp.tessel")

@@ -96,3 +96,23 @@ def test_version_matches_pyproject() -> None:
 
     pyproject = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text())
     assert pyproject["project"]["version"] == tessel.__version__
+
+
+def test_input_shapes_fix_symbolic_dimensions() -> None:
+    import onnx
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "relu",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    compiled = tessel.compile(model, threads=1, input_shapes={"x": [3, 4]})
+    assert compiled.inputs[0].shape == (3, 4) and compiled.outputs[0].shape == (3, 4)
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(compiled(x)["y"], np.maximum(x, 0))
+    with pytest.raises(TesselError, match="no input 'z'"):
+        tessel.compile(model, input_shapes={"z": [1]})

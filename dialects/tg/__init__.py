@@ -8,10 +8,17 @@ A model is a `func.func` whose arguments and results carry their ONNX names as
 
 from xdsl.ir import Dialect
 
-from .base import Fusion, FusionCategory, TgOp, fusion_category
-from .blocked import Conv2dNchwcOp, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
+from . import detection as _detection  # family D2: detection
 from . import logic as _logic
 from . import math as _math
+from . import pool as _pool  # family B: pooling
+from . import quant as _quant  # family D2: quantization
+from . import reduction as _reduction  # family B: reductions
+from .attention import AttentionOp  # family D1: attention
+from .base import Fusion, FusionCategory, TgOp, fusion_category
+from .blocked import Conv2dNchwcOp, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
+from .detection import RoiAlignOp
+from .dynamic import CompressOp, NonZeroOp, UniqueOp
 from .elementwise import (
     AddOp,
     BitcastOp,
@@ -29,12 +36,16 @@ from .elementwise import (
     SubOp,
     TanhOp,
 )
-from .attention import AttentionOp  # family D1: attention
-from . import quant as _quant  # family D2: quantization
-from . import detection as _detection  # family D2: detection
-from .detection import RoiAlignOp
-from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
 from .fused import FusedOp, YieldOp
+from .indexing import (
+    GatherElementsOp,
+    GatherNdOp,
+    GatherOp,
+    OneHotOp,
+    ScatterElementsOp,
+    ScatterNdOp,
+    TriluOp,
+)
 from .logic import (
     AndOp,
     BitShiftOp,
@@ -77,17 +88,6 @@ from .math import (
     SinOp,
     TanOp,
 )
-from .resample import Col2ImOp, GridSampleOp
-from .dynamic import CompressOp, NonZeroOp, UniqueOp
-from .indexing import (
-    GatherElementsOp,
-    GatherNdOp,
-    GatherOp,
-    OneHotOp,
-    ScatterElementsOp,
-    ScatterNdOp,
-    TriluOp,
-)
 from .nn import (
     Conv2dOp,
     Conv3dOp,
@@ -96,7 +96,7 @@ from .nn import (
     GemmOp,
     MatmulOp,
 )
-from . import pool as _pool  # family B: pooling
+from .norm import BatchNormOp, LayerNormOp, LogSoftmaxOp, SoftmaxOp
 from .pool import (
     AvgPool2dOp,
     AvgPool3dOp,
@@ -106,8 +106,7 @@ from .pool import (
     MaxPool2dOp,
     MaxPool3dOp,
 )
-from .norm import BatchNormOp, LayerNormOp, LogSoftmaxOp, SoftmaxOp
-from . import reduction as _reduction  # family B: reductions
+from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
 from .reduction import (
     ArgMaxOp,
     ArgMinOp,
@@ -120,6 +119,7 @@ from .reduction import (
     ReduceSumOp,
     TopKOp,
 )
+from .resample import Col2ImOp, GridSampleOp
 from .tensor import (
     INLINE_LIMIT,
     ConcatOp,

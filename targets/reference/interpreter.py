@@ -46,7 +46,9 @@ def run(
 
         return run_kernel_module(module, inputs, weights)
     if any(isinstance(op, kernel.LaunchOp) for op in module.walk()):
-        raise TesselError("the module is at loop level (after kernel-to-loops): the reference semantics need tg or kernel IR")
+        raise TesselError(
+            "the module is at loop level (after kernel-to-loops): the reference semantics need tg or kernel IR"
+        )
     interp = Interpreter(module)
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(TgFunctions(weights))

@@ -47,7 +47,9 @@ def raw_tensor(name: str, dims: list[int], data: bytes) -> TensorProto:
 
 
 def relu(shape=(2, 3)) -> onnx.ModelProto:
-    return model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [tensor("x", list(shape))], [tensor("y", list(shape))])
+    return model(
+        [helper.make_node("Relu", ["x"], ["y"], name="relu")], [tensor("x", list(shape))], [tensor("y", list(shape))]
+    )
 
 
 @kind
@@ -119,20 +121,29 @@ def huge_input() -> onnx.ModelProto:
 def huge_initializer() -> onnx.ModelProto:
     """An initializer whose dims claim 10^12 elements, with 16 bytes of data."""
     w = raw_tensor("w", [1000000, 1000000], b"\0" * 16)
-    return model([helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor("x", [1])], [tensor("y", [1000000, 1000000])], [w])
+    return model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+        [tensor("x", [1])],
+        [tensor("y", [1000000, 1000000])],
+        [w],
+    )
 
 
 @kind
 def short_initializer() -> onnx.ModelProto:
     """dims [4, 4] (64 bytes of float32) but 8 bytes of raw data."""
     w = raw_tensor("w", [4, 4], b"\0" * 8)
-    return model([helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor("x", [4, 4])], [tensor("y", [4, 4])], [w])
+    return model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor("x", [4, 4])], [tensor("y", [4, 4])], [w]
+    )
 
 
 @kind
 def negative_dims_initializer() -> onnx.ModelProto:
     w = raw_tensor("w", [-4, 4], b"")
-    return model([helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor("x", [4, 4])], [tensor("y", [4, 4])], [w])
+    return model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor("x", [4, 4])], [tensor("y", [4, 4])], [w]
+    )
 
 
 @kind
@@ -142,7 +153,9 @@ def external_data() -> onnx.ModelProto:
     w.data_location = TensorProto.EXTERNAL
     entry = w.external_data.add()
     entry.key, entry.value = "location", "weights_that_do_not_exist.bin"
-    return model([helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor("x", [64])], [tensor("y", [64])], [w])
+    return model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [tensor("x", [64])], [tensor("y", [64])], [w]
+    )
 
 
 @kind
@@ -172,7 +185,9 @@ def zero_opset() -> onnx.ModelProto:
 
 @kind
 def future_opset() -> onnx.ModelProto:
-    return model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [tensor("x", [2])], [tensor("y", [2])], opset=999)
+    return model(
+        [helper.make_node("Relu", ["x"], ["y"], name="relu")], [tensor("x", [2])], [tensor("y", [2])], opset=999
+    )
 
 
 @kind
@@ -218,12 +233,20 @@ def reshape_bad_count() -> onnx.ModelProto:
 
 @kind
 def transpose_bad_perm() -> onnx.ModelProto:
-    return model([helper.make_node("Transpose", ["x"], ["y"], name="t", perm=[0, 0])], [tensor("x", [2, 3])], [tensor("y", [3, 2])])
+    return model(
+        [helper.make_node("Transpose", ["x"], ["y"], name="t", perm=[0, 0])],
+        [tensor("x", [2, 3])],
+        [tensor("y", [3, 2])],
+    )
 
 
 @kind
 def concat_bad_axis() -> onnx.ModelProto:
-    return model([helper.make_node("Concat", ["x", "x"], ["y"], name="cat", axis=7)], [tensor("x", [2, 3])], [tensor("y", [4, 3])])
+    return model(
+        [helper.make_node("Concat", ["x", "x"], ["y"], name="cat", axis=7)],
+        [tensor("x", [2, 3])],
+        [tensor("y", [4, 3])],
+    )
 
 
 @kind

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from corpus import Case, cases, parse  # noqa: I001  (test/bad-inputs is on sys.path: conftest.py)
 from make_bad_onnx import write_model
 

@@ -92,7 +92,9 @@ def test_a_scalar_stage_schedule_survives_text() -> None:
         schedule = space.loops(compute, space.DEFAULT)
         written = parse_module(ctx, print_module(stage_from_schedule(compute, stage, schedule))).body.block.first_op
         replayed = schedule_from_stage(compute, written)
-        assert [(l.axis, l.extent, l.kind) for l in replayed.loops] == [(l.axis, l.extent, l.kind) for l in schedule.loops]
+        assert [(l.axis, l.extent, l.kind) for l in replayed.loops] == [
+            (l.axis, l.extent, l.kind) for l in schedule.loops
+        ]
 
 
 def test_a_mirror_window_wider_than_its_frame_reflects_periodically() -> None:

@@ -26,7 +26,9 @@ def tool(name: str, module: str) -> str:
 
 opt = tool("tessel-opt", "opt")
 # Longest names first: lit substitutes in order and %tessel-opt must not eat %tessel-opt-roundtrip.
-config.substitutions.append(("%roundtrip", f"{opt} %s --split-input-file --print-op-generic | {opt} --split-input-file | filecheck %s"))
+config.substitutions.append(
+    ("%roundtrip", f"{opt} %s --split-input-file --print-op-generic | {opt} --split-input-file | filecheck %s")
+)
 config.substitutions.append(("%tessel-opt", opt))
 config.substitutions.append(("%tessel-translate", tool("tessel-translate", "translate")))
 config.substitutions.append(("%tessel-run", tool("tessel-run", "run")))

@@ -46,9 +46,13 @@ def tool(name: str, *args: str) -> list[str]:
     return [sys.executable, "-m", f"tessel.tools.{name}", *args]
 
 
-def kill_when(command: list[str], ready: Callable[[], bool], sig: signal.Signals, limit: float = 240.0) -> subprocess.CompletedProcess:
+def kill_when(
+    command: list[str], ready: Callable[[], bool], sig: signal.Signals, limit: float = 240.0
+) -> subprocess.CompletedProcess:
     """Start `command`, send `sig` once `ready()` holds, and wait for the process to end."""
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + limit
     while not ready():
         if proc.poll() is not None:
@@ -179,7 +183,9 @@ def test_coll_synthesis_killed_midway_resumes_from_its_cache(tmp_path: Path) -> 
     source.write_text(f"builtin.module {{{body}{collectives}}}\n")
     cache = tmp_path / "cache"
     out = tmp_path / "out.mlir"
-    command = tool("opt", str(source), "-p", f'coll-synthesize{{time-limit=10 cache="{cache}"}},coll-verify', "-o", str(out))
+    command = tool(
+        "opt", str(source), "-p", f'coll-synthesize{{time-limit=10 cache="{cache}"}},coll-verify', "-o", str(out)
+    )
     folder = cache / "coll-synthesize"
     stopped = kill_when(command, lambda: len(cache_entries(folder)) >= 1, signal.SIGKILL)
     check_stopped(stopped, signal.SIGKILL, "tessel-opt")

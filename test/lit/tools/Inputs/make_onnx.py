@@ -40,8 +40,9 @@ def conv_relu_gemm() -> onnx.ModelProto:
     conv.weight (108 elements) and fc.weight (320) exceed the 16-element inline limit and
     go to the weights file; conv.bias (4) and fc.bias (5) are inlined as tg.constant."""
     nodes = [
-        helper.make_node("Conv", ["x", "conv.weight", "conv.bias"], ["conv"], name="conv",
-                         kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node(
+            "Conv", ["x", "conv.weight", "conv.bias"], ["conv"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]
+        ),
         helper.make_node("Relu", ["conv"], ["relu"], name="relu"),
         helper.make_node("Flatten", ["relu"], ["flat"], name="flatten", axis=1),
         helper.make_node("Gemm", ["flat", "fc.weight", "fc.bias"], ["logits"], name="fc", transB=1),

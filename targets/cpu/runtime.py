@@ -28,22 +28,11 @@ from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
 from tessel.dialects.kernel.reference import global_array, np_type
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
+from tessel.runtime.model import aligned_empty as aligned_empty  # (shared with the deployable runtime)
 from tessel.targets.cpu import native_plan
 from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
-
-
-def aligned_empty(shape: Sequence[int], dtype: np.dtype, align: int = 64) -> np.ndarray:
-    """A zeroed array whose data starts on an `align`-byte boundary."""
-    dtype = np.dtype(dtype)
-    if math.prod(shape) == 0:
-        return np.empty(shape, dtype)
-    n = math.prod(shape) * dtype.itemsize
-    raw = np.zeros(n + align, np.uint8)
-    start = (-raw.ctypes.data) % align
-    return raw[start : start + n].view(dtype)[: math.prod(shape)].reshape(shape)
-
 
 Port = tuple[str, int]  # ("in", i) / ("out", i): an input or output buffer, patched per run
 Slot = int | Port  # a buffer the plan holds (its index in `keep`), or a port

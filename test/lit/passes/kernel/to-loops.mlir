@@ -240,3 +240,25 @@ func.func @main(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
   %y = tg.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   func.return %y : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// A gather whose index is data (an embedding lookup by token ids, as BERT and GPT-2 do):
+// the ids are read as one contiguous vector along the vector axis, but the table index
+// they give changes by an unknown amount per lane, so each lane reads the table on its
+// own (bounds-checked, the pad selected outside) and the lanes are gathered into a vector.
+// Treated as contiguous, the table's start index was computed on the vector<16xindex> of
+// the ids and kernel-to-loops stopped on an arith op over vector<16xindex>.
+// CHECK-LABEL: func.func @k0_gather__s0(
+// CHECK-SAME:    %[[T:[a-z0-9_]+]]: memref<1000xf32>, %[[I:[a-z0-9_]+]]: memref<2x32xi64>, %[[Y:[a-z0-9_]+]]: memref<2x32xf32>
+// CHECK-SAME:    kernel.schedule = "i0/1x2 i1/16x2 i1/1x16:vector"
+// CHECK:         %[[IDS:[a-z0-9_]+]] = vector.load %[[I]][%{{.*}}, %{{.*}}] : memref<2x32xi64>, vector<16xi64>
+// CHECK-NOT:     vector.load %[[T]]
+// CHECK-NOT:     vector.maskedload %[[T]]
+// CHECK-COUNT-16: memref.load %[[T]][%{{.*}}] : memref<1000xf32>
+// CHECK-COUNT-15: vector.insert %{{.*}}, %{{.*}} [{{[0-9]+}}] : f32 into vector<16xf32>
+// CHECK-NEXT:    vector.store %{{.*}}, %[[Y]][%{{.*}}, %{{.*}}] : memref<2x32xf32>, vector<16xf32>
+func.func @main(%x: tensor<1000xf32>, %i: tensor<2x32xi64>) -> tensor<2x32xf32> {
+  %g = tg.gather %x, %i {axis = 0 : i64} : (tensor<1000xf32>, tensor<2x32xi64>) -> tensor<2x32xf32>
+  func.return %g : tensor<2x32xf32>
+}

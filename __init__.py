@@ -36,7 +36,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "Port": ("tessel.runtime", "Port"),
     "compile": ("tessel.api.tensor", "compile"),
     "CompiledModel": ("tessel.api.tensor", "CompiledModel"),
-    "tune": ("tessel.api.tuning", "tune"),
+    "tune": ("tessel.api.tuning", "package"),  # the package tessel/tune/, callable: tune/__init__.py
     "he": ("tessel.api.he", None),
     "coll": ("tessel.api.coll", None),
     "img": ("tessel.api.img", None),

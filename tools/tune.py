@@ -22,14 +22,10 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from tessel.ir.diagnostics import TesselError
 from tessel.tools.cli import check_output_path, guarded, parse_bindings, parse_shapes
-
-if TYPE_CHECKING:
-    import numpy as np
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,32 +72,12 @@ def parse_budget(text: str) -> float:
 
 def kernel_module(path: str, bind: list[str], shapes: list[str]):
     """The model at kernel level (after tg-to-kernel), with its weights."""
-    from tessel.dialects.context import make_context
-    from tessel.frontends.onnx import import_model, load_model
-    from tessel.ir.source import read_module, verify
-    from tessel.ir.weights import WeightStore
-    from tessel.pipelines.tensor import lower
+    from tessel.api.tuning import kernel_module as lowered
 
-    weights: Mapping[str, np.ndarray]
-    if path.endswith(".onnx"):
-        result = import_model(
-            load_model(path), source=path, bind=parse_bindings(bind), input_shapes=parse_shapes(shapes)
-        )
-        module, weights = result.module, result.weights
-    else:
-        module = read_module(make_context(), path)
-        weights = WeightStore.for_module(module, path)
-    verify(module)
-    if any(op.dialect_name() == "tg" for op in module.walk()):
-        lower(module, weights, stop_after="tg-to-kernel")
-    return module
+    return lowered(path, input_shapes=parse_shapes(shapes), bind=parse_bindings(bind))
 
 
 def tune_command(args: argparse.Namespace) -> int:
-    from tessel.passes.sched.tuning.records import Records
-    from tessel.tune.task import extract_tasks
-    from tessel.tune.tuner import Options, Tuner
-
     if args.target not in ("cpu", "gpu"):
         raise TesselError(f"--target {args.target}: the cpu and gpu targets can be tuned")
     if args.target == "gpu" and args.ray:
@@ -115,53 +91,25 @@ def tune_command(args: argparse.Namespace) -> int:
         raise TesselError(f"--timeout must be positive seconds, got {args.timeout:g}")
     check_output_path(args.records, "--records")
     budget = parse_budget(args.budget) if args.budget else None
-    trials = args.trials if args.trials is not None or budget is not None else 64
-    records = Records(args.records)
-    host = None
-    if args.target == "gpu":  # needs the GPU now: candidates are measured on it
-        from tessel.targets.gpu.runtime import device_description
+    from tessel.api.tuning import tune
 
-        host = device_description(hint="tuning for the GPU measures every candidate on one")
-    tasks = extract_tasks(kernel_module(args.model, args.bind, args.input_shape), host)
-    if not tasks:
-        raise TesselError(f"{args.model}: no kernel stages to tune")
-    print(
-        f"tuning {len(tasks)} stages of {args.model} ({len(records.entries)} records in {args.records})",
-        file=sys.stderr,
-    )
-    options = Options(
-        trials=trials,
-        budget_s=budget,
-        strategy=args.search,
+    report = tune(
+        args.model,
+        args.target,
+        records=args.records,
+        trials=args.trials,
+        budget=budget,
+        input_shapes=parse_shapes(args.input_shape),
+        bind=parse_bindings(args.bind),
+        search=args.search,
         batch=args.batch,
         workers=args.workers,
         threads=args.threads,
         timeout=args.timeout,
         seed=args.seed,
         ray=args.ray,
-        target=args.target,
-        host=host,
     )
-    states = Tuner(tasks, records, options).run()
-    print(f"{'stage':48s} {'launches':>8s} {'default ms':>11s} {'tuned ms':>9s} {'speedup':>8s} {'GFLOP/s':>8s}")
-    before = after = 0.0
-    for s in states:
-        d = s.default_s * 1e3 if s.default_s else float("nan")
-        b = s.best_s * 1e3 if s.best_s else float("nan")
-        if s.default_s and s.best_s:
-            before += s.task.weight * s.default_s
-            after += s.task.weight * s.best_s
-        if not s.best_s:  # the budget ran out before this stage's first batch
-            print(f"{s.task.stage[:48]:48s} {s.task.weight:8d}   not measured (raise --trials or --budget)")
-            continue
-        print(
-            f"{s.task.stage[:48]:48s} {s.task.weight:8d} {d:11.3f} {b:9.3f} {d / b if d == d else float('nan'):7.2f}x {s.gflops:8.1f}"
-        )
-    if after:
-        print(
-            f"sum over launches: {before * 1e3:.3f} ms with default schedules, {after * 1e3:.3f} ms tuned ({before / after:.2f}x)"
-        )
-    print(f"records: {args.records} ({len(records.entries)} entries)")
+    print(report)
     return 0
 
 

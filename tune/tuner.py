@@ -50,6 +50,19 @@ class Options:
     host: str | None = None  # what the records call the machine (a GPU's description for gpu)
 
 
+@dataclass(frozen=True)
+class Progress:
+    """Where a tuning run stands after one round (for a progress bar)."""
+
+    trials: int  # measured so far, this run's and earlier records' of these tasks
+    elapsed_s: float
+    stage: str  # the stage this round measured
+    gflops: float  # its best so far
+    measured: int  # candidates this round
+    failed: int
+    stages_s: float  # the sum over launches of every measured stage's best time
+
+
 @dataclass
 class TaskState:
     task: Task
@@ -71,7 +84,9 @@ class Tuner:
         records: Records,
         options: Options,
         log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True),
+        progress: Callable[[Progress], None] | None = None,
     ):
+        self.progress = progress  # called after every round instead of logging its line
         self.states = [TaskState(t) for t in tasks]
         self.records = records
         self.options = options
@@ -189,6 +204,10 @@ class Tuner:
         failed = sum(r.error is not None for r in results)
         elapsed = time.monotonic() - start
         done = self.total_trials()
+        if self.progress is not None:
+            total = sum(s.task.weight * s.best_s for s in self.states if s.best_s)
+            self.progress(Progress(done, elapsed, state.task.stage, state.gflops, len(results), failed, total))
+            return
         eta = ""
         if o.trials:
             eta = f", ETA {_duration(elapsed / max(done, 1) * max(o.trials - done, 0))}"

@@ -1,0 +1,247 @@
+"""`tessel.tune`: search schedules for every kernel stage of a model, measured on this
+machine, into a tuning log that `tessel.compile(..., records=...)` then applies.
+
+    import tessel
+    report = tessel.tune("model.onnx", trials=64, records="model.jsonl")  # a tqdm bar on stderr
+    print(report)                                    # per stage: default and tuned ms, GFLOP/s
+    fast = tessel.compile("model.onnx", records="model.jsonl")
+
+The search is Ansor's in structure (tune/): a space per stage from its iteration domain, a
+gradient-boosted cost model over loop features, evolutionary search, candidates built in
+worker processes and checked against the default schedule before they are timed. The log
+is appended to after every batch: a rerun resumes where it ended, and `trials` counts what
+the log already holds. `tessel-tune` is the command-line layer over this function.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tessel.runtime.errors import TesselError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import onnx
+    from xdsl.dialects.builtin import ModuleOp
+
+    from tessel.tune.tuner import Progress, TaskState
+
+__all__ = ["StageResult", "TuningReport", "kernel_module", "tune"]
+
+SEARCHES = ("evolve", "anneal", "random")
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """One kernel stage after tuning: launches per inference, default and best time."""
+
+    stage: str
+    launches: int
+    default_ms: float | None  # None: the budget ended before it was measured
+    tuned_ms: float | None
+    gflops: float
+
+    @property
+    def speedup(self) -> float | None:
+        return self.default_ms / self.tuned_ms if self.default_ms and self.tuned_ms else None
+
+
+@dataclass(frozen=True)
+class TuningReport:
+    """What a tuning run found, stage by stage, and where the log is."""
+
+    stages: list[StageResult]
+    records: str
+    entries: int  # lines in the log after the run
+
+    @property
+    def default_ms(self) -> float:
+        """The sum over launches of the default schedules' times (stages measured both ways)."""
+        return sum(s.launches * s.default_ms for s in self.stages if s.default_ms and s.tuned_ms)
+
+    @property
+    def tuned_ms(self) -> float:
+        """The same sum with each stage's best schedule."""
+        return sum(s.launches * s.tuned_ms for s in self.stages if s.default_ms and s.tuned_ms)
+
+    def __str__(self) -> str:
+        rows = [f"{'stage':48s} {'launches':>8s} {'default ms':>11s} {'tuned ms':>9s} {'speedup':>8s} {'GFLOP/s':>8s}"]
+        for s in self.stages:
+            if s.tuned_ms is None:
+                rows.append(f"{s.stage[:48]:48s} {s.launches:8d}   not measured (raise trials or budget)")
+                continue
+            d = s.default_ms if s.default_ms is not None else float("nan")
+            x = s.speedup if s.speedup is not None else float("nan")
+            rows.append(f"{s.stage[:48]:48s} {s.launches:8d} {d:11.3f} {s.tuned_ms:9.3f} {x:7.2f}x {s.gflops:8.1f}")
+        if self.tuned_ms:
+            rows.append(
+                f"sum over launches: {self.default_ms:.3f} ms with default schedules, {self.tuned_ms:.3f} ms tuned "
+                f"({self.default_ms / self.tuned_ms:.2f}x)"
+            )
+        rows.append(f"records: {self.records} ({self.entries} entries)")
+        return "\n".join(rows)
+
+
+def kernel_module(
+    model: str | os.PathLike[str] | bytes | onnx.ModelProto,
+    *,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    bind: Mapping[str, np.ndarray] | None = None,
+) -> ModuleOp:
+    """The model at kernel level (after tg-to-kernel), the form the tuner extracts tasks
+    from: an ONNX model (path, bytes or ModelProto), or a .mlir path of tg or kernel IR."""
+    from tessel.dialects.context import make_context
+    from tessel.frontends.onnx import import_model
+    from tessel.ir.source import read_module, verify
+    from tessel.ir.weights import WeightStore
+    from tessel.pipelines.tensor import lower
+
+    weights: Mapping[str, Any]
+    if isinstance(model, str | os.PathLike) and not os.fspath(model).endswith(".onnx"):  # tg or kernel IR
+        path = os.fspath(model)
+        if not os.path.exists(path):
+            raise TesselError(f"{path}: no such file")
+        module = read_module(make_context(), path)
+        weights = WeightStore.for_module(module, path)
+    else:
+        from tessel.api.tensor import _onnx_model
+
+        proto, source = _onnx_model(model)
+        result = import_model(proto, source=source, bind=dict(bind or {}), input_shapes=input_shapes)
+        module, weights = result.module, result.weights
+    verify(module)
+    if any(op.dialect_name() == "tg" for op in module.walk()):
+        lower(module, weights, stop_after="tg-to-kernel")
+    return module
+
+
+class _Bar:
+    """A tqdm bar over trials (or seconds of budget) with the last round in its postfix."""
+
+    def __init__(self, trials: int | None, budget_s: float | None, start: int, enabled: bool, file: Any = None):
+        from tqdm.auto import tqdm
+
+        self.by_time = trials is None and budget_s is not None
+        total = trials if not self.by_time else budget_s
+        unit = "s" if self.by_time else "trial"
+        self.bar = tqdm(total=total, initial=0 if self.by_time else start, unit=unit, disable=not enabled, file=file)
+        self.bar.set_description("tuning")
+
+    def __call__(self, p: Progress) -> None:
+        target = p.elapsed_s if self.by_time else p.trials
+        if self.bar.total is not None:
+            target = min(target, self.bar.total)
+        self.bar.update(target - self.bar.n)
+        failed = f", {p.failed} failed" if p.failed else ""
+        self.bar.set_postfix_str(f"{p.stage[:32]}: {p.gflops:.1f} GFLOP/s{failed}, stages {p.stages_s * 1e3:.3f} ms")
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def tune(
+    model: str | os.PathLike[str] | bytes | onnx.ModelProto,
+    target: str = "cpu",
+    *,
+    records: str | os.PathLike[str],
+    trials: int | None = None,
+    budget: float | None = None,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    bind: Mapping[str, np.ndarray] | None = None,
+    search: str = "evolve",
+    batch: int = 8,
+    workers: int = 2,
+    threads: int = 2,
+    timeout: float = 60.0,
+    seed: int = 0,
+    ray: str | None = None,
+    progress: bool = True,
+) -> TuningReport:
+    """Tune every kernel stage of `model` for `target` ("cpu", or "gpu": measured on this
+    machine's NVIDIA GPU), appending each measurement to `records` (JSON lines).
+
+    `trials`: measurements in all, the log's earlier ones of these stages included (default
+    64 unless `budget`, seconds of wall time, is given); `search`: evolve (Ansor), anneal
+    (TVM) or random; `workers`: processes building candidates; `threads`: threads a
+    candidate runs on; `ray`: measure on a Ray cluster (an address, or "local");
+    `progress`: a tqdm bar on stderr.
+
+    >>> report = tune("dqn.onnx", trials=16, records="dqn.jsonl", progress=False)  # doctest: +SKIP
+    >>> report.tuned_ms <= report.default_ms  # doctest: +SKIP
+    True
+    """
+    from tessel.passes.sched.tuning.records import Records
+    from tessel.tune.task import extract_tasks
+    from tessel.tune.tuner import Options, Tuner
+
+    if target not in ("cpu", "gpu"):
+        raise TesselError(f"target {target}: the cpu and gpu targets can be tuned")
+    if target == "gpu" and ray:
+        raise TesselError("ray measures on CPUs; the gpu target is measured on this machine's GPU")
+    if search not in SEARCHES:
+        raise TesselError(f"search '{search}': expected one of {', '.join(SEARCHES)}")
+    for name, value in (("batch", batch), ("workers", workers), ("threads", threads)):
+        if value < 1:
+            raise TesselError(f"{name} must be at least 1, got {value}")
+    if trials is not None and trials < 1:
+        raise TesselError(f"trials must be at least 1, got {trials}")
+    if budget is not None and not budget > 0:
+        raise TesselError(f"budget must be positive seconds, got {budget:g}")
+    if not timeout > 0:
+        raise TesselError(f"timeout must be positive seconds, got {timeout:g}")
+    path = os.fspath(records)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise TesselError(f"records: no folder {folder} to write {os.path.basename(path)} into")
+    if trials is None and budget is None:
+        trials = 64
+    log = Records(path)
+    host = None
+    if target == "gpu":  # needs the GPU now: candidates are measured on it
+        from tessel.targets.gpu.runtime import device_description
+
+        host = device_description(hint="tuning for the GPU measures every candidate on one")
+    tasks = extract_tasks(kernel_module(model, input_shapes=input_shapes, bind=bind), host)
+    if not tasks:
+        where = os.fspath(model) if isinstance(model, str | os.PathLike) else "the model"
+        raise TesselError(f"{where}: no kernel stages to tune")
+    options = Options(
+        trials=trials,
+        budget_s=budget,
+        strategy=search,
+        batch=batch,
+        workers=workers,
+        threads=threads,
+        timeout=timeout,
+        seed=seed,
+        ray=ray,
+        target=target,
+        host=host,
+    )
+    tuner = Tuner(tasks, log, options)
+    bar = _Bar(trials, budget, tuner.total_trials(), progress)
+    tuner.progress = bar
+    try:
+        states = tuner.run()
+    finally:
+        bar.close()
+    return TuningReport([_stage(s) for s in states], path, len(log.entries))
+
+
+def _stage(s: TaskState) -> StageResult:
+    return StageResult(
+        s.task.stage,
+        int(s.task.weight),
+        s.default_s * 1e3 if s.default_s else None,
+        s.best_s * 1e3 if s.best_s else None,
+        float(s.gflops),
+    )
+
+
+# `tessel.tune` is the package tessel/tune/ made callable (tune/__init__.py): this is it.
+from tessel.tune import register  # noqa: E402  (after the function it registers)
+
+package = register(tune)

@@ -1,0 +1,55 @@
+"""tessel.tune: a small model tuned for 2 trials writes 2 records, a rerun resumes (measures
+nothing again), the report adds up, the progress bar is tqdm's, and bad arguments are one
+line each (before any work)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import tessel
+from tessel.runtime.errors import TesselError
+
+
+def test_tune_writes_and_resumes(small, tmp_path) -> None:
+    records = tmp_path / "small.jsonl"
+    report = tessel.tune(small, trials=2, batch=2, workers=1, threads=1, records=records, progress=False)
+    lines = records.read_text().splitlines()
+    assert report.entries == len(lines) == 2
+    assert {json.loads(line)["stage"] for line in lines} <= {s.stage for s in report.stages}
+    measured = [s for s in report.stages if s.tuned_ms is not None]
+    assert measured and all(s.tuned_ms > 0 and s.launches >= 1 for s in measured)
+    assert "records:" in str(report)
+    again = tessel.tune(small, trials=2, workers=1, threads=1, records=records, progress=False)
+    assert again.entries == 2 and records.read_text().splitlines() == lines
+
+
+def test_progress_bar_is_tqdm() -> None:
+    from tessel.api.tuning import _Bar
+    from tessel.tune.tuner import Progress
+
+    out = io.StringIO()
+    bar = _Bar(10, None, 2, enabled=True, file=out)
+    bar(Progress(6, 1.0, "k1_conv__s0", 123.4, 4, 1, 0.002))
+    assert bar.bar.n == 6 and bar.bar.total == 10
+    bar.bar.refresh()
+    assert "6/10" in out.getvalue() and "123.4 GFLOP/s, 1 failed" in out.getvalue()
+    bar.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"target": "vta"}, "the cpu and gpu targets can be tuned"),
+        ({"trials": 0}, "trials must be at least 1"),
+        ({"search": "grid"}, "search 'grid'"),
+        ({"budget": -1.0}, "budget must be positive"),
+    ],
+)
+def test_bad_arguments(small, tmp_path, kwargs, message: str) -> None:
+    with pytest.raises(TesselError, match=message) as err:
+        tessel.tune(small, records=tmp_path / "r.jsonl", **kwargs)
+    assert "\n" not in str(err.value)
+    assert not (tmp_path / "r.jsonl").exists()

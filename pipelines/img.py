@@ -28,7 +28,7 @@ from tessel.dialects import img
 from tessel.dialects.img.program import StepKind
 from tessel.dialects.img.types import ImageType, StreamType, numpy_dtype
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.img.analysis.costs import load_model
+from tessel.passes.img.analysis.costs import DEFAULT_PLATFORMS, load_model
 from tessel.passes.img.fuse import ImgFuse
 from tessel.passes.img.hoist_reductions import hoist as hoist_reductions
 from tessel.passes.img.line_buffers import ImgLineBuffers, report
@@ -41,7 +41,7 @@ from tessel.targets.cpu.img_llvm import ENTRY, emit_pipeline
 from tessel.targets.cpu.img_program import ProgramExecutable
 from tessel.targets.reference.interpreter import entry_function
 
-PLATFORMS = Path(__file__).resolve().parents[1] / "examples" / "img" / "camera" / "platforms.json"
+PLATFORMS = DEFAULT_PLATFORMS  # package data: works from an installed wheel
 
 __all__ = [
     "compile_pipeline", "compile_program", "entry_function", "line_buffer_report", "llvm_ir",

@@ -90,7 +90,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--platform-model",
         metavar="JSON",
-        help="--partition: the constants (default: examples/img/camera/platforms.json)",
+        help="--partition: the constants (default: the shipped passes/img/analysis/platforms.json)",
     )
 
 

@@ -19,7 +19,6 @@ value. Options: `model` (a platform JSON), `platform`, `link`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -31,7 +30,15 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tessel.dialects import img
 from tessel.dialects.img.attrs import Place, PlaceAttr
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.img.analysis.costs import Link, Model, Platform, load_model, ops_per_frame, output_bits
+from tessel.passes.img.analysis.costs import (
+    DEFAULT_PLATFORMS,
+    Link,
+    Model,
+    Platform,
+    load_model,
+    ops_per_frame,
+    output_bits,
+)
 from tessel.passes.img.analysis.rates import rates
 
 
@@ -156,7 +163,7 @@ def apply_cut(fn: func.FuncOp, chosen: Option, link: Link) -> None:
 class ImgPartition(ModulePass):
     name = "img-partition"
 
-    model: str = str(Path(__file__).resolve().parents[2] / "examples" / "img" / "camera" / "platforms.json")
+    model: str = str(DEFAULT_PLATFORMS)
     platform: str = "accel"
     link: str = "backscatter"
 

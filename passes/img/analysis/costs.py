@@ -27,6 +27,9 @@ from tessel.dialects import img
 from tessel.dialects.img.types import ImageType
 from tessel.ir.diagnostics import TesselError
 
+# The shipped platform model, package data (examples/img/camera/platforms.json links to it).
+DEFAULT_PLATFORMS = Path(__file__).with_name("platforms.json")
+
 
 @dataclass(frozen=True)
 class Platform:

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 DEMO := build/demo
 
-.PHONY: test unit conformance conformance-full lit demo clean fuzz check zoo
+.PHONY: test unit conformance conformance-full lit demo clean fuzz check zoo wheel-test docs-api
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -97,3 +97,20 @@ check: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	@tmp=$$(mktemp -d) && ln -s $(CURDIR) $$tmp/tessel && cd $$tmp && MYPYPATH=$$tmp $(CURDIR)/$(BIN)/mypy -p tessel --config-file $(CURDIR)/pyproject.toml; status=$$?; rm -rf $$tmp; exit $$status
+
+# The wheel from outside the checkout (test/wheel/wheel_check.py): python -m build, a fresh
+# venv in a temporary folder, the wheel and its dependencies from the index, then the
+# README's Python examples, a saved model loaded without the compiler, and img-partition's
+# default platform model (package data), all run from a folder outside the checkout.
+# WHEEL_DEPS=venv links the dependencies from .venv instead (offline, ~1 minute).
+WHEEL_DEPS ?= index
+wheel-test: $(VENV)/.installed-test
+	$(BIN)/python test/wheel/wheel_check.py --deps $(WHEEL_DEPS)
+
+# The API reference from the docstrings (pdoc): the package root, tessel.api and the
+# deployable runtime, into build/docs/api; any warning fails the build.
+API_MODULES := tessel tessel.api tessel.runtime $(foreach p,bench dialects frontends ir passes pipelines targets tools tune,'!tessel.$(p)')
+docs-api: $(VENV)/.installed-test
+	@rm -rf build/docs/api
+	$(BIN)/python -W error -m pdoc $(API_MODULES) -o build/docs/api
+	@echo "API reference: build/docs/api/index.html"

@@ -36,6 +36,8 @@ TOLERANCE = 1e-4
 class Row:
     name: str
     family: str
+    source: str = ""
+    params: int = 0
     imported: str = ""
     reference: str = ""
     cpu: str = ""
@@ -71,6 +73,15 @@ def verdict(got: list[np.ndarray], want: list[np.ndarray], family: str) -> str:
     return f"ok ({error:.1e})" if error <= TOLERANCE else f"error {error:.1e}"
 
 
+def parameter_count(model: onnx.ModelProto) -> int:
+    """Elements of the model's initializers (weights, biases, quantization scales)."""
+    return sum(int(np.prod(t.dims, dtype=np.int64)) for t in model.graph.initializer)
+
+
+def _millions(n: int) -> str:
+    return f"{n / 1e6:.1f}M" if n >= 1e5 else f"{n / 1e3:.0f}k"
+
+
 def median_ms(fn, runs: int) -> float:  # noqa: ANN001
     fn()
     samples = []
@@ -83,9 +94,10 @@ def median_ms(fn, runs: int) -> float:  # noqa: ANN001
 
 def check(path: Path, entry: dict, targets: list[str], runs: int, threads: int) -> Row:
     name = path.stem
-    row = Row(name, entry.get("family", "?"))
+    row = Row(name, entry.get("family", "?"), entry.get("source", ""))
     feed = dict(np.load(path.with_suffix(".inputs.npz")))
     model = load_model(str(path))
+    row.params = parameter_count(model)
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
@@ -138,15 +150,18 @@ def table(rows: list[Row]) -> str:
     lines = [
         f"CPU: {model}; onnx {onnx.__version__}, onnxruntime {ort.__version__}",
         "",
-        "| model | family | import | reference vs ort | cpu vs ort | compile s | tessel ms | ort ms | ratio |",
-        "|---|---|---|---|---|---:|---:|---:|---:|",
+        "Errors are max|a - e| / max|e| against onnxruntime (int8: output steps); ratio is ort ms / tessel ms.",
+        "",
+        "| model | source | params | import | reference vs ort | cpu vs ort | compile s | tessel ms | ort ms | ratio |",
+        "|---|---|---:|---|---|---|---:|---:|---:|---:|",
     ]
     for r in rows:
         ratio = f"{r.ort_ms / r.tessel_ms:.2f}" if r.tessel_ms and r.ort_ms else ""
         compile_s = f"{r.compile_s:.1f}" if r.compile_s is not None else ""
         t = f"{r.tessel_ms:.2f}" if r.tessel_ms else ""
         o = f"{r.ort_ms:.2f}" if r.ort_ms else ""
-        lines.append(f"| {r.name} | {r.family} | {r.imported} | {r.reference} | {r.cpu} | {compile_s} | {t} | {o} | {ratio} |")
+        cells = [r.name, r.source, _millions(r.params), r.imported, r.reference, r.cpu, compile_s, t, o, ratio]
+        lines.append("| " + " | ".join(cells) + " |")
     failures = [r for r in rows if not r.passed]
     if failures:
         lines += ["", "Errors:", ""]

@@ -66,7 +66,8 @@ def export(name: str, out: Path, small: bool) -> dict:
         )  # fmt: skip
     np.savez(out / f"{name}.inputs.npz", **{n: x.numpy() for n, x in zip(in_names, inputs)})
     shapes = {n: list(x.shape) for n, x in zip(in_names, inputs)}
-    return {"family": entry.family, "note": entry.note, "inputs": shapes, "dynamic": {k: v for k, v in axes.items() if k in in_names}}
+    dynamic = {k: v for k, v in axes.items() if k in in_names}
+    return {"family": entry.family, "note": entry.note, "source": entry.source, "inputs": shapes, "dynamic": dynamic}
 
 
 def quantize(name: str, source: str, out: Path, index: dict) -> dict:
@@ -90,7 +91,8 @@ def quantize(name: str, source: str, out: Path, index: dict) -> dict:
     )  # fmt: skip
     data = dict(np.load(out / f"{source}.inputs.npz"))
     np.savez(out / f"{name}.inputs.npz", **data)
-    return {**index[source], "family": "int8", "note": f"{source} quantized by onnxruntime (QDQ, int8, per channel)"}
+    note = f"{source} quantized by onnxruntime (QDQ, int8, per channel)"
+    return {**index[source], "family": "int8", "note": note, "source": "onnxruntime quantize_static"}
 
 
 def main() -> int:

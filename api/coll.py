@@ -95,14 +95,15 @@ def topology(spec: str | Topology, nodes: int | None = None) -> Topology:
     return topo
 
 
-def smaller_machine(spec: str | Topology, topo: Topology, ranks: int) -> Topology:
-    """The same kind of machine with `ranks` GPUs (fewer nodes), for small real runs."""
+def smaller_machine(spec: str | Topology, topo: Topology, ranks: int, flag: str = "ranks") -> Topology:
+    """The same kind of machine with `ranks` GPUs (fewer nodes), for small real runs;
+    `flag` names the ranks in the error (the CLI's `--ranks`)."""
     if ranks == topo.gpus:
         return topo
     per = topo.gpus_per_node
     if ranks % per or not isinstance(spec, str) or spec.endswith(".mlir"):
         raise TesselError(
-            f"{ranks} ranks do not fit {topo.name} ({topo.gpus} GPUs in nodes of {per}); run on {topo.gpus} ranks "
+            f"{flag} {ranks} does not fit {topo.name} ({topo.gpus} GPUs in nodes of {per}); give {flag} {topo.gpus} "
             f"or a multiple of {per} with a built-in or JSON topology"
         )
     nodes = ranks // per

@@ -21,15 +21,14 @@ allgather of a 16MB buffer (a rank's share split by the sketch's input_chunkup, 
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import time
 
+from tessel.api import coll as api
 from tessel.dialects.coll import AlgorithmOp, CollectiveOp, TopologyOp
 from tessel.dialects.coll.model import Algorithm, CollKind, Sketch, Topology
 from tessel.dialects.coll.simulate import SimResult
-from tessel.dialects.coll.taccl import check_sketch, load_sketch_json, load_topology_json
-from tessel.dialects.coll.topologies import BUILTIN_NAMES, builtin
+from tessel.dialects.coll.taccl import check_sketch, load_sketch_json
+from tessel.dialects.coll.topologies import BUILTIN_NAMES
 from tessel.dialects.context import make_context
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import read_module
@@ -37,37 +36,12 @@ from tessel.pipelines import coll as pipeline
 from tessel.pipelines.coll import Options, Result, synthesize, synthesize_buckets
 from tessel.tools.cli import check_output_path, write_atomically
 
-UNITS = {
-    "": 1,
-    "B": 1,
-    "K": 1 << 10,
-    "KB": 1 << 10,
-    "KIB": 1 << 10,
-    "M": 1 << 20,
-    "MB": 1 << 20,
-    "MIB": 1 << 20,
-    "G": 1 << 30,
-    "GB": 1 << 30,
-    "GIB": 1 << 30,
-}
-
 
 def parse_size(text: str, flag: str = "--size") -> int:
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", text)
-    if not m or m.group(2).upper() not in UNITS:
-        raise TesselError(f"{flag} {text}: expected a size such as 1024, 64KB, 1MB or 1GB")
-    size = int(float(m.group(1)) * UNITS[m.group(2).upper()])
-    if size < 1:
-        raise TesselError(f"{flag} {text}: the size must be at least 1 byte")
-    return size
+    return api.parse_size(text, flag)
 
 
-def human(size: float) -> str:
-    for unit, factor in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if size >= factor:
-            v = size / factor
-            return f"{v:g}{unit}" if v == int(v) else f"{v:.3g}{unit}"
-    return f"{size:g}B"
+human = api.human_size
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -116,37 +90,14 @@ def _topology(args: argparse.Namespace, nodes: int | None) -> tuple[Topology, li
         colls = [op for op in module.walk() if isinstance(op, CollectiveOp)]
         algs = [op.algorithm() for op in module.walk() if isinstance(op, AlgorithmOp)]
         return topos[0].topology(), colls, algs
-    if path.endswith(".json"):
-        topo = load_topology_json(path, nodes)
-    else:
-        found = builtin(path)
-        if found is None:
-            if os.path.exists(path):
-                raise TesselError(f"{path}: give a TACCL topology .json or a coll .mlir module")
-            raise TesselError(f"unknown topology '{path}': not a file and not a built-in ({BUILTIN_NAMES})")
-        topo = found
-        if nodes is not None:
-            raise TesselError("--nodes applies to TACCL topology JSON; built-ins name their nodes (ndv2x4)")
-    topo.validate()
-    return topo, [], []
+    if nodes is not None and not path.endswith(".json"):
+        raise TesselError("--nodes applies to TACCL topology JSON; built-ins name their nodes (ndv2x4)")
+    return api.topology(path, nodes), [], []
 
 
 def _with_nodes(args: argparse.Namespace, topo: Topology, ranks: int) -> Topology:
     """The same kind of machine with `ranks` GPUs (fewer nodes), for small real runs."""
-    if ranks == topo.gpus:
-        return topo
-    per = topo.gpus_per_node
-    if ranks % per or args.topology.endswith(".mlir"):
-        raise TesselError(
-            f"--ranks {ranks} does not fit {topo.name} ({topo.gpus} GPUs in nodes of {per}); give --ranks {topo.gpus} or a multiple of {per} with a built-in or JSON topology"
-        )
-    nodes = ranks // per
-    if args.topology.endswith(".json"):
-        return load_topology_json(args.topology, nodes)
-    base = re.sub(r"x\d+$", "", topo.name)
-    small = builtin(base if nodes == 1 else f"{base}x{nodes}")
-    assert small is not None
-    return small
+    return api.smaller_machine(args.topology, topo, ranks, "--ranks")
 
 
 def _report(

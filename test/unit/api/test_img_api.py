@@ -11,7 +11,7 @@ import tessel
 from tessel.runtime.errors import TesselError
 
 
-@pytest.mark.parametrize("name, dtype", [("unsharp", "f32"), ("sobel", "u8")])
+@pytest.mark.parametrize("name, dtype", [("box3x3", "f32"), ("sobel", "u8")])
 def test_pipeline_matches_reference(name: str, dtype: str) -> None:
     pipe = tessel.img.compile(tessel.img.example(name, dtype, 48, 64), threads=2)
     (frame,) = pipe.random_frames(seed=1)

@@ -1,4 +1,4 @@
-"""tessel.tune: a small model tuned for 2 trials writes 2 records, a rerun resumes (measures
+"""tessel.tune: a small model tuned for 1 trial writes 1 record, a rerun resumes (measures
 nothing again), the report adds up, the progress bar is tqdm's, and bad arguments are one
 line each (before any work)."""
 
@@ -15,15 +15,15 @@ from tessel.runtime.errors import TesselError
 
 def test_tune_writes_and_resumes(small, tmp_path) -> None:
     records = tmp_path / "small.jsonl"
-    report = tessel.tune(small, trials=2, batch=2, workers=1, threads=1, records=records, progress=False)
+    report = tessel.tune(small, trials=1, batch=1, workers=1, threads=1, records=records, progress=False)
     lines = records.read_text().splitlines()
-    assert report.entries == len(lines) == 2
+    assert report.entries == len(lines) == 1
     assert {json.loads(line)["stage"] for line in lines} <= {s.stage for s in report.stages}
     measured = [s for s in report.stages if s.tuned_ms is not None]
     assert measured and all(s.tuned_ms > 0 and s.launches >= 1 for s in measured)
     assert "records:" in str(report)
-    again = tessel.tune(small, trials=2, workers=1, threads=1, records=records, progress=False)
-    assert again.entries == 2 and records.read_text().splitlines() == lines
+    again = tessel.tune(small, trials=1, workers=1, threads=1, records=records, progress=False)
+    assert again.entries == 1 and records.read_text().splitlines() == lines
 
 
 def test_progress_bar_is_tqdm() -> None:

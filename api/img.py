@@ -9,7 +9,8 @@
     assert np.abs(sharp - unsharp.reference(frame)).max() <= 1e-4
 
 A pipeline is `img` IR (text, a .mlir path or a parsed module) whose function takes and
-returns `!img.frame<HxWxCxT>` values; `example` builds the shipped ones (box3x3, gauss_sep,
+returns `!img.frame<HxWxCxT>` values, or a `Pipeline` built in Python (stencils by their
+weights, maps as Python expressions: api/img_builder.py); `example` builds the shipped ones (box3x3, gauss_sep,
 sobel, unsharp, isp_lite, gamma_down, lut_blur; u8 or f32) at any size. Frames are numpy
 arrays of shape (H, W, C) and the frame's element type. Camera pipelines (sources, gates,
 streams, sinks) compile to a `CameraProgram` run over frames by camera name. `tessel-run
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tessel.api.img_builder import Pipeline, Scalar
 from tessel.runtime.errors import TesselError
 
 if TYPE_CHECKING:  # xDSL and llvmlite load on first use (import tessel stays cheap)
@@ -35,7 +37,7 @@ if TYPE_CHECKING:  # xDSL and llvmlite load on first use (import tessel stays ch
     from tessel.targets.cpu.img_exec import ImgExecutable
     from tessel.targets.cpu.img_program import ProgramExecutable, Run
 
-__all__ = ["CameraProgram", "Frame", "ImagePipeline", "compile", "example", "examples"]
+__all__ = ["CameraProgram", "Frame", "ImagePipeline", "Pipeline", "Scalar", "compile", "example", "examples"]
 
 
 @dataclass(frozen=True)
@@ -70,13 +72,15 @@ def example(name: str, dtype: str = "u8", height: int = 1080, width: int = 1920)
         raise TesselError(str(err)) from None
 
 
-def _module(source: str | os.PathLike[str] | ModuleOp) -> ModuleOp:
+def _module(source: str | os.PathLike[str] | ModuleOp | Pipeline) -> ModuleOp:
     from xdsl.dialects.builtin import ModuleOp
 
     from tessel.dialects.context import make_context
     from tessel.ir.source import parse_module, read_module, verify
 
-    if isinstance(source, ModuleOp):
+    if isinstance(source, Pipeline):
+        module = parse_module(make_context(), source.ir(), f"<pipeline {source.name}>")
+    elif isinstance(source, ModuleOp):
         module = source.clone()
     else:
         text = os.fspath(source)
@@ -207,7 +211,7 @@ class CameraProgram:
 
 
 def compile(
-    source: str | os.PathLike[str] | ModuleOp,
+    source: str | os.PathLike[str] | ModuleOp | Pipeline,
     entry: str | None = None,
     *,
     threads: int = 2,
@@ -215,7 +219,7 @@ def compile(
     hoist: bool = True,
 ) -> Any:
     """Compile the pipeline function `entry` (default: the only one, or `main`) of `source`
-    (IR text, a .mlir path, or a module) for this CPU: data reductions hoisted first
+    (IR text, a .mlir path, a module, or a `Pipeline` built in Python) for this CPU: data reductions hoisted first
     (`hoist`), point-wise producers fused into consumers (`fuse`), every other producer
     line-buffered, one native thread pool of `threads`. Returns an `ImagePipeline`, or a
     `CameraProgram` for a pipeline with sources, gates or streams.

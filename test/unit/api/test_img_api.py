@@ -57,3 +57,32 @@ def test_errors_are_one_line() -> None:
     with pytest.raises(TesselError) as err:
         blur(np.zeros((16, 15, 1), np.uint8))
     assert "\n" not in str(err.value)
+
+
+def test_python_builder_matches_numpy() -> None:
+    """A pipeline built in Python (a 3x3 stencil by its weights, a map written as an
+    expression) computes what the same formula computes in numpy."""
+    p = tessel.img.Pipeline("sharpen", height=24, width=40)
+    x = p.input("x")
+    blur = p.stencil(x, [[1, 2, 1], [2, 4, 2], [1, 2, 1]], scale=1 / 16)
+    edge = p.map(lambda a, b: abs(a - b).sqrt(), x, blur)
+    p.output(p.map(lambda a, b: (2 * a - b).clamp(0, 1), x, blur), edge)
+    sharpen, edges = tessel.img.compile(p)(frame := np.random.default_rng(4).random((24, 40, 1), dtype=np.float32))
+    padded = np.pad(frame[:, :, 0].astype(np.float64), 1, mode="edge")
+    k = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]]) / 16
+    blurred = sum(k[i, j] * padded[i : i + 24, j : j + 40] for i in range(3) for j in range(3))
+    np.testing.assert_allclose(sharpen[:, :, 0], np.clip(2 * frame[:, :, 0] - blurred, 0, 1), atol=1e-5)
+    np.testing.assert_allclose(edges[:, :, 0], np.sqrt(np.abs(frame[:, :, 0] - blurred)), atol=1e-3)
+
+
+def test_builder_errors_are_one_line() -> None:
+    p = tessel.img.Pipeline("bad", height=8, width=8)
+    x = p.input("x")
+    with pytest.raises(TesselError, match="rectangle of odd size"):
+        p.stencil(x, [[1, 1], [1, 1]])
+    with pytest.raises(TesselError, match="Python comparisons"):
+        p.map(lambda a: a if a > 0 else -a, x)
+    with pytest.raises(TesselError, match="not a frame of pipeline @other"):
+        tessel.img.Pipeline("other", height=8, width=8).map(lambda a: a, x)
+    with pytest.raises(TesselError, match="needs an input and an output"):
+        tessel.img.compile(p)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # xDSL, z3 and SEAL load on first use (import tessel stays ch
     from tessel.dialects.hev.kernel import Interface
     from tessel.targets.seal.runtime import SealRuntime
 
-__all__ = ["Encrypted", "HeKernel", "Result", "compile"]
+__all__ = ["Encrypted", "HeKernel", "Result", "arrange_inputs", "compile"]
 
 
 @dataclass
@@ -64,6 +64,32 @@ class Result:
     def noise_budget(self) -> int:
         """The bits of noise budget left; decryption is correct while it is positive."""
         return int(self.kernel.runtime.noise_budget(self.ciphertext))
+
+
+def arrange_inputs(interface: Interface, given: Mapping[str, Any], where: str = "") -> list[np.ndarray]:
+    """The kernel's input vectors in argument order from `given` (by argument name), checked
+    against its declarations (names, `slots` integers each, bits and zero-padded layouts)
+    and reduced modulo t; errors name `where` (a file) when given."""
+    prefix = f"{where}: " if where else ""
+    names = [a.name for a in interface.arguments]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise TesselError(f"{prefix}no kernel input named {', '.join(unknown)} (inputs: {', '.join(names)})")
+    out = []
+    for a in interface.arguments:
+        if a.name not in given:
+            raise TesselError(f"{prefix}input '{a.name}' is missing")
+        v = np.asarray(given[a.name])
+        if v.shape != (interface.slots,) or v.dtype.kind not in "iub":
+            raise TesselError(
+                f"{prefix}input '{a.name}' is {v.dtype}{list(v.shape)}, the kernel takes {interface.slots} integers"
+            )
+        out.append(v.astype(np.int64) % interface.plain_modulus)
+    try:
+        interface.check_inputs(out)
+    except TesselError as err:
+        raise TesselError(f"{prefix}{err.message}") from None
+    return out
 
 
 class HeKernel:
@@ -164,21 +190,7 @@ class HeKernel:
             if k in given:
                 raise TesselError(f"input '{k}' is given twice (by position and by name)")
             given[k] = v
-        unknown = sorted(set(given) - set(names))
-        if unknown:
-            raise TesselError(f"@{self.name} has no input named {', '.join(unknown)} (inputs: {', '.join(names)})")
-        out = []
-        for name in names:
-            if name not in given:
-                raise TesselError(f"input '{name}' is missing (@{self.name} takes {', '.join(names)})")
-            v = np.asarray(given[name])
-            if v.shape != (self.slots,) or v.dtype.kind not in "iub":
-                raise TesselError(
-                    f"input '{name}' is {v.dtype}{list(v.shape)}, @{self.name} takes {self.slots} integers"
-                )
-            out.append(v.astype(np.int64) % self.plain_modulus)
-        self.interface.check_inputs(out)
-        return out
+        return arrange_inputs(self.interface, given)
 
     def encrypt(self, *args: Any, **kwargs: Any) -> Encrypted:
         """The client's side: secret inputs encrypted, public ones encoded, by position or name."""

@@ -22,6 +22,7 @@ import argparse
 
 import numpy as np
 
+from tessel.api.he import arrange_inputs
 from tessel.dialects.context import make_context
 from tessel.dialects.hev import kernel
 from tessel.dialects.hev.metrics import depth, op_counts
@@ -52,27 +53,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _inputs(spec_fn, iface: kernel.Interface, args: argparse.Namespace) -> list[np.ndarray]:
-    names = [a.name for a in iface.arguments]
     if args.inputs:
-        given = load_npz(args.inputs, "inputs")
-        unknown = sorted(set(given) - set(names))
-        if unknown:
-            raise TesselError(f"{args.inputs}: no kernel input named {', '.join(unknown)} (inputs: {', '.join(names)})")
-        out = []
-        for a in iface.arguments:
-            if a.name not in given:
-                raise TesselError(f"{args.inputs}: input '{a.name}' is missing")
-            v = np.asarray(given[a.name])
-            if v.shape != (iface.slots,) or v.dtype.kind not in "iu":
-                raise TesselError(
-                    f"{args.inputs}: input '{a.name}' is {v.dtype}{list(v.shape)}, the kernel takes {iface.slots} integers"
-                )
-            out.append(v.astype(np.int64) % iface.plain_modulus)
-        try:
-            iface.check_inputs(out)
-        except TesselError as err:
-            raise TesselError(f"{args.inputs}: {err.message}") from None
-        return out
+        return arrange_inputs(iface, load_npz(args.inputs, "inputs"), args.inputs)
     return iface.random_inputs(np.random.default_rng(args.seed))
 
 

@@ -60,7 +60,7 @@ def test_what_was_chosen_is_what_the_ir_says(dot) -> None:
     "call, message",
     [
         (lambda k: k(np.zeros(8, np.int64)), "input 'b' is missing"),
-        (lambda k: k(a=np.zeros(8, np.int64), c=np.zeros(8, np.int64)), "no input named c"),
+        (lambda k: k(a=np.zeros(8, np.int64), c=np.zeros(8, np.int64)), "no kernel input named c"),
         (lambda k: k(np.zeros(7, np.int64), np.zeros(8, np.int64)), "takes 8 integers"),
         (lambda k: k(np.zeros(8, np.float32), np.zeros(8, np.int64)), "takes 8 integers"),
     ],

@@ -53,3 +53,28 @@ def test_bad_arguments(small, tmp_path, kwargs, message: str) -> None:
         tessel.tune(small, records=tmp_path / "r.jsonl", **kwargs)
     assert "\n" not in str(err.value)
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_tessel_tune_is_callable_however_it_was_imported() -> None:
+    """Importing a module of the tune package binds `tessel.tune` to the package (Python's
+    import system does that); the package is callable, so `tessel.tune(...)` still works,
+    before and after the API module was imported."""
+    code = """
+import sys
+import tessel.tune.space
+import tessel
+from tessel.runtime.errors import TesselError
+assert tessel.tune is sys.modules["tessel.tune"] and "tessel.api.tuning" not in sys.modules
+try:
+    tessel.tune("m.onnx", "vta", records="r.jsonl")
+except TesselError as err:
+    assert "the cpu and gpu targets can be tuned" in str(err), err
+else:
+    raise AssertionError("no error")
+assert "tessel.api.tuning" in sys.modules and tessel.tune.space is sys.modules["tessel.tune.space"]
+"""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]

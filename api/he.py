@@ -109,6 +109,7 @@ class HeKernel:
         self.params_set, _ = he.parameters_for(program, "auto")
         self.keys = keys
         self._runtime: SealRuntime | None = None
+        self._server: tuple[list[Operation], Any] | None = None  # the server's ops and the decrypt
 
     # ------------------------------------------------------------------ what was chosen
 
@@ -196,7 +197,8 @@ class HeKernel:
         """The client's side: secret inputs encrypted, public ones encoded, by position or name."""
         from tessel.targets.seal.execute import prepare
 
-        client, _, _ = prepare(self.program, self._arrange(args, kwargs), self.runtime)
+        client, server_ops, decrypt = prepare(self.program, self._arrange(args, kwargs), self.runtime)
+        self._server = (server_ops, decrypt)
         return Encrypted(client, self)
 
     def run(self, inputs: Encrypted) -> Result:
@@ -205,14 +207,9 @@ class HeKernel:
 
         if inputs.kernel is not self:
             raise TesselError(f"these inputs were encrypted for another kernel than @{self.name} (other keys)")
-        _, server_ops, decrypt = self._plan()
+        assert self._server is not None  # set by encrypt, which made `inputs`
+        server_ops, decrypt = self._server
         return Result(evaluate(server_ops, inputs.values, self.runtime)[decrypt.input], self)
-
-    def _plan(self) -> tuple[dict[SSAValue, Any], list[Operation], Any]:
-        from tessel.targets.seal.execute import prepare
-
-        zeros = [np.zeros(self.slots, np.int64) for _ in self.inputs]
-        return prepare(self.program, zeros, self.runtime)
 
     def decrypt(self, result: Result) -> np.ndarray:
         """The client's side again: the result's slots (int64, modulo the plaintext modulus).

@@ -1,6 +1,12 @@
 """CPU latency of the example models: Tessel (untuned default schedules) vs onnxruntime.
 
     python -m tessel.bench.cpu_models [--threads 2] [--rounds 15] [--models resnet18,dqn]
+    python -m tessel.bench.cpu_models --zoo [build/zoo] [--models bert,gpt2]
+
+`--zoo` times the model zoo instead (exported by `make zoo` / examples/zoo/export.py: each
+NAME.onnx with its NAME.inputs.npz, at the shapes recorded there); a model Tessel cannot
+compile is listed with its one-line reason and left out of the geomean, which says how many
+models it covers.
 
 Both run in this process on the same inputs, alternating in blocks of about 50 ms with a
 pause between blocks (both runtimes' threads spin after a run and would slow the other),
@@ -11,6 +17,7 @@ time (cold: the object cache is bypassed), and the max error against onnxruntime
 to the output's scale. The last line is
 
     RESULT cpu_models resnet18_ms=<x> ort_resnet18_ms=<x> geomean_vs_ort=<x> ...
+    RESULT cpu_models_zoo geomean_vs_ort=<x> models=<compiled>/<total> NAME_ms=<x> ort_NAME_ms=<x> ...
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
+import onnx
 
 from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
 
@@ -39,13 +47,25 @@ def _build(name: str):
     return module.build()
 
 
+def _zoo(folder: Path, names: list[str] | None) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
+    """(name, model, inputs) of the exported zoo, in index order (`names` filters)."""
+    import json
+
+    index = json.loads((folder / "index.json").read_text())
+    chosen = [n for n in index if names is None or n in names]
+    return [(n, onnx.load(str(folder / f"{n}.onnx")), dict(np.load(folder / f"{n}.inputs.npz"))) for n in chosen]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--rounds", type=int, default=15)
     p.add_argument("--models", default=",".join(MODELS))
     p.add_argument("--records", help="a tessel-tune log: also time Tessel with the tuned schedules")
+    p.add_argument("--zoo", nargs="?", const="build/zoo", type=Path, help="time the exported model zoo in this folder")
     args = p.parse_args(argv)
+    if args.zoo is not None:
+        return _main_zoo(args)
 
     import onnxruntime as ort
 
@@ -122,6 +142,72 @@ def main(argv: list[str] | None = None) -> int:
         tuned.append(f"tuned_geomean_vs_ort={tuned_geo:.3f}")
     log(
         f"RESULT cpu_models {' '.join([*first, f'geomean_vs_ort={geomean:.3f}', *rest, *tuned])} threads={args.threads}"
+    )
+    return 0
+
+
+def _main_zoo(args: argparse.Namespace) -> int:
+    """The zoo: each model compiled cold, checked against onnxruntime, timed interleaved."""
+    import onnxruntime as ort
+
+    from tessel.frontends.onnx import import_model
+    from tessel.ir.diagnostics import TesselError
+    from tessel.pipelines.tensor import compile_for_cpu
+
+    if not (args.zoo / "index.json").exists():
+        raise SystemExit(f"cpu_models: {args.zoo}/index.json not found (export the zoo: make zoo)")
+    os.environ["TESSEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="tessel-bench-")  # cold compiles
+    log(f"environment: {environment(args.threads)}")
+    wanted = None if args.models == ",".join(MODELS) else args.models.split(",")
+    rows, skipped = [], []
+    for name, model, feed in _zoo(args.zoo, wanted):
+        inputs = [feed[i.name] for i in model.graph.input if i.name in feed]
+        try:
+            result = import_model(
+                model, source=f"{name}.onnx", input_shapes={k: list(v.shape) for k, v in feed.items()}
+            )
+            start = time.perf_counter()
+            executable, report = compile_for_cpu(result.module, result.weights, threads=args.threads)
+            compile_s = time.perf_counter() - start
+        except TesselError as err:
+            skipped.append((name, str(err)))
+            log(f"{name:22s} not compiled: {err}")
+            continue
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = args.threads
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        outs = executable.run(inputs)
+        expected = session.run(None, feed)
+        error = max(
+            float(np.abs(o.astype(np.float64) - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(outs, expected)
+        )
+        idle = wait_for_quiet()
+        runs: dict[str, Callable[[], object]] = {
+            "tessel": partial(executable.run_into, inputs, outs),
+            "ort": partial(session.run, None, feed),
+        }
+        samples = interleaved(runs, args.rounds, settle=0.05)
+        executable.close()
+        t, o = median_ms(samples["tessel"]), median_ms(samples["ort"])
+        rows.append((name, t, o, o / t, compile_s, error))
+        log(
+            f"{name:22s} tessel {t:9.3f} ms   onnxruntime {o:9.3f} ms   ratio {o / t:5.2f}   "
+            f"compile {compile_s:5.1f} s   rel error {error:.1e}   idle {idle:.0%}   ({report.summary()})"
+        )
+    log("")
+    log("| model | Tessel ms | onnxruntime ms | ratio (ort / Tessel) | compile s | max rel error |")
+    log("|---|---:|---:|---:|---:|---:|")
+    for name, t, o, ratio, c, err in rows:
+        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f} | {c:.1f} | {err:.1e} |")
+    for name, why in skipped:
+        log(f"| {name} | not compiled: {why} | | | | |")
+    total = len(rows) + len(skipped)
+    geomean = math.exp(sum(math.log(r[3]) for r in rows) / len(rows)) if rows else float("nan")
+    cells = [f"{name}_ms={t:.3f} ort_{name}_ms={o:.3f}" for name, t, o, *_ in rows]
+    log(
+        f"RESULT cpu_models_zoo geomean_vs_ort={geomean:.3f} models={len(rows)}/{total} "
+        f"{' '.join(cells)} threads={args.threads}"
     )
     return 0
 

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 DEMO := build/demo
 
-.PHONY: test unit conformance conformance-full lit demo clean fuzz check zoo wheel-test docs-api
+.PHONY: test unit conformance conformance-full lit demo clean fuzz check lint typecheck zoo wheel-test docs-api
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,7 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	touch $@
 
 test: $(VENV)/.installed-test
+	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest test/unit test/conformance -q
 	$(BIN)/python -m pytest test/fuzz test/bad-inputs test/gpu -q -rs
 	$(BIN)/lit -sv test/lit
@@ -92,10 +93,16 @@ clean:
 	rm -rf $(VENV) $(ZOO_VENV) build .cache *.egg-info
 
 # Lint, formatting, types and the layer line (docs/architecture.md).
-check: $(VENV)/.installed-test
+# The house rules (docs/architecture.md): ruff, the formatter, the import-linter layer and
+# acyclicity contracts (lint, part of make test), and the type checker (typecheck).
+check: lint typecheck
+
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+
+typecheck: $(VENV)/.installed-test
 	@tmp=$$(mktemp -d) && ln -s $(CURDIR) $$tmp/tessel && cd $$tmp && MYPYPATH=$$tmp $(CURDIR)/$(BIN)/mypy -p tessel --config-file $(CURDIR)/pyproject.toml; status=$$?; rm -rf $$tmp; exit $$status
 
 # The wheel from outside the checkout (test/wheel/wheel_check.py): python -m build, a fresh

@@ -191,7 +191,10 @@ def check(path: Path, entry: dict, targets: list[str], runs: int, threads: int) 
 
 def table(rows: list[Row]) -> str:
     cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-    model = next((line.split(":", 1)[1].strip() for line in cpu.splitlines() if line.startswith("Model name")), platform.processor())
+    model = next(
+        (line.split(":", 1)[1].strip() for line in cpu.splitlines() if line.startswith("Model name")),
+        platform.processor(),
+    )
     lines = [
         f"CPU: {model}; onnx {onnx.__version__}, onnxruntime {ort.__version__}",
         "",

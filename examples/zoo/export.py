@@ -80,7 +80,9 @@ def quantize(name: str, source: str, out: Path, index: dict) -> dict:
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:
             rng = np.random.default_rng(7)
-            self.batches = iter([{k: rng.standard_normal(s).astype(np.float32) for k, s in shapes.items()} for _ in range(8)])
+            self.batches = iter(
+                [{k: rng.standard_normal(s).astype(np.float32) for k, s in shapes.items()} for _ in range(8)]
+            )
 
         def get_next(self):  # noqa: ANN201 - onnxruntime's interface
             return next(self.batches, None)

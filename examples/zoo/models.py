@@ -81,7 +81,9 @@ def _deeplab(small: bool) -> Built:
     import torchvision
 
     torch.manual_seed(0)
-    model = torchvision.models.segmentation.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None, aux_loss=False)
+    model = torchvision.models.segmentation.deeplabv3_mobilenet_v3_large(
+        weights=None, weights_backbone=None, aux_loss=False
+    )
     inputs = _image(96 if small else 224)
     return _Segmentation(_calibrated(model, inputs[0])).eval(), inputs, ["input"], ["out"]
 
@@ -256,37 +258,94 @@ def _audio(small: bool) -> Built:
 
 # --------------------------------------------------------------------------- the zoo
 
-SMALL_BERT = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 1000}
+SMALL_BERT = {
+    "hidden_size": 64,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "intermediate_size": 128,
+    "vocab_size": 1000,
+}
 
 ZOO: list[ZooModel] = [
     ZooModel("resnet18", "cnn", _vision("resnet18"), source="torchvision.models.resnet18"),
     ZooModel("resnet50", "cnn", _vision("resnet50"), source="torchvision.models.resnet50"),
     ZooModel("resnext50", "cnn", _vision("resnext50_32x4d"), source="torchvision.models.resnext50_32x4d"),
     ZooModel("mobilenet_v2", "cnn", _vision("mobilenet_v2"), source="torchvision.models.mobilenet_v2"),
-    ZooModel("mobilenet_v3_small", "cnn", _vision("mobilenet_v3_small"), source="torchvision.models.mobilenet_v3_small"),
-    ZooModel("mobilenet_v3_large", "cnn", _vision("mobilenet_v3_large"), source="torchvision.models.mobilenet_v3_large"),
+    ZooModel(
+        "mobilenet_v3_small", "cnn", _vision("mobilenet_v3_small"), source="torchvision.models.mobilenet_v3_small"
+    ),
+    ZooModel(
+        "mobilenet_v3_large", "cnn", _vision("mobilenet_v3_large"), source="torchvision.models.mobilenet_v3_large"
+    ),
     ZooModel("efficientnet_b0", "cnn", _vision("efficientnet_b0"), source="torchvision.models.efficientnet_b0"),
     ZooModel("densenet121", "cnn", _vision("densenet121"), source="torchvision.models.densenet121"),
     ZooModel("shufflenet_v2", "cnn", _vision("shufflenet_v2_x1_0"), source="torchvision.models.shufflenet_v2_x1_0"),
     ZooModel("regnet_y_400mf", "cnn", _vision("regnet_y_400mf"), source="torchvision.models.regnet_y_400mf"),
     ZooModel("convnext_tiny", "cnn", _vision("convnext_tiny"), source="torchvision.models.convnext_tiny"),
     ZooModel("squeezenet1_1", "cnn", _vision("squeezenet1_1"), source="torchvision.models.squeezenet1_1"),
-    ZooModel("googlenet", "cnn", _vision("googlenet", aux_logits=False, init_weights=True), source="torchvision.models.googlenet"),
-    ZooModel("inception_v3", "cnn", _vision("inception_v3", size=299, small_size=96, aux_logits=False, init_weights=True), source="torchvision.models.inception_v3"),
+    ZooModel(
+        "googlenet",
+        "cnn",
+        _vision("googlenet", aux_logits=False, init_weights=True),
+        source="torchvision.models.googlenet",
+    ),
+    ZooModel(
+        "inception_v3",
+        "cnn",
+        _vision("inception_v3", size=299, small_size=96, aux_logits=False, init_weights=True),
+        source="torchvision.models.inception_v3",
+    ),
     ZooModel("mnasnet1_0", "cnn", _vision("mnasnet1_0"), source="torchvision.models.mnasnet1_0"),
-    ZooModel("vit_small", "transformer", _vit, "ViT-S/16 (12 layers, 6 heads, 384 wide)", source="torchvision VisionTransformer"),
+    ZooModel(
+        "vit_small",
+        "transformer",
+        _vit,
+        "ViT-S/16 (12 layers, 6 heads, 384 wide)",
+        source="torchvision VisionTransformer",
+    ),
     ZooModel("swin_t", "transformer", _swin, source="torchvision.models.swin_t"),
     ZooModel("deeplabv3_mobilenet", "segmentation", _deeplab, source="torchvision deeplabv3_mobilenet_v3_large"),
-    ZooModel("r3d_18", "video", _video, "3-D convolutions over an 8-frame clip", source="torchvision.models.video.r3d_18"),
-    ZooModel("bert", "transformer", _hf("BertConfig", "BertModel", SMALL_BERT), "bert-base shape (12 layers)", source="transformers BertModel"),
-    ZooModel("distilbert", "transformer",
-             _hf("DistilBertConfig", "DistilBertModel", {"dim": 64, "n_layers": 2, "n_heads": 4, "hidden_dim": 128, "vocab_size": 1000}), source="transformers DistilBertModel"),  # fmt: skip
-    ZooModel("gpt2", "transformer",
-             _hf("GPT2Config", "GPT2Model", {"n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 1000}), "gpt2 (124M) shape", source="transformers GPT2Model"),  # fmt: skip
-    ZooModel("t5_encoder", "transformer",
-             _hf("T5Config", "T5EncoderModel", {"d_model": 64, "d_kv": 16, "d_ff": 128, "num_layers": 2, "num_heads": 4, "vocab_size": 1000}),
-             "t5-small shape", source="transformers T5EncoderModel"),  # fmt: skip
-    ZooModel("whisper_encoder", "transformer", _whisper, "whisper-tiny encoder shape", source="transformers WhisperEncoder"),
+    ZooModel(
+        "r3d_18", "video", _video, "3-D convolutions over an 8-frame clip", source="torchvision.models.video.r3d_18"
+    ),
+    ZooModel(
+        "bert",
+        "transformer",
+        _hf("BertConfig", "BertModel", SMALL_BERT),
+        "bert-base shape (12 layers)",
+        source="transformers BertModel",
+    ),
+    ZooModel(
+        "distilbert",
+        "transformer",
+        _hf(
+            "DistilBertConfig",
+            "DistilBertModel",
+            {"dim": 64, "n_layers": 2, "n_heads": 4, "hidden_dim": 128, "vocab_size": 1000},
+        ),
+        source="transformers DistilBertModel",
+    ),  # fmt: skip
+    ZooModel(
+        "gpt2",
+        "transformer",
+        _hf("GPT2Config", "GPT2Model", {"n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 1000}),
+        "gpt2 (124M) shape",
+        source="transformers GPT2Model",
+    ),  # fmt: skip
+    ZooModel(
+        "t5_encoder",
+        "transformer",
+        _hf(
+            "T5Config",
+            "T5EncoderModel",
+            {"d_model": 64, "d_kv": 16, "d_ff": 128, "num_layers": 2, "num_heads": 4, "vocab_size": 1000},
+        ),
+        "t5-small shape",
+        source="transformers T5EncoderModel",
+    ),  # fmt: skip
+    ZooModel(
+        "whisper_encoder", "transformer", _whisper, "whisper-tiny encoder shape", source="transformers WhisperEncoder"
+    ),
     ZooModel("lstm_tagger", "rnn", _lstm, source="PyTorch nn.LSTM (2 layers)"),
     ZooModel("gru_classifier", "rnn", _gru, source="PyTorch nn.GRU (2 layers, bidirectional)"),
     ZooModel("m5_audio", "audio", _audio, "1-D convolutions on raw audio", source="PyTorch M5 (nn.Conv1d)"),

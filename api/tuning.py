@@ -173,10 +173,6 @@ def tune(
     >>> report.tuned_ms <= report.default_ms  # doctest: +SKIP
     True
     """
-    from tessel.passes.sched.tuning.records import Records
-    from tessel.tune.task import extract_tasks
-    from tessel.tune.tuner import Options, Tuner
-
     if target not in ("cpu", "gpu"):
         raise TesselError(f"target {target}: the cpu and gpu targets can be tuned")
     if target == "gpu" and ray:
@@ -198,6 +194,10 @@ def tune(
         raise TesselError(f"records: no folder {folder} to write {os.path.basename(path)} into")
     if trials is None and budget is None:
         trials = 64
+    from tessel.passes.sched.tuning.records import Records  # the compiler loads after the checks
+    from tessel.tune.task import extract_tasks
+    from tessel.tune.tuner import Options, Tuner
+
     log = Records(path)
     host = None
     if target == "gpu":  # needs the GPU now: candidates are measured on it

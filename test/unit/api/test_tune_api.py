@@ -61,7 +61,7 @@ def test_tessel_tune_is_callable_however_it_was_imported() -> None:
     before and after the API module was imported."""
     code = """
 import sys
-import tessel.tune.space
+import tessel.tune.quiet
 import tessel
 from tessel.runtime.errors import TesselError
 assert tessel.tune is sys.modules["tessel.tune"] and "tessel.api.tuning" not in sys.modules
@@ -71,7 +71,7 @@ except TesselError as err:
     assert "the cpu and gpu targets can be tuned" in str(err), err
 else:
     raise AssertionError("no error")
-assert "tessel.api.tuning" in sys.modules and tessel.tune.space is sys.modules["tessel.tune.space"]
+assert "tessel.api.tuning" in sys.modules and tessel.tune.quiet is sys.modules["tessel.tune.quiet"]
 """
     import subprocess
     import sys

@@ -11,7 +11,7 @@ generator, and is fast enough for the ONNX node tests.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import ml_dtypes
 import numpy as np
@@ -23,7 +23,9 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -44,6 +46,13 @@ from tessel.dialects.kernel.ops import ELEMENT_ATTR
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 
+_FLOAT_DTYPES: dict[type[Attribute], type] = {
+    Float16Type: np.float16,
+    BFloat16Type: ml_dtypes.bfloat16,
+    Float32Type: np.float32,
+    Float64Type: np.float64,
+}
+
 
 def np_type(t: Attribute) -> np.dtype:
     if isinstance(t, IndexType):
@@ -51,11 +60,21 @@ def np_type(t: Attribute) -> np.dtype:
     if isinstance(t, IntegerType):
         w = t.width.data
         return np.dtype(np.bool_) if w == 1 else np.dtype(f"int{w}")
-    return np.dtype(
-        {Float16Type: np.float16, BFloat16Type: ml_dtypes.bfloat16, Float32Type: np.float32, Float64Type: np.float64}[
-            type(t)
-        ]
-    )
+    return np.dtype(_FLOAT_DTYPES[type(t)])
+
+
+def _memref(value: SSAValue) -> MemRefType:
+    """The type of a value that is a memref by construction (a function's buffer argument)."""
+    t = value.type
+    assert isinstance(t, MemRefType), t
+    return t
+
+
+def _number(attr: Attribute | None) -> IntegerAttr | FloatAttr:
+    """A scalar constant the verifier has checked: arith.constant's value, a reduction's
+    init, a padded load's pad."""
+    assert isinstance(attr, IntegerAttr | FloatAttr), attr
+    return attr
 
 
 def global_array(name: str, g: memref.GlobalOp, weights: Mapping[str, np.ndarray], t: MemRefType) -> np.ndarray:
@@ -86,7 +105,7 @@ def affine_eval(e: AffineExpr, dims: Sequence[np.ndarray], syms: Sequence[np.nda
     if isinstance(e, AffineSymExpr):
         return syms[e.position]
     if isinstance(e, AffineConstantExpr):
-        return np.int64(e.value)
+        return np.asarray(e.value, dtype=np.int64)
     assert isinstance(e, AffineBinaryOpExpr)
     a, b = affine_eval(e.lhs, dims, syms), affine_eval(e.rhs, dims, syms)
     match e.kind:
@@ -172,12 +191,14 @@ class KernelEvaluator:
         fn = self.funcs[entry]
         args = list(fn.body.block.args)
         n_in = len(inputs)
-        env: dict[SSAValue, object] = {}
+        env: dict[SSAValue, np.ndarray] = {}
         for arg, value in zip(args, inputs):
             array = np.asarray(value, order="C")
-            env[arg] = array.view(np_type(arg.type.element_type)) if array.dtype.kind in "iu" else array  # type: ignore[attr-defined]
+            env[arg] = array.view(np_type(_memref(arg).element_type)) if array.dtype.kind in "iu" else array
         outputs = []
-        attrs = [a.data for a in fn.arg_attrs.data] if fn.arg_attrs else [{} for _ in args]
+        attrs: list[Mapping[str, Attribute]] = (
+            [a.data for a in fn.arg_attrs.data] if fn.arg_attrs else [{} for _ in args]
+        )
         for arg, at in zip(args[n_in:], attrs[n_in:]):
             t = arg.type
             assert isinstance(t, MemRefType)
@@ -190,7 +211,7 @@ class KernelEvaluator:
         self._run_block(fn.body.block, env)
         return outputs
 
-    def _run_block(self, block: Block, env: dict[SSAValue, object]) -> None:
+    def _run_block(self, block: Block, env: dict[SSAValue, np.ndarray]) -> None:
         for op in block.ops:
             if isinstance(op, func.ReturnOp):
                 return
@@ -198,26 +219,26 @@ class KernelEvaluator:
                 self._compute(op, env)
             elif isinstance(op, func.CallOp):
                 callee = self.funcs[op.callee.root_reference.data]
-                inner = dict(zip(callee.body.block.args, (env[v] for v in op.operands)))
+                inner: dict[SSAValue, np.ndarray] = dict(zip(callee.body.block.args, (env[v] for v in op.operands)))
                 self._run_block(callee.body.block, inner)
             elif isinstance(op, memref.AllocOp):
                 t = op.memref.type
-                env[op.memref] = np.zeros(t.get_shape(), np_type(t.element_type))  # type: ignore[attr-defined]
+                env[op.memref] = np.zeros(t.get_shape(), np_type(t.element_type))
             elif isinstance(op, memref.DeallocOp):
                 pass
             elif isinstance(op, memref.ViewOp):
                 t = op.result.type
                 arena = env[op.source]
-                start = int(env[op.byte_shift])  # type: ignore[arg-type]
-                dt = np_type(t.element_type)  # type: ignore[attr-defined]
-                size = math.prod(t.get_shape()) * dt.itemsize  # type: ignore[attr-defined]
-                env[op.result] = arena[start : start + size].view(dt).reshape(t.get_shape())  # type: ignore[index, attr-defined]
+                start = int(env[op.byte_shift])
+                dt = np_type(t.element_type)
+                size = math.prod(t.get_shape()) * dt.itemsize
+                env[op.result] = arena[start : start + size].view(dt).reshape(t.get_shape())
             elif isinstance(op, memref.GetGlobalOp):
                 env[op.memref] = self._global(op.name_.root_reference.data, op.memref.type)
             elif isinstance(op, memref.CopyOp):
-                np.copyto(env[op.destination], env[op.source])  # type: ignore[arg-type]
+                np.copyto(env[op.destination], env[op.source])
             elif isinstance(op, arith.ConstantOp):
-                env[op.result] = op.value.value.data  # type: ignore[attr-defined]
+                env[op.result] = np.asarray(_number(op.value).value.data)
             else:
                 raise NotImplementedError(f"kernel evaluator: {op.name}")
 
@@ -226,7 +247,7 @@ class KernelEvaluator:
 
     # ------------------------------------------------------------------ stages
 
-    def _compute(self, op: kernel.ComputeOp, env: dict[SSAValue, object]) -> None:
+    def _compute(self, op: kernel.ComputeOp, env: dict[SSAValue, np.ndarray]) -> None:
         extents = op.domain
         n = len(extents)
         k = op.spatial_count
@@ -243,9 +264,10 @@ class KernelEvaluator:
         term = np.broadcast_to(self._scalar_block(op.body.block, local), extents)
         out = env[op.out]
         if op.reduce_count == 0:
-            out[...] = term  # type: ignore[index]
+            out[...] = term
             return
-        init = op.init.value.data  # type: ignore[union-attr]
+        init = _number(op.init).value.data
+        assert op.combiner is not None, "a reduction has a combiner"
         ufunc = {
             "add": np.add,
             "mul": np.multiply,
@@ -253,7 +275,7 @@ class KernelEvaluator:
             "min": np.minimum,
             "umax": np.maximum,
             "umin": np.minimum,
-        }[op.combiner]  # type: ignore[index]
+        }[op.combiner]
         axes = tuple(range(k, n))
         dtype = term.dtype
         init_value = np.asarray(init).astype(dtype)
@@ -266,20 +288,21 @@ class KernelEvaluator:
             local = dict(env)
             local.update(zip(op.then.block.args, [*grids_for(extents[:k]), acc]))
             acc = np.broadcast_to(self._scalar_block(op.then.block, local), extents[:k])
-        out[...] = acc  # type: ignore[index]
+        out[...] = acc
 
-    def _empty_reduction(self, op: kernel.ComputeOp, env: dict[SSAValue, object]) -> None:
+    def _empty_reduction(self, op: kernel.ComputeOp, env: dict[SSAValue, np.ndarray]) -> None:
         """Nothing to combine: every element is init, mapped by the then region."""
         k = op.spatial_count
         spatial = op.domain[:k]
-        acc = np.full(spatial, op.init.value.data, np_type(op.init.type))  # type: ignore[union-attr]
+        init = _number(op.init)
+        acc = np.full(spatial, init.value.data, np_type(init.type))
         if op.then.blocks:
             local = dict(env)
             local.update(zip(op.then.block.args, [*grids_for(spatial), acc]))
             acc = np.broadcast_to(self._scalar_block(op.then.block, local), spatial)
-        env[op.out][...] = acc  # type: ignore[index]
+        env[op.out][...] = acc
 
-    def _scalar_block(self, block: Block, env: dict[SSAValue, object]) -> np.ndarray:
+    def _scalar_block(self, block: Block, env: dict[SSAValue, np.ndarray]) -> np.ndarray:
         for op in block.ops:
             if isinstance(op, kernel.YieldOp):
                 return np.asarray(env[op.values[0]])
@@ -287,11 +310,13 @@ class KernelEvaluator:
                 env[op.results[0]] = self._scalar(op, env)
         raise AssertionError("block without kernel.yield")
 
-    def _scalar(self, op: Operation, env: dict[SSAValue, object]):  # noqa: C901 - one case per op
+    def _scalar(self, op: Operation, env: dict[SSAValue, np.ndarray]) -> np.ndarray:  # noqa: C901 - one case per op
+        if not op.results:
+            raise NotImplementedError(f"kernel evaluator: {op.name}")
         v = [env[o] for o in op.operands]
-        rt = op.results[0].type if op.results else None
+        rt = op.results[0].type
         if isinstance(op, arith.ConstantOp):
-            return np.asarray(op.value.value.data, dtype=np_type(rt))  # type: ignore[attr-defined]
+            return np.asarray(_number(op.value).value.data, dtype=np_type(rt))
         if isinstance(op, affine.ApplyOp):
             m = op.map.data
             return affine_eval(m.results[0], v[: m.num_dims], v[m.num_dims :])
@@ -299,12 +324,12 @@ class KernelEvaluator:
             buf = env[op.memref]
             m = op.map.data
             idx = [affine_eval(e, v[1 : 1 + m.num_dims], v[1 + m.num_dims :]) for e in m.results]
-            _check_bounds(op, idx, buf.shape)  # type: ignore[attr-defined]
-            return buf[tuple(np.broadcast_arrays(*idx))] if idx else buf[()]  # type: ignore[index]
+            _check_bounds(op, idx, buf.shape)
+            return buf[tuple(np.broadcast_arrays(*idx))] if idx else buf[()]
         if isinstance(op, memref.LoadOp):
             buf = env[op.memref]
-            _check_bounds(op, v[1:], buf.shape)  # type: ignore[attr-defined]
-            return buf[tuple(np.broadcast_arrays(*v[1:]))] if len(v) > 1 else buf[()]  # type: ignore[index]
+            _check_bounds(op, v[1:], buf.shape)
+            return buf[tuple(np.broadcast_arrays(*v[1:]))] if len(v) > 1 else buf[()]
         if isinstance(op, kernel.LoadOp):
             return self._padded_load(op, env)
         name = op.name
@@ -335,13 +360,13 @@ class KernelEvaluator:
             return np.asarray(v[0]).view(np_type(rt))
         raise NotImplementedError(f"kernel evaluator: {name}")
 
-    def _padded_load(self, op: kernel.LoadOp, env: dict[SSAValue, object]) -> np.ndarray:
+    def _padded_load(self, op: kernel.LoadOp, env: dict[SSAValue, np.ndarray]) -> np.ndarray:
         buf = env[op.memref]
         operands = [env[i] for i in op.indices]
         m = op.map.data
         idx = [np.asarray(affine_eval(e, operands[: m.num_dims], operands[m.num_dims :])) for e in m.results]
         idx = list(np.broadcast_arrays(*idx)) if idx else []
-        shape = buf.shape  # type: ignore[attr-defined]
+        shape = buf.shape
         ok = np.ones(idx[0].shape if idx else (), bool)
         for i, size in zip(idx, shape):
             ok &= (i >= 0) & (i < size)
@@ -349,10 +374,10 @@ class KernelEvaluator:
             ok = ok & np.asarray(env[op.cond])
             ok = np.broadcast_to(ok, np.broadcast(ok, *idx).shape) if idx else ok
         clamped = tuple(np.clip(i, 0, max(s - 1, 0)) for i, s in zip(idx, shape))
-        pad = np.asarray(op.pad.value.data, dtype=buf.dtype)  # type: ignore[attr-defined]
-        if buf.size == 0:  # type: ignore[attr-defined]
+        pad = np.asarray(_number(op.pad).value.data, dtype=buf.dtype)
+        if buf.size == 0:
             return np.broadcast_to(pad, ok.shape)
-        return np.where(ok, buf[clamped] if clamped else buf[()], pad)  # type: ignore[index]
+        return np.where(ok, buf[clamped] if clamped else buf[()], pad)
 
 
 def _check_bounds(op: Operation, idx: Sequence, shape: Sequence[int]) -> None:
@@ -377,7 +402,10 @@ def _divsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (q + fix).astype(a.dtype)
 
 
-def _unsigned_op(fn):
+Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _unsigned_op(fn: Binary) -> Binary:
     def apply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         ua, ub = unsigned(a), unsigned(b)
         return fn(ua, ub).astype(ua.dtype).view(a.dtype)
@@ -385,7 +413,7 @@ def _unsigned_op(fn):
     return apply
 
 
-_FLOAT_BINARY = {
+_FLOAT_BINARY: dict[str, Binary] = {
     "arith.addf": np.add,
     "arith.subf": np.subtract,
     "arith.mulf": np.multiply,
@@ -397,7 +425,7 @@ _FLOAT_BINARY = {
     "llvm.frem": np.fmod,
 }
 
-_INT_BINARY = {
+_INT_BINARY: dict[str, Binary] = {
     "arith.addi": np.add,
     "arith.subi": np.subtract,
     "arith.muli": np.multiply,
@@ -419,7 +447,7 @@ _INT_BINARY = {
     "arith.shrsi": np.right_shift,
 }
 
-_UNARY = {
+_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "arith.negf": np.negative,
     "math.exp": np.exp,
     "math.sqrt": np.sqrt,

@@ -53,3 +53,28 @@ def test_zoo_model_matches_onnxruntime(zoo: tuple[Path, dict], name: str) -> Non
     folder, index = zoo
     row = check.check(folder / f"{name}.onnx", index[name], ["reference", "cpu"], runs=0, threads=2)
     assert row.passed, f"{name}: import {row.imported}, reference {row.reference}, cpu {row.cpu}: {row.errors}"
+
+
+def test_int8_outputs_are_compared_in_steps() -> None:
+    """A QDQ model's float outputs are multiples of the last DequantizeLinear's scale: the
+    int8 row counts steps of it, not a relative error (one step of a 0.5 scale is 0.5)."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    scale, zero = numpy_helper.from_array(np.float32(0.5), "s"), numpy_helper.from_array(np.int8(0), "z")
+    graph = helper.make_graph(
+        [
+            helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+            helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"]),
+        ],
+        "qdq",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])],
+        [scale, zero],
+    )
+    steps = check.output_steps(helper.make_model(graph))
+    assert steps == [0.5]
+    y = np.asarray([0.0, 0.5, -1.0, 3.5], np.float32)
+    assert check.verdict([y], [y], "int8", steps) == "ok (exact)"
+    assert check.verdict([y + 0.5], [y], "int8", steps) == "ok (1 step)"
+    assert check.verdict([y - 1.0], [y], "int8", steps) == "off by 2 steps"

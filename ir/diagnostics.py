@@ -39,7 +39,12 @@ def from_parse_error(err: ParseError) -> TesselError:
     message = " ".join(err.msg.split())
     if message == "in block definition":
         # xDSL's parser stopped after a complete op and found no next op: say what it saw
-        message = f"unexpected '{err.span.text}' after the end of an operation"
+        seen = err.span.text
+        message = (
+            f"unexpected '{seen}' after the end of an operation"
+            if seen
+            else "unexpected end of input after the end of an operation (a region's '}' missing?)"
+        )
     # a control byte (binary input read as text) would vanish from the one line: show it
     message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
     return TesselError(message, f"{loc.file}:{loc.line}:{loc.col}")

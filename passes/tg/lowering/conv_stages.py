@@ -14,18 +14,19 @@ from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints
+from tessel.passes.tg.lowering.index_maps import expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, _window_index, add, anchor, mul, read
 
 
 def padded_input(
     kb: KernelBuilder, x: SSAValue, pads: Sequence[int], spatial_dims: Sequence[int]
-) -> tuple[SSAValue, list[int]]:
+) -> tuple[SSAValue, tuple[int, ...]]:
     """A temporary copy of x with zero borders (stage `pad`), so that the convolution's
     hot loop reads without bounds checks; returns the buffer and the pads left to apply
     (all zero). Without padding, x itself."""
     if not any(pads):
-        return x, list(pads)
+        return x, tuple(pads)
     shape = list(shape_of(x))
     sp = len(spatial_dims)
     for i, d in enumerate(spatial_dims):
@@ -37,11 +38,11 @@ def padded_input(
     def copy(b: ElementBuilder, idx: Index) -> SSAValue:
         src = list(idx)
         for i, d in enumerate(spatial_dims):
-            src[d] = idx[d] - pads[i]  # type: ignore[operator]
+            src[d] = expr(idx[d]) - pads[i]
         return b.load(buffer, src, element_of(x), pad=0)
 
     kb.elementwise("pad", temp, element_of(x), copy)
-    return kb.placeholder(t, temp), [0] * len(pads)
+    return kb.placeholder(t, temp), (0,) * len(pads)
 
 
 def _kernel_axes(kernel: Sequence[int]) -> list[tuple[str, int]]:
@@ -63,11 +64,11 @@ def _conv(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -
     _, cg, *kernel = shape_of(w)
     mg = m // groups
     acc_t = compute_type(element_of(op.results[0]))
-    x, pads = padded_input(kb, x, pads, tuple(range(2, 2 + sp))) if x in kb.buffers else (x, list(pads))
+    x, pads = padded_input(kb, x, pads, tuple(range(2, 2 + sp))) if x in kb.buffers else (x, pads)
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        channel = r[0] if groups == 1 else (s[1] // mg) * cg + r[0]  # type: ignore[operator]
-        position = [s[2 + d] * strides[d] - pads[d] + r[1 + d] * dilations[d] for d in range(sp)]  # type: ignore[operator]
+        channel = r[0] if groups == 1 else (expr(s[1]) // mg) * cg + expr(r[0])
+        position = [expr(s[2 + d]) * strides[d] - pads[d] + expr(r[1 + d]) * dilations[d] for d in range(sp)]
         xv = read(b, x, [s[0], channel, *position], pad=0 if any(pads) else None)
         return mul(b, xv, b.value(w, [s[1], *r]))
 
@@ -107,7 +108,7 @@ def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then:
         return mul(b, xv, b.value(w, [s[1], r[0], r[1], r[2], r[3], s[4]]))
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        return then(b, s, add(b, acc, b.value(bias, [s[1] * mb + s[4]])) if bias is not None else acc)
+        return then(b, s, add(b, acc, b.value(bias, [expr(s[1]) * mb + expr(s[4])])) if bias is not None else acc)
 
     kb.reduction(
         "conv",
@@ -142,7 +143,7 @@ def _depthwise_conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAVal
         return mul(b, b.value(x, [s[0], s[1], h, wi, s[4]]), b.value(w, [s[1], zero, r[0], r[1], zero, s[4]]))
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        return then(b, s, add(b, acc, b.value(bias, [s[1] * cb + s[4]])) if bias is not None else acc)
+        return then(b, s, add(b, acc, b.value(bias, [expr(s[1]) * cb + expr(s[4])])) if bias is not None else acc)
 
     kb.reduction(
         "dwconv",
@@ -189,7 +190,7 @@ def _conv_transpose(kb: KernelBuilder, op: Operation, dests: list[SSAValue], the
         cond = None
         src = [idx[0], idx[1]]
         for d in range(sp):
-            pos = idx[2 + d] - max(before[d], 0)  # type: ignore[operator]
+            pos = expr(idx[2 + d]) - max(before[d], 0)
             if strides[d] > 1:
                 rem = b.ssa(pos % strides[d])
                 ok = b.emit(arith.CmpiOp(rem, b.const(0, IndexType()), "eq"))
@@ -201,12 +202,13 @@ def _conv_transpose(kb: KernelBuilder, op: Operation, dests: list[SSAValue], the
     xd = kb.placeholder(t, dilated)
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        g = s[1] // mg if groups > 1 else None  # type: ignore[operator]
-        channel = g * cg + r[0] if g is not None else r[0]  # type: ignore[operator]
-        position = [s[2 + d] - low[d] + r[1 + d] * dilations[d] for d in range(sp)]  # type: ignore[operator]
+        g = expr(s[1]) // mg if groups > 1 else None
+        channel = g * cg + expr(r[0]) if g is not None else r[0]
+        position = [expr(s[2 + d]) - low[d] + expr(r[1 + d]) * dilations[d] for d in range(sp)]
         xv = b.value(xd, [s[0], channel, *position])
-        out_channel = s[1] - g * mg if g is not None else s[1]  # type: ignore[operator]
-        wv = b.value(w, [channel, out_channel, *((kernel[d] - 1) - r[1 + d] for d in range(sp))])  # type: ignore[operator]
+        out_channel = expr(s[1]) - g * mg if g is not None else s[1]
+        wv = b.value(w, [channel, out_channel, *((kernel[d] - 1) - expr(r[1 + d]) for d in range(sp))])
+
         return mul(b, xv, wv)
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:

@@ -19,7 +19,7 @@ from xdsl.ir.affine import AffineExpr
 from tessel.dialects import tg
 from tessel.dialects.tg.base import flag, floating, integer, string
 from tessel.passes.tg.lowering.index_maps import Index
-from tessel.passes.tg.lowering.scalar import ElementBuilder, compute_type, element_of, shape_of
+from tessel.passes.tg.lowering.scalar import ElementBuilder, compute_type, element_of, float_type, shape_of
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, anchor
 
 
@@ -52,7 +52,7 @@ def _axis_taps(b: ElementBuilder, v: SSAValue, size: int) -> tuple[SSAValue, SSA
     at_edge = b.emit(arith.CmpiOp(low, last, "sge"))
     low = b.emit(arith.SelectOp(at_edge, last, low))
     high = b.emit(arith.SelectOp(at_edge, last, b.emit(arith.AddiOp(low, b.const(1, IndexType())))))
-    low_f = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(low, i64)), t))
+    low_f = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(low, i64)), float_type(t)))
     v = b.emit(arith.SelectOp(at_edge, low_f, v))
     frac = b.emit(arith.SubfOp(v, low_f))
     return _clamp(b, low, size), _clamp(b, high, size), b.emit(arith.SubfOp(one, frac)), frac, outside
@@ -98,8 +98,8 @@ def _roi_align(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Th
             (s[3], r[1], start_w, roi_w, out_w, width),
         ):
             bin_size = b.emit(arith.DivfOp(extent, b.const(float(bins), t)))
-            bin_f = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(b.ssa(bin_axis), i64)), t))
-            sample_f = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(b.ssa(sample_axis), i64)), t))
+            bin_f = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(b.ssa(bin_axis), i64)), float_type(t)))
+            sample_f = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(b.ssa(sample_axis), i64)), float_type(t)))
             # start + bin * size + (sample + 0.5) * size / ratio, in that order
             inner = b.emit(arith.MulfOp(b.emit(arith.AddfOp(sample_f, b.const(0.5, t))), bin_size))
             inner = b.emit(arith.DivfOp(inner, b.const(float(ratio), t)))

@@ -18,6 +18,12 @@ IndexElem = AffineExpr | SSAValue
 Index = list[IndexElem]
 
 
+def expr(e: IndexElem) -> AffineExpr:
+    """An index element known to be affine (the axes of a stage)."""
+    assert isinstance(e, AffineExpr), e
+    return e
+
+
 class ElementBuilder(Protocol):
     """What index arithmetic needs of the builder of a compute region (scalar.py)."""
 
@@ -45,11 +51,11 @@ def affine_op(b: ElementBuilder, e: IndexElem, fn: Callable[[AffineExpr], Affine
 
 def linear(b: ElementBuilder, idx: Index, shape: Sequence[int]) -> IndexElem:
     if any(isinstance(e, SSAValue) for e in idx):
-        idx = [b.ssa(e) for e in idx]
-        dims = [AffineExpr.dimension(i) for i in range(len(idx))]
-        expr = _linear_expr(dims, shape)
-        return b.emit(affine.ApplyOp(idx, AffineMapAttr(AffineMap(len(idx), 0, (expr,)))))
-    return _linear_expr(idx, shape)  # type: ignore[arg-type]
+        operands = [b.ssa(e) for e in idx]
+        dims = [AffineExpr.dimension(i) for i in range(len(operands))]
+        flat = _linear_expr(dims, shape)
+        return b.emit(affine.ApplyOp(operands, AffineMapAttr(AffineMap(len(operands), 0, (flat,)))))
+    return _linear_expr([expr(e) for e in idx], shape)
 
 
 def _linear_expr(idx: Sequence[AffineExpr], shape: Sequence[int]) -> AffineExpr:
@@ -68,8 +74,23 @@ def delinear(b: ElementBuilder, flat: IndexElem, shape: Sequence[int]) -> Index:
     stride = math.prod(shape)
     for n in shape:
         stride //= n
-        out.append(affine_op(b, flat, lambda e, s=stride, n=n: (e // s) % n) if n > 1 else AffineExpr.constant(0))
+        out.append(affine_op(b, flat, _digit(stride, n)) if n > 1 else AffineExpr.constant(0))
     return out
+
+
+def _digit(stride: int, n: int) -> Callable[[AffineExpr], AffineExpr]:
+    """e -> (e // stride) % n: one digit of a mixed-radix index."""
+    return lambda e: (e // stride) % n
+
+
+def minus(a: int) -> Callable[[AffineExpr], AffineExpr]:
+    """e -> e - a, bound to this a (for affine_op in a loop)."""
+    return lambda e: e - a
+
+
+def times_plus(k: int, a: int) -> Callable[[AffineExpr], AffineExpr]:
+    """e -> e * k + a, bound to these k and a (for affine_op in a loop)."""
+    return lambda e: e * k + a
 
 
 def affine_n(b: ElementBuilder, elems: Sequence[IndexElem], fn: Callable[..., AffineExpr]) -> IndexElem:

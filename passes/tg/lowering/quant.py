@@ -24,17 +24,11 @@ from xdsl.ir.affine import AffineExpr
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints
 from tessel.dialects.tg.quant import dequantize_precision, int_kind, quant_range
-from tessel.passes.tg.lowering.index_maps import Index, IndexElem, broadcast_index
+from tessel.passes.tg.lowering.index_maps import Index, broadcast_index, expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, element_of, is_unsigned, rule, shape_of, storage_type
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, anchor
 
 # --------------------------------------------------------------------------- helpers
-
-
-def expr(e: IndexElem) -> AffineExpr:
-    """An index element known to be affine (the axes of a stage)."""
-    assert isinstance(e, AffineExpr)
-    return e
 
 
 def operand_at(b: ElementBuilder, v: SSAValue, idx: Index, shape: Sequence[int]) -> SSAValue:

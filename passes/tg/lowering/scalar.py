@@ -20,6 +20,7 @@ from xdsl.dialects import affine, arith
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -44,7 +45,10 @@ from tessel.passes.tg.lowering.index_maps import (
     affine_op,
     broadcast_index,
     delinear,
+    expr,
     linear,
+    minus,
+    times_plus,
 )
 
 # --------------------------------------------------------------------------- types
@@ -67,10 +71,22 @@ def is_unsigned(element: Attribute) -> bool:
     return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
 
 
-def typed_attr(value: float | int | bool, t: Attribute) -> Attribute:
+def float_type(t: Attribute) -> AnyFloat:
+    """A compute or storage type known to be a float (dtypes.is_float holds)."""
+    assert isinstance(t, AnyFloat), t
+    return t
+
+
+def int_type(t: Attribute) -> IntegerType:
+    """A compute or storage type known to be an integer (not a float, not index)."""
+    assert isinstance(t, IntegerType), t
+    return t
+
+
+def typed_attr(value: float | int | bool, t: Attribute) -> IntegerAttr | FloatAttr:
     """A scalar attribute of compute/storage type `t` (NaN/inf allowed for floats)."""
     if dtypes.is_float(t):
-        return FloatAttr(float(value), t)  # type: ignore[arg-type]
+        return FloatAttr(float(value), float_type(t))
     if isinstance(t, IndexType):
         return IntegerAttr(int(value), t)
     assert isinstance(t, IntegerType)
@@ -90,7 +106,7 @@ def lowest(element: Attribute) -> float | int:
         return -math.inf
     if dtypes.is_bool(element):
         return 0
-    return 0 if is_unsigned(element) else -(1 << (element.width.data - 1))  # type: ignore[attr-defined]
+    return 0 if is_unsigned(element) else -(1 << (int_type(element).width.data - 1))
 
 
 # --------------------------------------------------------------------------- builder
@@ -164,13 +180,16 @@ class ElementBuilder:
                     )
                 )
         elif pad is None:
-            raw = self.emit(affine.LoadOp(memref, self.axes, AffineMapAttr(self.index_map(idx)), st))  # type: ignore[arg-type]
+            raw = self.emit(affine.LoadOp(memref, self.axes, AffineMapAttr(self.index_map([expr(e) for e in idx])), st))
         else:
             raw = self.emit(
                 kernel.LoadOp.build(
                     operands=[memref, self.axes, [when] if when else []],
                     result_types=[st],
-                    properties={"map": AffineMapAttr(self.index_map(idx)), "pad": typed_attr(pad, st)},  # type: ignore[arg-type]
+                    properties={
+                        "map": AffineMapAttr(self.index_map([expr(e) for e in idx])),
+                        "pad": typed_attr(pad, st),
+                    },
                 )
             )
         value = self.widen(raw, element)
@@ -277,7 +296,12 @@ def _operands(b: ElementBuilder, op: Operation, idx: Index) -> list[SSAValue]:
 def _arith(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     x, y = _operands(b, op, idx)
     floating_ = dtypes.is_float(element_of(op.results[0]))
-    kind = {tg.AddOp: ("AddfOp", "AddiOp"), tg.SubOp: ("SubfOp", "SubiOp"), tg.MulOp: ("MulfOp", "MuliOp")}[type(op)]
+    kinds: dict[type[Operation], tuple[str, str]] = {
+        tg.AddOp: ("AddfOp", "AddiOp"),
+        tg.SubOp: ("SubfOp", "SubiOp"),
+        tg.MulOp: ("MulfOp", "MuliOp"),
+    }
+    kind = kinds[type(op)]
     return b.emit(getattr(arith, kind[0] if floating_ else kind[1])(x, y))
 
 
@@ -332,7 +356,12 @@ def _relu(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
 @rule(tg.ExpOp, tg.SqrtOp, tg.TanhOp)
 def _math(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     (x,) = _operands(b, op, idx)
-    cls = {tg.ExpOp: mathd.ExpOp, tg.SqrtOp: mathd.SqrtOp, tg.TanhOp: mathd.TanhOp}[type(op)]
+    ops: dict[type[Operation], Callable[[SSAValue], Operation]] = {
+        tg.ExpOp: mathd.ExpOp,
+        tg.SqrtOp: mathd.SqrtOp,
+        tg.TanhOp: mathd.TanhOp,
+    }
+    cls = ops[type(op)]
     return b.emit(cls(x))
 
 
@@ -405,24 +434,26 @@ def convert(b: ElementBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> S
             ):
                 return b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(x, storage_type(dst))), dt))
             return x
-        width = {Float32Type: 32}.get(type(st), 64)
-        dwidth = {Float32Type: 32}.get(type(dt), 64)
+        width = 32 if type(st) is Float32Type else 64
+        dwidth = 32 if type(dt) is Float32Type else 64
         if isinstance(dst, Float16Type | BFloat16Type):
             return b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(x, storage_type(dst))), dt))
         return b.emit(arith.ExtFOp(x, dt) if dwidth > width else arith.TruncFOp(x, dt))
     if dtypes.is_float(src):
         return float_to_int(b, x, dst)
     if dtypes.is_float(dst):
-        value = b.emit(arith.UIToFPOp(x, dt) if is_unsigned(src) or dtypes.is_bool(src) else arith.SIToFPOp(x, dt))
+        ft = float_type(dt)
+        value = b.emit(arith.UIToFPOp(x, ft) if is_unsigned(src) or dtypes.is_bool(src) else arith.SIToFPOp(x, ft))
         if isinstance(dst, Float16Type | BFloat16Type):
             value = b.emit(arith.ExtFOp(b.emit(arith.TruncFOp(value, storage_type(dst))), dt))
         return value
-    sw, dw = st.width.data, dt.width.data  # type: ignore[attr-defined]
+    si, di = int_type(st), int_type(dt)
+    sw, dw = si.width.data, di.width.data
     if sw == dw:
         return x
     if dw < sw:
-        return b.emit(arith.TruncIOp(x, dt))
-    return b.emit(arith.ExtUIOp(x, dt) if is_unsigned(src) or dtypes.is_bool(src) else arith.ExtSIOp(x, dt))
+        return b.emit(arith.TruncIOp(x, di))
+    return b.emit(arith.ExtUIOp(x, di) if is_unsigned(src) or dtypes.is_bool(src) else arith.ExtSIOp(x, di))
 
 
 def float_to_int(b: ElementBuilder, x: SSAValue, dst: Attribute) -> SSAValue:
@@ -517,7 +548,7 @@ def _slice(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     starts, steps = ints(op.properties, "starts"), ints(op.properties, "steps")
     return b.value(
         op.operands[0],
-        [affine_op(b, i, lambda e, a=start, k=step: e * k + a) for i, start, step in zip(idx, starts, steps)],
+        [affine_op(b, i, times_plus(step, start)) for i, start, step in zip(idx, starts, steps)],
     )
 
 
@@ -535,7 +566,7 @@ def _concat(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
         if n == 0:
             continue
         local = list(idx)
-        local[axis] = affine_op(b, idx[axis], lambda e, s=start: e - s)
+        local[axis] = affine_op(b, idx[axis], minus(start))
         b.guarded += 1
         value = b.value(v, local)
         b.guarded -= 1
@@ -580,7 +611,8 @@ def _pad(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     mode = op.properties["mode"].data  # type: ignore[attr-defined]
     src = op.operands[0]
     shape = shape_of(src)
-    shifted = [affine_op(b, idx[d], lambda e, p=pads[d]: e - p) for d in range(len(idx))]
+    shifted = [affine_op(b, idx[d], minus(pads[d])) for d in range(len(idx))]
+
     if mode == "constant":
         value = op.properties.get("value")
         pad = value.value.data if value is not None else 0  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from xdsl.ir.affine import AffineExpr
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import flag, floating, integer
 from tessel.ir import dtypes
+from tessel.passes.tg.lowering.index_maps import expr
 from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
     Index,
@@ -37,7 +38,13 @@ from tessel.passes.tg.lowering.scalar import (
 Then = Callable[[ElementBuilder, Index, SSAValue], SSAValue]
 
 
+def _copy_of(v: SSAValue) -> Callable[[ElementBuilder, Index], SSAValue]:
+    """The element function of a stage that copies the tg value v."""
+    return lambda b, idx: b.value(v, idx)
+
+
 def identity_then(b: ElementBuilder, idx: Index, acc: SSAValue) -> SSAValue:
+
     return acc
 
 
@@ -188,8 +195,8 @@ def _dense_packed(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then:
     acc_t = compute_type(element_of(op.results[0]))
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        n = s[-1]
-        return mul(b, b.value(a, [*s[:-1], r[0]]), b.value(w, [n // nb, r[0], n % nb]))  # type: ignore[operator]
+        n = expr(s[-1])
+        return mul(b, b.value(a, [*s[:-1], r[0]]), b.value(w, [n // nb, r[0], n % nb]))
 
     kb.reduction("dense", dests[0], element_of(op.results[0]), _axes("o", sr), [("k", k)], "add", 0, acc_t, body, then)
 
@@ -239,9 +246,9 @@ def _bcast(idx: Index, shape: Sequence[int], result: Sequence[int]) -> Index:
     ]
 
 
-def _window_index(s: Index, r: Index, strides, pads, dilations) -> Index:
+def _window_index(s: Index, r: Index, strides: Sequence[int], pads: Sequence[int], dilations: Sequence[int]) -> Index:
     sp = len(strides)
-    return [s[0], s[1]] + [s[2 + d] * strides[d] - pads[d] + r[d] * dilations[d] for d in range(sp)]
+    return [s[0], s[1]] + [expr(s[2 + d]) * strides[d] - pads[d] + expr(r[d]) * dilations[d] for d in range(sp)]
 
 
 def reduce_index(s: Index, r: Index, axes: Sequence[int], rank: int, keepdims: bool) -> Index:
@@ -399,7 +406,7 @@ def lower_group(kb: KernelBuilder, fused: tg.FusedOp, dests: list[SSAValue]) -> 
     anchors = [op for op in block.ops if type(op) in ANCHORS]
     if not anchors:
         for value, dest in zip(yielded, dests):
-            kb.elementwise(fused.kind.data, dest, element_of(value), lambda b, i, v=value: b.value(v, i))
+            kb.elementwise(fused.kind.data, dest, element_of(value), _copy_of(value))
         return
     if len(anchors) > 1:
         raise NotImplementedError(
@@ -424,7 +431,7 @@ def lower_group(kb: KernelBuilder, fused: tg.FusedOp, dests: list[SSAValue]) -> 
 
         rule(kb, anchor_op, dests, epilogue)
         return
-    temp = kb.temp(result.type, "anchor")  # type: ignore[arg-type]
+    temp = kb.temp(result.type, "anchor")
     rule(kb, anchor_op, [temp], identity_then)
     kb.buffers[result] = temp
     kb.elementwise(fused.kind.data, dests[0], element_of(sink), lambda b, i: b.value(sink, i))

@@ -21,6 +21,8 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest test/unit test/conformance -q
 	$(BIN)/python -m pytest test/fuzz test/bad-inputs test/gpu -q -rs
 	$(BIN)/lit -sv test/lit
+	$(MAKE) --no-print-directory docs-api
+	$(MAKE) --no-print-directory wheel-test WHEEL_DEPS=venv
 
 # The long fuzz profile (test/fuzz/profile.py): random seeds, many examples, statistics.
 fuzz: $(VENV)/.installed-test

@@ -17,11 +17,11 @@ import onnx
 from onnx import helper, numpy_helper
 from xdsl.dialects.builtin import ModuleOp, NameLoc, NoneAttr, StringAttr, TensorType
 from xdsl.interpreter import Interpreter
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from tessel.dialects import tg
-from tessel.dialects.tg.base import TgOp
+from tessel.dialects.tg.base import Props, TgOp
 from tessel.dialects.tg.interpret import TgFunctions
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
@@ -83,6 +83,10 @@ class GraphState:
             name = f"{base}.{n}"
         self.weights[name] = array
         return name
+
+
+# A tg op class, named outside NodeContext, whose method `type` shadows the builtin there.
+TgOpClass = type[TgOp]
 
 
 class NodeContext:
@@ -176,9 +180,9 @@ class NodeContext:
 
     def emit(
         self,
-        op_type: type[TgOp],
+        op_type: TgOpClass,
         operands: Sequence[SSAValue],
-        props: dict[str, Attribute] | None = None,
+        props: Props | None = None,
         result_types: Sequence[TensorType] | None = None,
     ) -> TgOp:
         """Create, verify and append a tg op; a verifier error is reported at this node."""
@@ -195,11 +199,12 @@ class NodeContext:
 
     def value(
         self,
-        op_type: type[TgOp],
+        op_type: TgOpClass,
         operands: Sequence[SSAValue],
-        props: dict[str, Attribute] | None = None,
+        props: Props | None = None,
         result_types: Sequence[TensorType] | None = None,
     ) -> SSAValue:
+
         return self.emit(op_type, operands, props, result_types).results[0]
 
     def constant(self, array: np.ndarray, hint: str | None = None) -> SSAValue:

@@ -318,9 +318,10 @@ def _convert_node(state: GraphState, node: onnx.NodeProto, index: int, opset: in
     for i, name in enumerate(node.output):
         if not name:
             continue
-        if i >= len(outputs) or outputs[i] is None:
+        value = outputs[i] if i < len(outputs) else None
+        if value is None:
             raise TesselError(f"output #{i} '{name}' is not supported", where)
-        state.values[name] = outputs[i]
+        state.values[name] = value
 
 
 def _fold_new_ops(state: GraphState, before: Operation | None) -> None:

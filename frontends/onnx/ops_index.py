@@ -164,4 +164,5 @@ def convert_unique(ctx: NodeContext) -> list[SSAValue | None]:
     if axis is not None:
         props["axis"] = int_attr(axis_of(ctx, axis, rank))
     op = ctx.emit(tg.UniqueOp, [ctx.input(0)], props)
-    return list(op.results)[: ctx.num_outputs]
+    outputs: list[SSAValue | None] = list(op.results)
+    return outputs[: ctx.num_outputs]

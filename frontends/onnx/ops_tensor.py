@@ -13,7 +13,7 @@ import math
 import numpy as np
 import onnx
 from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import int_attr, ints_attr
@@ -201,8 +201,9 @@ def convert_pad(ctx: NodeContext) -> list[SSAValue]:
     for i, d in enumerate(axes):
         pads[d], pads[rank + d] = raw[i], raw[len(axes) + i]
     mode = ctx.attr("mode", "constant")
-    props = {"pads": ints_attr(pads), "mode": StringAttr(mode)}
+    props: dict[str, Attribute] = {"pads": ints_attr(pads), "mode": StringAttr(mode)}
     value = ctx.const(2, "constant_value")
+
     if value is not None and mode == "constant" and value.size:
         props["value"] = scalar_attr(value.reshape(-1)[0].item(), ctx.type(0).element_type)
     return [ctx.value(tg.PadOp, [ctx.input(0)], props)]

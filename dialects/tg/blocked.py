@@ -70,10 +70,11 @@ class LayoutTransformOp(TgOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (x,) = operand_types
-        src, dst = (props.get(k) for k in ("src", "dst"))
-        if not isinstance(src, StringAttr) or not isinstance(dst, StringAttr):
+        src_attr, dst_attr = (props.get(k) for k in ("src", "dst"))
+        if not isinstance(src_attr, StringAttr) or not isinstance(dst_attr, StringAttr):
             raise VerifyException('src and dst must be layout names such as "NCHW" and "NCHW16c"')
-        src, dst = src.data, dst.data
+        src, dst = src_attr.data, dst_attr.data
+
         try:
             shape = blocked_shape(x.get_shape(), src, dst)
         except ValueError as err:

@@ -235,7 +235,8 @@ class TgFunctions(InterpreterFunctions):
 
     @impl(tg.BatchNormOp)
     def run_batch_norm(self, interp: Interpreter, op: tg.BatchNormOp, args: PythonValues) -> PythonValues:
-        return _typed(op, [K.batch_norm(*args, floating(op.properties, "epsilon"))])
+        x, scale, bias, mean, var = args
+        return _typed(op, [K.batch_norm(x, scale, bias, mean, var, floating(op.properties, "epsilon"))])
 
     @impl(tg.LayerNormOp)
     def run_layer_norm(self, interp: Interpreter, op: tg.LayerNormOp, args: PythonValues) -> PythonValues:

@@ -8,7 +8,8 @@ wraps modulo 2^n like the machine; integer division truncates toward zero.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Literal
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -280,7 +281,8 @@ def _gather_taps(x: np.ndarray, positions: list[np.ndarray], fill: float | int) 
         view[d], view[sp + d] = p.shape
         index.append((p + lo[d]).reshape(view))
         masks.append(((p >= 0) & (p < shape[d])).reshape(view))
-    taps = xp[(slice(None), slice(None), *index)]
+    key: tuple[slice | np.ndarray, ...] = (slice(None), slice(None), *index)
+    taps = xp[key]
     mask = np.logical_and.reduce(np.broadcast_arrays(*masks)) if masks else np.ones((), bool)
     return taps, mask
 
@@ -308,11 +310,11 @@ def max_pool(
     first = np.argmax((flat_taps == values[..., None]) & flat_mask, axis=-1)
     tap = np.unravel_index(first, kernel)  # per spatial dim: window offset index
     spatial = x.shape[2:]
-    coords = []
+    clipped = []
     for d in range(sp):
         o = np.arange(out_shape[d]).reshape([-1 if e == d else 1 for e in range(sp)])
-        coords.append(np.clip(o * strides[d] - pads[d] + tap[d] * dilations[d], 0, spatial[d] - 1))
-    coords = np.broadcast_arrays(*coords, np.zeros((n, c, *out_shape), dtype=np.int64))[:sp]
+        clipped.append(np.clip(o * strides[d] - pads[d] + tap[d] * dilations[d], 0, spatial[d] - 1))
+    coords = np.broadcast_arrays(*clipped, np.zeros((n, c, *out_shape), dtype=np.int64))[:sp]
     if storage_order == 1 and sp == 2:
         inner = coords[0] + coords[1] * spatial[0]
     else:
@@ -414,6 +416,9 @@ def slice_(x: np.ndarray, starts: Sequence[int], steps: Sequence[int], out_shape
     return x
 
 
+_PAD_MODES: dict[str, Literal["reflect", "edge", "wrap"]] = {"reflect": "reflect", "edge": "edge", "wrap": "wrap"}
+
+
 def pad(x: np.ndarray, pads: Sequence[int], mode: str, value: float | int | bool) -> np.ndarray:
     """Positive amounts pad, negative ones crop (after padding the other side)."""
     rank = x.ndim
@@ -421,7 +426,7 @@ def pad(x: np.ndarray, pads: Sequence[int], mode: str, value: float | int | bool
     if mode == "constant":
         y = np.pad(x, grow, mode="constant", constant_values=value)
     else:
-        y = np.pad(x, grow, mode={"reflect": "reflect", "edge": "edge", "wrap": "wrap"}[mode])
+        y = np.pad(x, grow, mode=_PAD_MODES[mode])
     crop = tuple(slice(max(-pads[d], 0), y.shape[d] - max(-pads[d + rank], 0)) for d in range(rank))
     return y[crop]
 
@@ -450,7 +455,7 @@ UNARY = {
     "tg.tanh": np.tanh,
 }
 
-BINARY = {
+BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "tg.add": np.add,
     "tg.sub": np.subtract,
     "tg.mul": np.multiply,

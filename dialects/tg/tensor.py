@@ -15,10 +15,12 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BytesAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -364,8 +366,11 @@ INLINE_LIMIT = 16
 def constant_op(array: np.ndarray) -> ConstantOp:
     """A tg.constant holding `array` bit for bit."""
     array = np.asarray(array)
-    t = TensorType(dtypes.from_numpy(array.dtype), list(array.shape))
+    element = dtypes.from_numpy(array.dtype)
+    assert isinstance(element, IntegerType | AnyFloat)  # from_numpy makes no other kind
+    t = TensorType(element, list(array.shape))
     raw = array.astype(array.dtype.newbyteorder("<")).tobytes()
+
     value = DenseIntOrFPElementsAttr(t, BytesAttr(raw))
     return ConstantOp.create(result_types=[t], properties={"value": value})
 

@@ -74,7 +74,6 @@ class LayoutTransformOp(TgOp):
         if not isinstance(src_attr, StringAttr) or not isinstance(dst_attr, StringAttr):
             raise VerifyException('src and dst must be layout names such as "NCHW" and "NCHW16c"')
         src, dst = src_attr.data, dst_attr.data
-
         try:
             shape = blocked_shape(x.get_shape(), src, dst)
         except ValueError as err:

@@ -370,7 +370,6 @@ def constant_op(array: np.ndarray) -> ConstantOp:
     assert isinstance(element, IntegerType | AnyFloat)  # from_numpy makes no other kind
     t = TensorType(element, list(array.shape))
     raw = array.astype(array.dtype.newbyteorder("<")).tobytes()
-
     value = DenseIntOrFPElementsAttr(t, BytesAttr(raw))
     return ConstantOp.create(result_types=[t], properties={"value": value})
 

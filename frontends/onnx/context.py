@@ -204,7 +204,6 @@ class NodeContext:
         props: Props | None = None,
         result_types: Sequence[TensorType] | None = None,
     ) -> SSAValue:
-
         return self.emit(op_type, operands, props, result_types).results[0]
 
     def constant(self, array: np.ndarray, hint: str | None = None) -> SSAValue:

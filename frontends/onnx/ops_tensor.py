@@ -203,7 +203,6 @@ def convert_pad(ctx: NodeContext) -> list[SSAValue]:
     mode = ctx.attr("mode", "constant")
     props: dict[str, Attribute] = {"pads": ints_attr(pads), "mode": StringAttr(mode)}
     value = ctx.const(2, "constant_value")
-
     if value is not None and mode == "constant" and value.size:
         props["value"] = scalar_attr(value.reshape(-1)[0].item(), ctx.type(0).element_type)
     return [ctx.value(tg.PadOp, [ctx.input(0)], props)]

@@ -208,7 +208,6 @@ def _conv_transpose(kb: KernelBuilder, op: Operation, dests: list[SSAValue], the
         xv = b.value(xd, [s[0], channel, *position])
         out_channel = expr(s[1]) - g * mg if g is not None else s[1]
         wv = b.value(w, [channel, out_channel, *((kernel[d] - 1) - expr(r[1 + d]) for d in range(sp))])
-
         return mul(b, xv, wv)
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:

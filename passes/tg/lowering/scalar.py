@@ -612,7 +612,6 @@ def _pad(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     src = op.operands[0]
     shape = shape_of(src)
     shifted = [affine_op(b, idx[d], minus(pads[d])) for d in range(len(idx))]
-
     if mode == "constant":
         value = op.properties.get("value")
         pad = value.value.data if value is not None else 0  # type: ignore[attr-defined]

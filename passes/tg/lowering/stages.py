@@ -44,7 +44,6 @@ def _copy_of(v: SSAValue) -> Callable[[ElementBuilder, Index], SSAValue]:
 
 
 def identity_then(b: ElementBuilder, idx: Index, acc: SSAValue) -> SSAValue:
-
     return acc
 
 

@@ -79,7 +79,7 @@ class ConvTransposeAsConv(RewritePattern):
         x, w = op.input, op.weight
         n, c, ih, iw = x.type.get_shape()  # type: ignore[attr-defined]
         _, m, kh, kw = w.type.get_shape()  # type: ignore[attr-defined]
-        _, _, oh, ow = op.result.type.get_shape()  # type: ignore[attr-defined]
+        _, _, oh, ow = op.result.type.get_shape()
         jh, jw = -(-kh // sh), -(-kw // sw)
         qh, qw = ih + jh - 1, iw + jw - 1  # phase outputs per dim
         b = _Ops(rewriter)

@@ -123,7 +123,7 @@ class FoldIntoGemm(RewritePattern):
             return
         b = _Builder(rewriter)
         s, shift = _scale_and_shift(b, bn)
-        n = gemm.result.type.get_shape()[1]  # type: ignore[attr-defined]
+        n = gemm.result.type.get_shape()[1]
         trans_b = flag(gemm.properties, "trans_b")
         weight = b.op(tg.MulOp, [gemm.b, b.reshape(s, [n, 1] if trans_b else [1, n])])
         # y = alpha*A@B' + beta*C*s + shift, so the new C is C*s + shift/beta (beta folded in)

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -41,9 +42,11 @@ class FoldConstantOperands(RewritePattern):
         replacements = []
         for result, value in zip(op.results, values):
             array = np.asarray(value)
+            new: Operation
             if array.size <= tg.INLINE_LIMIT:
                 new = tg.constant_op(array)
             elif self.store is not None:
+                assert isinstance(result.type, TensorType)  # a tg op's results are tensors
                 new = tg.weight_op(self.store.add(result.name_hint or "folded", array), result.type)
             else:
                 return  # nowhere to put a large result
@@ -51,7 +54,7 @@ class FoldConstantOperands(RewritePattern):
             replacements.append(new)
         rewriter.replace(op, replacements, [r.results[0] for r in replacements])
 
-    def _value(self, op: Operation) -> np.ndarray:
+    def _value(self, op: Operation | Block) -> np.ndarray:
         if isinstance(op, tg.ConstantOp):
             return tg.constant_value(op)
         assert isinstance(op, tg.WeightOp) and self.store is not None

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -91,7 +91,7 @@ class BlockConv(RewritePattern):
         props = {k: v for k, v in op.properties.items() if k != "groups"}
         conv = tg.Conv2dNchwcOp.make(operands, props)
         rewriter.insert(conv)
-        back = tg.LayoutTransformOp.make(
+        back: Operation = tg.LayoutTransformOp.make(
             [conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")}
         )
         if extra:
@@ -101,7 +101,7 @@ class BlockConv(RewritePattern):
                 [back.results[0]],
                 {"starts": ints_attr([0, 0, 0, 0]), "steps": ints_attr([1, 1, 1, 1])},
                 [TensorType(op.result.type.element_type, [n, m, h, w_])],
-            )  # type: ignore[attr-defined]
+            )
         back.results[0].name_hint = op.result.name_hint
         rewriter.replace(op, back)
 
@@ -201,7 +201,7 @@ class PushThroughSpatial(RewritePattern):
             if any(pads[d] or pads[d + 4] for d in (0, 1)) or (op.mode.data != "constant" and any(pads)):
                 return
             props["pads"] = ints_attr([*pads[:4], 0, *pads[4:], 0])
-        elif op.result.type.get_shape()[1] % block:  # type: ignore[attr-defined]
+        elif op.result.type.get_shape()[1] % block:
             return
         new = op.__class__.make([x], props)
         rewriter.insert(new)

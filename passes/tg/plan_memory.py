@@ -72,6 +72,7 @@ def lifetimes(block: Block) -> list[Buffer]:
             buf.aliases.append(op.results[0])
             continue
         for result in op.results:
+            assert isinstance(result.type, TensorType)  # a tg op's results are tensors
             buf = Buffer(op, nbytes(result.type), position[op], position[op], aliases=[result])
             root[result] = buf
             buffers.append(buf)
@@ -114,7 +115,7 @@ class TgPlanMemory(ModulePass):
             arena = place(buffers)
             offsets: dict[Operation, dict[int, int]] = {}
             for buf in buffers:
-                index = list(buf.producer.results).index(buf.aliases[0])
+                index = buf.producer.results.index(buf.aliases[0])
                 offsets.setdefault(buf.producer, {})[index] = buf.offset
             for producer, by_result in offsets.items():
                 if len(producer.results) == 1:

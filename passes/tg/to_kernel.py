@@ -18,12 +18,14 @@ from io import StringIO
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, memref
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     TensorType,
@@ -83,7 +85,7 @@ class GraphLowering:
         old = self.main.body.block
         inputs = list(old.args)
         returned = list(old.last_op.operands)  # type: ignore[union-attr]
-        out_types = [memref_of(v.type) for v in returned]  # type: ignore[arg-type]
+        out_types = [memref_of(v.type) for v in returned]
         block = Block(arg_types=[*(memref_of(a.type) for a in inputs), *out_types])  # type: ignore[arg-type]
         value_of: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
         outputs = list(block.args[len(inputs) :])
@@ -131,7 +133,7 @@ class GraphLowering:
         names = [DictionaryAttr({**a.data, ELEMENT_ATTR: v.type.element_type}) for a, v in zip(names, inputs)]  # type: ignore[attr-defined]
         res = [*(self.main.res_attrs or ArrayAttr([DictionaryAttr({})] * len(returned))).data]
         res = [
-            DictionaryAttr({**r.data, OUTPUT_ATTR: UnitAttr(), ELEMENT_ATTR: v.type.element_type})  # type: ignore[attr-defined]
+            DictionaryAttr({**r.data, OUTPUT_ATTR: UnitAttr(), ELEMENT_ATTR: v.type.element_type})
             for r, v in zip(res, returned)
         ]
         new_main.arg_attrs = ArrayAttr([*names, *res])
@@ -177,7 +179,9 @@ class GraphLowering:
     ) -> SSAValue:
         mt = memref_of(t)
         if value is not None and value.type.element_type != mt.get_element_type():
-            value = DenseIntOrFPElementsAttr(TensorType(mt.get_element_type(), mt.get_shape()), value.data)
+            element = mt.get_element_type()
+            assert isinstance(element, IntegerType | AnyFloat)  # a constant's storage type
+            value = DenseIntOrFPElementsAttr(TensorType(element, mt.get_shape()), value.data)
         if not any(g.sym_name.data == name for g in globals_):  # type: ignore[attr-defined]
             globals_.append(
                 memref.GlobalOp.get(

@@ -13,14 +13,11 @@ applied instead of the search (its virtual-thread count overrides the `vthreads`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -98,7 +95,6 @@ class VtaCodegen(ModulePass):
             cfg = preset(self.config)
         except ConfigError as e:
             raise TesselError(f"vta-codegen: {e}") from None
-        # sched.stages is annotated Sequence[Attribute] | Block but iterates operations
-        given = sched.stages(cast(Sequence[Attribute], list(op.ops)))
+        given = sched.stages(list(op.ops))
         pattern = CompileLayer(op, cfg, self.vthreads, program_names(op), given)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

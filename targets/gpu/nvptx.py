@@ -32,7 +32,7 @@ from xdsl.dialects import func, gpu, memref
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, ModuleOp
 from xdsl.dialects.llvm import FRemOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from tessel.dialects.kernel import GPU_DIMS_ATTR, STAGE_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
@@ -74,8 +74,10 @@ def has_barrier(fn: func.FuncOp) -> bool:
     return any(isinstance(op, gpu.BarrierOp) for op in fn.walk())
 
 
-def _bytes(t) -> int:  # noqa: ANN001
-    return max(1, (getattr(t, "bitwidth", None) or getattr(getattr(t, "width", None), "data", 32)) // 8)
+def _bytes(t: Attribute) -> int:
+    """Bytes of an element type: its bit width (floats, integers), 32 bits without one."""
+    bits: int = getattr(t, "bitwidth", 0) or getattr(getattr(t, "width", None), "data", 32)
+    return max(1, bits // 8)
 
 
 class KernelEmitter(FunctionEmitter):

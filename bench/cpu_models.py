@@ -198,8 +198,8 @@ def _main_zoo(args: argparse.Namespace) -> int:
     log("")
     log("| model | Tessel ms | onnxruntime ms | ratio (ort / Tessel) | compile s | max rel error |")
     log("|---|---:|---:|---:|---:|---:|")
-    for name, t, o, ratio, c, err in rows:
-        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f} | {c:.1f} | {err:.1e} |")
+    for name, t, o, ratio, c, rel_error in rows:
+        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f} | {c:.1f} | {rel_error:.1e} |")
     for name, why in skipped:
         log(f"| {name} | not compiled: {why} | | | | |")
     total = len(rows) + len(skipped)

@@ -15,7 +15,7 @@ from . import pool as _pool  # family B: pooling
 from . import quant as _quant  # family D2: quantization
 from . import reduction as _reduction  # family B: reductions
 from .attention import AttentionOp  # family D1: attention
-from .base import Fusion, FusionCategory, TgOp, fusion_category
+from .base import Fusion, FusionCategory, TgOp, fusion_category, tensor_of
 from .blocked import Conv2dNchwcOp, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
 from .detection import RoiAlignOp
 from .dynamic import CompressOp, NonZeroOp, UniqueOp
@@ -227,6 +227,7 @@ __all__ = [
     "weight_op",
     "is_compile_time",
     "is_constant_like",
+    "tensor_of",
     "INLINE_LIMIT",
     *[op.__name__ for op in OPS],
 ]

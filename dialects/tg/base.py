@@ -141,6 +141,12 @@ class TgOp(IRDLOperation, ABC):
         self.check_result_types(types, results, self.properties)
 
 
+def tensor_of(v: SSAValue) -> TensorType:
+    """The type of a tg value: a tensor, by the verifier of the op that made it."""
+    assert isinstance(v.type, TensorType), v.type
+    return v.type
+
+
 def _tensor(t: Attribute, index: int, what: str = "operand") -> TensorType:
     if not isinstance(t, TensorType):
         raise VerifyException(f"{what} #{index} must be a tensor, got {t}")

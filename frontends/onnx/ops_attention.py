@@ -25,7 +25,7 @@ from tessel.ir import dtypes
 
 def _split_heads(ctx: NodeContext, x: SSAValue, heads: int, what: str) -> SSAValue:
     """(B, S, H * D) -> (B, H, S, D)."""
-    b, s, hidden = x.type.get_shape()  # type: ignore[attr-defined]
+    b, s, hidden = tg.tensor_of(x).get_shape()
     if heads < 1 or hidden % heads:
         ctx.fail(f"{what} hidden size {hidden} does not split into {heads} heads")
     x = ctx.reshape(x, (b, s, heads, hidden // heads))
@@ -34,7 +34,7 @@ def _split_heads(ctx: NodeContext, x: SSAValue, heads: int, what: str) -> SSAVal
 
 def _merge_heads(ctx: NodeContext, y: SSAValue) -> SSAValue:
     """(B, H, S, D) -> (B, S, H * D)."""
-    b, h, s, d = y.type.get_shape()  # type: ignore[attr-defined]
+    b, h, s, d = tg.tensor_of(y).get_shape()
     y = ctx.value(tg.TransposeOp, [y], {"perm": ints_attr([0, 2, 1, 3])})
     return ctx.reshape(y, (b, s, h * d))
 
@@ -71,7 +71,7 @@ def convert_attention(ctx: NodeContext) -> list[SSAValue | None]:
     if past_key is not None and past_value is not None:
         if lengths is not None:
             ctx.fail("nonpad_kv_seqlen cannot be combined with past_key and past_value")
-        offset = past_key.type.get_shape()[2]  # type: ignore[attr-defined]
+        offset = tg.tensor_of(past_key).get_shape()[2]
         k = ctx.value(tg.ConcatOp, [past_key, k], {"axis": int_attr(2)})
         v = ctx.value(tg.ConcatOp, [past_value, v], {"axis": int_attr(2)})
 
@@ -81,7 +81,7 @@ def convert_attention(ctx: NodeContext) -> list[SSAValue | None]:
         if not (dtypes.is_bool(me) or dtypes.is_float(me)):
             ctx.fail(f"an attn_mask of element type {me} is not supported (boolean or float masks are)")
 
-    head_size = q.type.get_shape()[3]  # type: ignore[attr-defined]
+    head_size = tg.tensor_of(q).get_shape()[3]
     scale = ctx.attr("scale")
     props: dict[str, Attribute] = {
         "scale": scale_attr(1.0 / math.sqrt(head_size) if scale is None else scale),
@@ -107,7 +107,7 @@ def convert_attention(ctx: NodeContext) -> list[SSAValue | None]:
     result_types: list[TensorType] = [y_type]
     if ctx.wants_output(3):
         b, hq, s, _ = y_type.get_shape()
-        result_types.append(TensorType(et, [b, hq, s, k.type.get_shape()[2]]))  # type: ignore[attr-defined]
+        result_types.append(TensorType(et, [b, hq, s, tg.tensor_of(k).get_shape()[2]]))
     op = ctx.emit(AttentionOp, operands, props, result_types)
     y = _merge_heads(ctx, op.results[0]) if three_d else op.results[0]
     scores = op.results[1] if len(op.results) == 2 else None

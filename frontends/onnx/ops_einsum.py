@@ -38,7 +38,7 @@ class Term:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self.value.type.get_shape()  # type: ignore[attr-defined]
+        return tg.tensor_of(self.value).get_shape()
 
 
 def parse(ctx: NodeContext, equation: str, ranks: Sequence[int]) -> tuple[list[list[str]], list[str]]:
@@ -124,7 +124,7 @@ def diagonals(ctx: NodeContext, term: Term) -> Term:
         flat = ctx.reshape(value, [*lead, n**count])
         stride = sum(n**k for k in range(count))  # the step from (i, i, ...) to (i+1, i+1, ...)
         if n > 1:
-            result = TensorType(flat.type.element_type, [*lead, n])  # type: ignore[attr-defined]
+            result = TensorType(tg.tensor_of(flat).element_type, [*lead, n])
             props: dict[str, Attribute] = {
                 "starts": ints_attr([0] * (len(lead) + 1)),
                 "steps": ints_attr([1] * len(lead) + [stride]),
@@ -162,7 +162,7 @@ def contract(ctx: NodeContext, a: Term, b: Term, needed: set[str]) -> Term:
     left = ctx.reshape(a.value, [*dims(a, batch), math.prod(dims(a, free_a)), k])
     right = ctx.reshape(b.value, [*dims(b, batch), k, math.prod(dims(b, free_b))])
     product = ctx.value(tg.MatmulOp, [left, right])
-    out_batch = list(product.type.get_shape()[: len(batch)])  # type: ignore[attr-defined]
+    out_batch = list(tg.tensor_of(product).get_shape()[: len(batch)])
     shape = [*out_batch, *dims(a, free_a), *dims(b, free_b)]
     return Term(ctx.reshape(product, shape), batch + free_a + free_b)
 

@@ -41,13 +41,13 @@ def _transpose(ctx: NodeContext, x: SSAValue, perm: list[int]) -> SSAValue:
 
 def _heads(ctx: NodeContext, x: SSAValue, heads: int) -> SSAValue:
     """(B, T, H * D) -> (B, H, T, D)."""
-    b, t, hd = x.type.get_shape()  # type: ignore[attr-defined]
+    b, t, hd = tg.tensor_of(x).get_shape()
     return _transpose(ctx, ctx.reshape(x, [b, t, heads, hd // heads]), [0, 2, 1, 3])
 
 
 def _step(ctx: NodeContext, x: SSAValue, t: int) -> SSAValue:
     """x[:, :, t : t + 1, :] of a (B, H, T, D) value."""
-    shape = list(x.type.get_shape())  # type: ignore[attr-defined]
+    shape = list(tg.tensor_of(x).get_shape())
     if shape[2] == 1:
         return x
     shape[2] = 1
@@ -56,7 +56,7 @@ def _step(ctx: NodeContext, x: SSAValue, t: int) -> SSAValue:
 
 
 def _to_f32(ctx: NodeContext, x: SSAValue) -> SSAValue:
-    return x if x.type.element_type == f32 else cast(ctx, x, f32)  # type: ignore[attr-defined]
+    return x if tg.tensor_of(x).element_type == f32 else cast(ctx, x, f32)
 
 
 @converter("LinearAttention")
@@ -114,7 +114,9 @@ def convert_linear_attention(ctx: NodeContext) -> list[SSAValue]:
         k_t, v_t = _step(ctx, k, t), _step(ctx, v, t)  # (B, Hkv, 1, dk), (B, Hkv, 1, dv)
         if gate is not None:
             g_t = _step(ctx, gate, t)  # (B, Hkv, 1, 1 or dk): over the key dim of S
-            state = _value(ctx, tg.MulOp, state, ctx.reshape(g_t, [batch, kv_heads, g_t.type.get_shape()[3], 1]))  # type: ignore[attr-defined]
+            state = _value(
+                ctx, tg.MulOp, state, ctx.reshape(g_t, [batch, kv_heads, tg.tensor_of(g_t).get_shape()[3], 1])
+            )
         if weight is not None:
             retrieved = _value(ctx, tg.MatmulOp, k_t, state)  # (B, Hkv, 1, dv)
             v_t = _value(ctx, tg.MulOp, _step(ctx, weight, t), _value(ctx, tg.SubOp, v_t, retrieved))

@@ -36,7 +36,7 @@ def _sum(ctx: NodeContext, x: SSAValue, axes: list[int]) -> SSAValue:
 
 def negative_log_likelihood(ctx: NodeContext, log_prob: SSAValue) -> SSAValue:
     """The loss of the node's target (input #1) and weight (input #2) over `log_prob`."""
-    shape = log_prob.type.get_shape()  # type: ignore[attr-defined]
+    shape = tg.tensor_of(log_prob).get_shape()
     if len(shape) < 2:
         ctx.fail(f"the input must be (N, C, d1, ...), got rank {len(shape)}")
     n, classes = shape[:2]
@@ -69,7 +69,7 @@ def negative_log_likelihood(ctx: NodeContext, log_prob: SSAValue) -> SSAValue:
         ignored = ctx.value(tg.EqualOp, [target, ctx.scalar(ignore_index, ctx.type(1))])
         loss = ctx.value(tg.WhereOp, [ignored, zero, loss])
         if counted is None:
-            counted = cast(ctx, ctx.value(tg.NotOp, [ignored]), log_prob.type.get_element_type())  # type: ignore[attr-defined]
+            counted = cast(ctx, ctx.value(tg.NotOp, [ignored]), tg.tensor_of(log_prob).get_element_type())
         else:
             counted = ctx.value(tg.WhereOp, [ignored, zero, counted])
     if reduction == "none":

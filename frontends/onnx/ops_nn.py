@@ -49,7 +49,7 @@ def _auto_pads(
 
 
 def _lift_1d(ctx: NodeContext, x: SSAValue) -> SSAValue:
-    n, c, length = x.type.get_shape()  # type: ignore[attr-defined]
+    n, c, length = tg.tensor_of(x).get_shape()
     return ctx.reshape(x, (n, c, 1, length))
 
 
@@ -89,7 +89,7 @@ def convert_conv(ctx: NodeContext) -> list[SSAValue]:
     operands = [x, w] + ([b] if (b := ctx.optional_input(2)) is not None else [])
     y = ctx.value(tg.Conv3dOp if rank == 3 else tg.Conv2dOp, operands, props)
     if lifted:
-        n, m, _, length = y.type.get_shape()  # type: ignore[attr-defined]
+        n, m, _, length = tg.tensor_of(y).get_shape()
         y = ctx.reshape(y, (n, m, length))
     return [y]
 
@@ -141,6 +141,6 @@ def convert_conv_transpose(ctx: NodeContext) -> list[SSAValue]:
     operands = [x, w] + ([b] if (b := ctx.optional_input(2)) is not None else [])
     y = ctx.value(tg.ConvTranspose3dOp if rank == 3 else tg.ConvTranspose2dOp, operands, props)
     if lifted:
-        n, m, _, length = y.type.get_shape()  # type: ignore[attr-defined]
+        n, m, _, length = tg.tensor_of(y).get_shape()
         y = ctx.reshape(y, (n, m, length))
     return [y]

@@ -42,7 +42,7 @@ def _pool(ctx: NodeContext, ops: dict[int, type[tg.TgOp]], extra: dict) -> tuple
 def _unlift(ctx: NodeContext, value: SSAValue, lifted: bool) -> SSAValue:
     if not lifted:
         return value
-    n, c, _, length = value.type.get_shape()  # type: ignore[attr-defined]
+    n, c, _, length = tg.tensor_of(value).get_shape()
     return ctx.reshape(value, (n, c, length))
 
 

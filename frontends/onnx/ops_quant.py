@@ -205,7 +205,7 @@ def _matmul_zero_points(ctx: NodeContext, az: SSAValue, bz: SSAValue, a: Sequenc
     """a's zero point per tensor or per row (M,) -> (M, 1); b's per tensor or per column."""
 
     def shaped(v: SSAValue, rows: bool, shape: Sequence[int]) -> SSAValue:
-        given = v.type.get_shape()  # type: ignore[attr-defined]
+        given = tg.tensor_of(v).get_shape()
         if math.prod(given) == 1:
             return ctx.reshape(v, ())
         if len(given) == 1 and rows and len(shape) >= 2 and given[0] == shape[-2]:
@@ -252,7 +252,7 @@ def _conv_window(ctx: NodeContext, sizes: Sequence[int], kernel: Sequence[int]) 
 
 def integer_conv(ctx: NodeContext, x: SSAValue, w: SSAValue, xz: SSAValue, wz: SSAValue) -> SSAValue:
     """tg.conv2d_integer for a 1-D or 2-D conv node (1-D lifted to a unit height)."""
-    xs, ws = x.type.get_shape(), w.type.get_shape()  # type: ignore[attr-defined]
+    xs, ws = tg.tensor_of(x).get_shape(), tg.tensor_of(w).get_shape()
     rank = len(xs) - 2
     if rank not in (1, 2) or len(ws) != len(xs):
         ctx.fail(f"{rank}-D {ctx.node.op_type} is not supported (1-D and 2-D are)")
@@ -269,13 +269,13 @@ def integer_conv(ctx: NodeContext, x: SSAValue, w: SSAValue, xz: SSAValue, wz: S
             "dilations": [1, *window["dilations"]],
         }
     xz = per_tensor(ctx, xz, "the input zero point")
-    wz_shape = wz.type.get_shape()  # type: ignore[attr-defined]
+    wz_shape = tg.tensor_of(wz).get_shape()
     wz = ctx.reshape(wz, ()) if math.prod(wz_shape) == 1 else ctx.reshape(wz, (ws[0],))
     props: dict[str, Attribute] = {k: ints_attr(v) for k, v in window.items()}
     props["groups"] = int_attr(ctx.attr("group", 1))
     y = ctx.value(tg.Conv2dIntegerOp, [x, w, xz, wz], props)
     if rank == 1:
-        n, m, _, length = y.type.get_shape()  # type: ignore[attr-defined]
+        n, m, _, length = tg.tensor_of(y).get_shape()
         y = ctx.reshape(y, (n, m, length))
     return y
 
@@ -289,7 +289,7 @@ def convert_conv_integer(ctx: NodeContext) -> list[SSAValue]:
 def requantize(
     ctx: NodeContext, acc: SSAValue, scales: Sequence[SSAValue], zp: SSAValue, precision: Attribute
 ) -> SSAValue:
-    kinds = {s.type.element_type for s in scales}  # type: ignore[attr-defined]
+    kinds = {tg.tensor_of(s).element_type for s in scales}
     if len(kinds) != 1:
         ctx.fail(f"the scales must share one float type, got {', '.join(sorted(map(str, kinds)))}")
     return ctx.value(tg.RequantizeOp, [acc, *scales, zp], {"precision": precision})

@@ -126,7 +126,7 @@ def _direction(cell: Cell, ctx: NodeContext, d: int, gates: int, hidden: int, la
         x = ctx.optional_input(i)
         if x is None:
             return None
-        shape = x.type.get_shape()  # type: ignore[attr-defined]
+        shape = tg.tensor_of(x).get_shape()
         if i in (5, 6) and layout:  # initial_h/c as (batch, directions, hidden)
             x = cell.slice(x, 1, d, 1)
             return cell.ctx.reshape(x, [shape[0], shape[2]])
@@ -169,7 +169,7 @@ def convert_recurrent(ctx: NodeContext) -> list[SSAValue | None]:
         ctx.fail(f"X must be 3-D, got shape {list(ctx.shape(0))}")
     if layout:
         x = ctx.value(tg.TransposeOp, [x], {"perm": ints_attr([1, 0, 2])})
-    steps, batch, features = x.type.get_shape()  # type: ignore[attr-defined]
+    steps, batch, features = tg.tensor_of(x).get_shape()
     hidden = ctx.attr("hidden_size", ctx.shape(2)[-1])
     expected = {1: (directions, gates * hidden, features), 2: (directions, gates * hidden, hidden)}
     for i, shape in expected.items():

@@ -191,7 +191,7 @@ def convert_stft(ctx: NodeContext) -> list[SSAValue]:
         "groups": int_attr(1),
     }
     y = ctx.value(tg.Conv2dOp, [x, weight], props)
-    frames = y.type.get_shape()[3]  # type: ignore[attr-defined]
+    frames = tg.tensor_of(y).get_shape()[3]
     return [transpose(ctx, ctx.reshape(y, (batch, bins, 2, frames)), [0, 3, 1, 2])]
 
 

@@ -60,7 +60,7 @@ def convert_rotary_embedding(ctx: NodeContext) -> list[SSAValue]:
         head_axis_first = True
     else:
         ctx.fail(f"input must be 3-D or 4-D, got shape {shape}")
-    head_size = x.type.get_shape()[-1]  # type: ignore[attr-defined]
+    head_size = tg.tensor_of(x).get_shape()[-1]
     rotary = ctx.attr("rotary_embedding_dim", 0) or head_size
     if rotary % 2 or rotary > head_size:
         ctx.fail(f"rotary_embedding_dim {rotary} must be even and at most the head size {head_size}")
@@ -72,7 +72,7 @@ def convert_rotary_embedding(ctx: NodeContext) -> list[SSAValue]:
             if ctx.shape(3) != (batch, seq):
                 ctx.fail(f"position_ids must have shape {[batch, seq]}, got {list(ctx.shape(3))}")
             cache = ctx.value(tg.GatherOp, [cache, positions], {"axis": int_attr(0)})
-        got = list(cache.type.get_shape())  # type: ignore[attr-defined]
+        got = list(tg.tensor_of(cache).get_shape())
         if got != [batch, seq, half]:
             ctx.fail(f"{what} gives {got} per token, expected {[batch, seq, half]}")
         # (batch, 1, seq, half) against (batch, heads, seq, .); (batch, seq, 1, half) otherwise
@@ -85,7 +85,7 @@ def convert_rotary_embedding(ctx: NodeContext) -> list[SSAValue]:
     real = b.sub(b.mul(cos, x1), b.mul(sin, x2))
     imag = b.add(b.mul(sin, x1), b.mul(cos, x2))
     if interleaved:
-        pair_shape = [*real.type.get_shape(), 1]  # type: ignore[attr-defined]
+        pair_shape = [*tg.tensor_of(real).get_shape(), 1]
         pairs = [ctx.reshape(v, pair_shape) for v in (real, imag)]
         pair = ctx.value(tg.ConcatOp, pairs, {"axis": int_attr(len(pair_shape) - 1)})
         rotated = ctx.reshape(pair, [*pair_shape[:-2], rotary])

@@ -52,7 +52,7 @@ class _Ops:
     ) -> SSAValue:
         types = None
         if shape is not None:
-            types = [TensorType(operands[0].type.element_type, shape)]  # type: ignore[attr-defined]
+            types = [TensorType(tg.tensor_of(operands[0]).element_type, shape)]
         op = op_type.make(operands, props, types)
         self.rewriter.insert(op)
         return op.results[0]
@@ -77,8 +77,8 @@ class ConvTransposeAsConv(RewritePattern):
         sh, sw = ints(p, "strides")
         pt, pl, pb, pr = ints(p, "pads")
         x, w = op.input, op.weight
-        n, c, ih, iw = x.type.get_shape()  # type: ignore[attr-defined]
-        _, m, kh, kw = w.type.get_shape()  # type: ignore[attr-defined]
+        n, c, ih, iw = tg.tensor_of(x).get_shape()
+        _, m, kh, kw = tg.tensor_of(w).get_shape()
         _, _, oh, ow = op.result.type.get_shape()
         jh, jw = -(-kh // sh), -(-kw // sw)
         qh, qw = ih + jh - 1, iw + jw - 1  # phase outputs per dim

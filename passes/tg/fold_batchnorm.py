@@ -40,13 +40,13 @@ class _Builder:
         return new.results[0]
 
     def scalar(self, value: float, like: SSAValue) -> SSAValue:
-        dt = dtypes.to_numpy(like.type.element_type)  # type: ignore[attr-defined]
+        dt = dtypes.to_numpy(tg.tensor_of(like).element_type)
         new = tg.constant_op(np.asarray(value, dtype=dt))
         self.rewriter.insert(new)
         return new.results[0]
 
     def reshape(self, value: SSAValue, shape: list[int]) -> SSAValue:
-        t = builtin.TensorType(value.type.element_type, shape)  # type: ignore[attr-defined]
+        t = builtin.TensorType(tg.tensor_of(value).element_type, shape)
         return self.op(tg.ReshapeOp, [value], result_types=[t])
 
 
@@ -72,7 +72,7 @@ class FoldIntoConv(RewritePattern):
             return
         b = _Builder(rewriter)
         s, shift = _scale_and_shift(b, bn)
-        m = conv.weight.type.get_shape()[0]  # type: ignore[attr-defined]
+        m = tg.tensor_of(conv.weight).get_shape()[0]
         weight = b.op(tg.MulOp, [conv.weight, b.reshape(s, [m, 1, 1, 1])])
         bias = shift if conv.bias is None else b.op(tg.AddOp, [b.op(tg.MulOp, [conv.bias, s]), shift])
         weight.name_hint = f"{conv.weight.name_hint or 'weight'}_bn"
@@ -96,7 +96,7 @@ class FoldIntoConvTranspose(RewritePattern):
             return
         b = _Builder(rewriter)
         s, shift = _scale_and_shift(b, bn)
-        c, mg, kh, kw = conv.weight.type.get_shape()  # type: ignore[attr-defined]
+        c, mg, kh, kw = tg.tensor_of(conv.weight).get_shape()
         groups = integer(conv.properties, "groups")
         # per group g: w[g*C/G:(g+1)*C/G] scales by s[g*mg:(g+1)*mg] along dim 1
         per_group = b.reshape(s, [groups, 1, mg, 1, 1])

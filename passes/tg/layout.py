@@ -73,8 +73,8 @@ def input_block(channels: int) -> int:
 class BlockConv(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.Conv2dOp, rewriter: PatternRewriter, /) -> None:
-        m = op.weight.type.get_shape()[0]  # type: ignore[attr-defined]
-        c = op.input.type.get_shape()[1]  # type: ignore[attr-defined]
+        m = tg.tensor_of(op.weight).get_shape()[0]
+        c = tg.tensor_of(op.input).get_shape()[1]
         if integer(op.properties, "groups") != 1 or m < MIN_PADDED_OUTPUTS:
             return
         # output channels that do not fill whole blocks get zero filters (12 -> 16): a
@@ -96,7 +96,7 @@ class BlockConv(RewritePattern):
         )
         if extra:
             rewriter.insert(back)
-            n, _, h, w_ = back.results[0].type.get_shape()  # type: ignore[attr-defined]
+            n, _, h, w_ = tg.tensor_of(back.results[0]).get_shape()
             back = tg.SliceOp.make(
                 [back.results[0]],
                 {"starts": ints_attr([0, 0, 0, 0]), "steps": ints_attr([1, 1, 1, 1])},
@@ -112,8 +112,8 @@ class BlockDepthwise(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.Conv2dOp, rewriter: PatternRewriter, /) -> None:
-        m, per_group = op.weight.type.get_shape()[:2]  # type: ignore[attr-defined]
-        c = op.input.type.get_shape()[1]  # type: ignore[attr-defined]
+        m, per_group = tg.tensor_of(op.weight).get_shape()[:2]
+        c = tg.tensor_of(op.input).get_shape()[1]
         if integer(op.properties, "groups") != c or m != c or per_group != 1 or c % BLOCK:
             return
         x = _transform(rewriter, op.input, "NCHW", f"NCHW{BLOCK}c")
@@ -139,7 +139,7 @@ def _from_blocked(v: SSAValue) -> tuple[SSAValue, int] | None:
     """(the blocked value, block) when v is an NCHW view of an NCHW[c]c tensor."""
     op = v.owner
     if isinstance(op, tg.LayoutTransformOp) and op.dst.data == "NCHW" and op.src.data.startswith("NCHW"):
-        return op.input, op.input.type.get_shape()[4]  # type: ignore[attr-defined]
+        return op.input, tg.tensor_of(op.input).get_shape()[4]
     return None
 
 
@@ -163,7 +163,7 @@ class PushThroughElementwise(RewritePattern):
             if found is not None:
                 operands.append(found[0])
                 continue
-            shape = list(v.type.get_shape())  # type: ignore[attr-defined]
+            shape = list(tg.tensor_of(v).get_shape())
             s = [1] * (4 - len(shape)) + shape
             if s[1] == c:
                 operands.append(_transform(rewriter, _reshape(rewriter, v, s), "NCHW", f"NCHW{block}c"))
@@ -295,7 +295,7 @@ class PackDenseWeights(RewritePattern):
         if not _packable(a, b):
             return
         result = op.results[0]
-        columns = result.type.get_shape()[-1]  # type: ignore[attr-defined]
+        columns = tg.tensor_of(result).get_shape()[-1]
         dense = tg.DensePackedOp.make([a, _pack(rewriter, b, transposed)], {"columns": int_attr(columns)})
         if bias is None:
             dense.results[0].name_hint = result.name_hint

@@ -121,7 +121,7 @@ class Rewriter:
     def reshape(self, v: SSAValue, shape: Sequence[int]) -> SSAValue:
         if tuple(shape) == _shape(v):
             return v
-        t = TensorType(v.type.element_type, list(shape))  # type: ignore[attr-defined]
+        t = TensorType(tg.tensor_of(v).element_type, list(shape))
         return self.op(tg.ReshapeOp, [v], result_types=[t])
 
     def transpose(self, v: SSAValue) -> SSAValue:
@@ -132,7 +132,7 @@ class Rewriter:
     def bias_matches(self, bias: tg.DequantizeOp, sx: SSAValue, sw: SSAValue, channels: int) -> bool:
         """An int32 bias with zero point 0 and scale sx * sw (in f32), per output channel,
         or all zeros."""
-        if int_kind(bias.input.type.element_type) != (32, True) or _shape(bias.input) != (channels,):  # type: ignore[attr-defined]
+        if int_kind(tg.tensor_of(bias.input).element_type) != (32, True) or _shape(bias.input) != (channels,):
             return False
         zp, bs, x, w = (self.values.of(v) for v in (bias.zero_point, bias.scale, sx, sw))
         if zp is None or np.any(zp):

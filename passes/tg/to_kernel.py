@@ -130,7 +130,7 @@ class GraphLowering:
 
         new_main = func.FuncOp(self.main.sym_name.data, ([a.type for a in block.args], []), Region(block))
         names = [*(self.main.arg_attrs or ArrayAttr([DictionaryAttr({})] * len(inputs))).data]
-        names = [DictionaryAttr({**a.data, ELEMENT_ATTR: v.type.element_type}) for a, v in zip(names, inputs)]  # type: ignore[attr-defined]
+        names = [DictionaryAttr({**a.data, ELEMENT_ATTR: tg.tensor_of(v).element_type}) for a, v in zip(names, inputs)]
         res = [*(self.main.res_attrs or ArrayAttr([DictionaryAttr({})] * len(returned))).data]
         res = [
             DictionaryAttr({**r.data, OUTPUT_ATTR: UnitAttr(), ELEMENT_ATTR: v.type.element_type})

@@ -38,6 +38,12 @@ from tessel.passes.tg.lowering.scalar import (
 Then = Callable[[ElementBuilder, Index, SSAValue], SSAValue]
 
 
+def _buffer_type(v: SSAValue) -> MemRefType:
+    """The type of a kernel buffer: a memref, by construction."""
+    assert isinstance(v.type, MemRefType), v.type
+    return v.type
+
+
 def _copy_of(v: SSAValue) -> Callable[[ElementBuilder, Index], SSAValue]:
     """The element function of a stage that copies the tg value v."""
     return lambda b, idx: b.value(v, idx)
@@ -86,12 +92,12 @@ class KernelBuilder:
     def elementwise(
         self, stage: str, dest: SSAValue, element: Attribute, fn: Callable[[ElementBuilder, Index], SSAValue]
     ) -> None:
-        shape = dest.type.get_shape()  # type: ignore[attr-defined]
+        shape = _buffer_type(dest).get_shape()
         axes = [(f"i{d}", n) for d, n in enumerate(shape)]
         op = kernel.ComputeOp.build(self._name(stage), dest, axes)
         b = ElementBuilder(op.body.block, len(axes), self.buffers)
         idx: Index = [AffineExpr.dimension(d) for d in range(len(axes))]
-        value = b.narrow(fn(b, idx), dest.type.get_element_type())  # type: ignore[attr-defined]
+        value = b.narrow(fn(b, idx), _buffer_type(dest).get_element_type())
         op.body.block.add_op(kernel.YieldOp.create(operands=[value]))
         self.block.add_op(op)
 
@@ -119,7 +125,7 @@ class KernelBuilder:
         term = body(b, s_idx, r_idx)
         op.body.block.add_op(kernel.YieldOp.create(operands=[term]))
         tb = ElementBuilder(op.then.block, k, self.buffers)
-        value = tb.narrow(then(tb, s_idx, op.then.block.args[-1]), dest.type.get_element_type())  # type: ignore[attr-defined]
+        value = tb.narrow(then(tb, s_idx, op.then.block.args[-1]), _buffer_type(dest).get_element_type())
         op.then.block.add_op(kernel.YieldOp.create(operands=[value]))
         self.block.add_op(op)
 
@@ -307,7 +313,7 @@ def _along_axis(
 
 
 def _stat(b: ElementBuilder, temp: SSAValue, idx: Index, axes: Sequence[int]) -> SSAValue:
-    element = temp.type.get_element_type()  # type: ignore[attr-defined]
+    element = _buffer_type(temp).get_element_type()
     return b.load(temp, [AffineExpr.constant(0) if d in axes else e for d, e in enumerate(idx)], element)
 
 

@@ -52,8 +52,8 @@ def memref_of(t: TensorType) -> MemRefType:
 
 def kernel_function(name: str, fused: tg.FusedOp) -> func.FuncOp:
     """The kernel of one group: fn(inputs..., outputs...) with its stages."""
-    in_types = [memref_of(v.type) for v in fused.inputs]  # type: ignore[arg-type]
-    out_types = [memref_of(r.type) for r in fused.results]  # type: ignore[arg-type]
+    in_types = [memref_of(tg.tensor_of(v)) for v in fused.inputs]
+    out_types = [memref_of(tg.tensor_of(r)) for r in fused.results]
     block = Block(arg_types=[*in_types, *out_types])
     kb = KernelBuilder(block, {})
     try:
@@ -84,9 +84,10 @@ class GraphLowering:
         globals_: list[Operation] = []
         old = self.main.body.block
         inputs = list(old.args)
-        returned = list(old.last_op.operands)  # type: ignore[union-attr]
-        out_types = [memref_of(v.type) for v in returned]
-        block = Block(arg_types=[*(memref_of(a.type) for a in inputs), *out_types])  # type: ignore[arg-type]
+        assert old.last_op is not None  # the body ends in func.return
+        returned = list(old.last_op.operands)
+        out_types = [memref_of(tg.tensor_of(v)) for v in returned]
+        block = Block(arg_types=[*(memref_of(tg.tensor_of(a)) for a in inputs), *out_types])
         value_of: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
         outputs = list(block.args[len(inputs) :])
         for arg, src in zip(block.args, inputs):
@@ -133,7 +134,7 @@ class GraphLowering:
         names = [DictionaryAttr({**a.data, ELEMENT_ATTR: tg.tensor_of(v).element_type}) for a, v in zip(names, inputs)]
         res = [*(self.main.res_attrs or ArrayAttr([DictionaryAttr({})] * len(returned))).data]
         res = [
-            DictionaryAttr({**r.data, OUTPUT_ATTR: UnitAttr(), ELEMENT_ATTR: v.type.element_type})
+            DictionaryAttr({**r.data, OUTPUT_ATTR: UnitAttr(), ELEMENT_ATTR: tg.tensor_of(v).element_type})
             for r, v in zip(res, returned)
         ]
         new_main.arg_attrs = ArrayAttr([*names, *res])
@@ -159,7 +160,7 @@ class GraphLowering:
 
     def _buffer(self, block: Block, arena: SSAValue | None, op: tg.FusedOp, index: int) -> SSAValue:
         r = op.results[index]
-        t = memref_of(r.type)  # type: ignore[arg-type]
+        t = memref_of(tg.tensor_of(r))
         offset = _planned_offset(op, index)
         if arena is not None and offset is not None:
             shift = arith.ConstantOp(IntegerAttr(offset, IndexType()))

@@ -19,7 +19,7 @@ from tessel.dialects import tg
 from tessel.dialects.tg.base import flag, integer
 from tessel.ir import dtypes
 from tessel.passes.tg.lowering.index_maps import Index, affine_n, broadcast_index
-from tessel.passes.tg.lowering.scalar import ElementBuilder, compute_type, element_of, rule, shape_of
+from tessel.passes.tg.lowering.scalar import ElementBuilder, compute_type, element_of, number, rule, shape_of
 
 INDEX = IndexType()
 
@@ -71,7 +71,7 @@ def _expand(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
 
 @rule(tg.FillOp)
 def _fill(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
-    return b.const(op.value.value.data, compute_type(element_of(op.results[0])))  # type: ignore[attr-defined]
+    return b.const(number(op.properties["value"]), compute_type(element_of(op.results[0])))
 
 
 @rule(tg.TriluOp)

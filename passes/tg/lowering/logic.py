@@ -17,7 +17,7 @@ from tessel.dialects import tg
 from tessel.dialects.tg.base import flag, string
 from tessel.passes.tg.lowering.elementwise import cmp, operands, select
 from tessel.passes.tg.lowering.index_maps import Index
-from tessel.passes.tg.lowering.scalar import ElementBuilder, element_of, is_unsigned, rule
+from tessel.passes.tg.lowering.scalar import ElementBuilder, element_of, int_type, is_unsigned, rule
 
 PREDICATES: dict[type[Operation], str] = {
     tg.EqualOp: "eq",
@@ -83,7 +83,7 @@ def _bitshift(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     x, amount = operands(b, op, idx)
     et = element_of(op.results[0])
     t = x.type
-    width = t.width.data  # type: ignore[attr-defined]
+    width = int_type(t).width.data
     zero = b.const(0, t)
     valid = b.emit(arith.CmpiOp(amount, b.const(width, t), "ult"))  # also false for negative amounts
     safe = select(b, valid, amount, zero)

@@ -23,11 +23,13 @@ from xdsl.ir.affine import AffineExpr
 from tessel.dialects import tg
 from tessel.dialects.tg.base import flag, integer, ints
 from tessel.ir import dtypes
+from tessel.passes.tg.lowering.index_maps import expr
 from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
     Index,
     compute_type,
     element_of,
+    float_type,
     lowest,
     shape_of,
 )
@@ -77,15 +79,14 @@ def _max_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
         inside = b.in_bounds(idx[2:], in_shape[2:])
         hit = b.emit(arith.CmpfOp(tap, best, "oeq") if dtypes.is_float(et) else arith.CmpiOp(tap, best, "eq"))
         cond = hit if inside is None else b.emit(arith.AndIOp(inside, hit))
-        h, w = (idx[2], idx[3]) if len(idx) == 4 else (None, None)
-        if order == 1 and h is not None:
-            inner = h + w * in_shape[2]  # type: ignore[operator]
+        if order == 1 and len(idx) == 4:
+            inner = expr(idx[2]) + expr(idx[3]) * in_shape[2]
         else:
             inner = AffineExpr.constant(0)
             for d, e in enumerate(idx[2:]):
-                inner = inner * in_shape[2 + d] + e  # type: ignore[operator]
-        flat = (s[0] * in_shape[1] + s[1]) * math.prod(in_shape[2:]) + inner  # type: ignore[operator]
-        flat_i64 = b.emit(arith.IndexCastOp(b.ssa(flat), i64))  # type: ignore[arg-type]
+                inner = inner * in_shape[2 + d] + expr(e)
+        flat = (expr(s[0]) * in_shape[1] + expr(s[1])) * math.prod(in_shape[2:]) + inner
+        flat_i64 = b.emit(arith.IndexCastOp(b.ssa(flat), i64))
         return b.emit(arith.SelectOp(cond, flat_i64, b.const(big, i64)))
 
     def none_is_minus_one(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
@@ -112,10 +113,10 @@ def _avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
         count: SSAValue | None = None
         for d in range(sp):
             lo, hi = (-pads[d], in_shape[2 + d] + pads[sp + d]) if include_pad else (0, in_shape[2 + d])
-            c = _tap_count(b, s[2 + d] * strides[d] - pads[d], kernel_[d], dilations[d], lo, hi)  # type: ignore[operator, arg-type]
+            c = _tap_count(b, expr(s[2 + d]) * strides[d] - pads[d], kernel_[d], dilations[d], lo, hi)
             count = c if count is None else b.emit(arith.MuliOp(count, c))
         assert count is not None
-        as_float = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(count, i64)), acc_t))  # type: ignore[arg-type]
+        as_float = b.emit(arith.SIToFPOp(b.emit(arith.IndexCastOp(count, i64)), float_type(acc_t)))
         return then(b, s, b.emit(arith.DivfOp(acc, as_float)))
 
     kb.reduction(

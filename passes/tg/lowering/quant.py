@@ -127,7 +127,8 @@ def _requantize(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     scales = element_of(op.operands[1])
     multiplier = round_to(b, b.emit(arith.MulfOp(sa, sb)), scales)
     multiplier = round_to(b, b.emit(arith.DivfOp(multiplier, sy)), scales)
-    precision = op.precision  # type: ignore[attr-defined]
+    assert isinstance(op, tg.RequantizeOp)
+    precision = op.precision
     assert isinstance(precision, AnyFloat)
     product = b.emit(arith.MulfOp(b.emit(arith.SIToFPOp(acc, precision)), to_precision(b, multiplier, precision)))
     rounded = b.emit(mathd.RoundEvenOp(product))

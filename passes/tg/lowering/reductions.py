@@ -34,6 +34,7 @@ from tessel.passes.tg.lowering.scalar import (
     Index,
     compute_type,
     element_of,
+    int_type,
     is_unsigned,
     lowest,
     shape_of,
@@ -58,7 +59,7 @@ def highest(element: Attribute) -> float | int:
         return math.inf
     if dtypes.is_bool(element):
         return 1
-    width = element.width.data  # type: ignore[attr-defined]
+    width = int_type(element).width.data
     return (1 << width) - 1 if is_unsigned(element) else (1 << (width - 1)) - 1
 
 

@@ -103,7 +103,8 @@ def _cubic_weights(f: Floats, t: SSAValue) -> list[SSAValue]:
 @rule(tg.GridSampleOp)
 def _grid_sample(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     x, grid = op.operands
-    mode, padding = op.mode.data, op.padding_mode.data  # type: ignore[attr-defined]
+    assert isinstance(op, tg.GridSampleOp)
+    mode, padding = op.mode.data, op.padding_mode.data
     align = flag(op.properties, "align_corners")
     spatial = shape_of(x)[2:]
     r = len(spatial)

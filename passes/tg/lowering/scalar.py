@@ -83,6 +83,12 @@ def int_type(t: Attribute) -> IntegerType:
     return t
 
 
+def number(attr: Attribute | None) -> int | float:
+    """The value of a scalar property: an integer or float attribute, by the op's verifier."""
+    assert isinstance(attr, IntegerAttr | FloatAttr), attr
+    return attr.value.data
+
+
 def typed_attr(value: float | int | bool, t: Attribute) -> IntegerAttr | FloatAttr:
     """A scalar attribute of compute/storage type `t` (NaN/inf allowed for floats)."""
     if dtypes.is_float(t):
@@ -395,14 +401,15 @@ def _clip(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     for key, combine in (("min", _max), ("max", _min)):
         bound = op.properties.get(key)
         if bound is not None:
-            x = combine(b, x, b.const(bound.value.data, x.type), et)  # type: ignore[attr-defined]
+            x = combine(b, x, b.const(number(bound), x.type), et)
     return x
 
 
 @rule(tg.ShiftRightOp)
 def _shift_right(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
+    assert isinstance(op, tg.ShiftRightOp)
     (x,) = _operands(b, op, idx)
-    amount = b.const(op.amount.value.data, x.type)  # type: ignore[attr-defined]
+    amount = b.const(op.amount.value.data, x.type)
     shift = arith.ShRUIOp if is_unsigned(element_of(op.results[0])) else arith.ShRSIOp
     return b.emit(shift(x, amount))
 
@@ -517,7 +524,8 @@ def _transpose(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
 
 @rule(tg.LayoutTransformOp)
 def _layout(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
-    src = op.src.data  # type: ignore[attr-defined]
+    assert isinstance(op, tg.LayoutTransformOp)
+    src = op.src.data
     x = op.operands[0]
     if src == "NCHW":
         c = shape_of(op.results[0])[4]
@@ -581,8 +589,9 @@ def _concat(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
 
 @rule(tg.DepthToSpaceOp)
 def _depth_to_space(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
-    size = op.blocksize.value.data  # type: ignore[attr-defined]
-    dcr = op.mode.data == "DCR"  # type: ignore[attr-defined]
+    assert isinstance(op, tg.DepthToSpaceOp)
+    size = op.blocksize.value.data
+    dcr = op.mode.data == "DCR"
     x = op.operands[0]
     blocked = len(idx) == 5
     lane = shape_of(x)[4] if blocked else 1
@@ -608,13 +617,14 @@ def _depth_to_space(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
 @rule(tg.PadOp)
 def _pad(b: ElementBuilder, op: Operation, idx: Index) -> SSAValue:
     pads = ints(op.properties, "pads")
-    mode = op.properties["mode"].data  # type: ignore[attr-defined]
+    assert isinstance(op, tg.PadOp)
+    mode = op.mode.data
     src = op.operands[0]
     shape = shape_of(src)
     shifted = [affine_op(b, idx[d], minus(pads[d])) for d in range(len(idx))]
     if mode == "constant":
         value = op.properties.get("value")
-        pad = value.value.data if value is not None else 0  # type: ignore[attr-defined]
+        pad = number(value) if value is not None else 0
         if src in b.buffers:
             return b.load(b.buffers[src], shifted, element_of(src), pad=pad)
         b.guarded += 1

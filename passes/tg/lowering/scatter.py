@@ -34,6 +34,7 @@ from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
     compute_type,
     element_of,
+    int_type,
     is_unsigned,
     lowest,
     shape_of,
@@ -52,7 +53,7 @@ def highest(element: Attribute) -> float | int:
     """The identity of min for a tg element type: +inf, the largest integer, or True."""
     if dtypes.is_float(element):
         return math.inf
-    width = element.width.data  # type: ignore[attr-defined]
+    width = int_type(element).width.data
     if dtypes.is_bool(element):
         return 1
     return (1 << width) - 1 if is_unsigned(element) else (1 << (width - 1)) - 1
@@ -96,7 +97,8 @@ def _scatter(
     may name an output element s); `match` says whether the candidate at r names s and
     where its update is, `update_at` where the update at a found position is."""
     data, _, updates = op.operands
-    reduction = op.reduction.data  # type: ignore[attr-defined]
+    assert isinstance(op, tg.ScatterElementsOp | tg.ScatterNdOp)
+    reduction = op.reduction.data
     et = element_of(data)
     spatial = [(f"o{d}", n) for d, n in enumerate(shape_of(data))]
     extents = [n for _, n in candidates]

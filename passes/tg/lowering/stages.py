@@ -407,7 +407,8 @@ def lower_group(kb: KernelBuilder, fused: tg.FusedOp, dests: list[SSAValue]) -> 
     block = fused.body.block
     for arg, memref_value in zip(block.args, kb.block.args):
         kb.buffers[arg] = memref_value
-    yielded = list(block.last_op.operands)  # type: ignore[union-attr]
+    assert block.last_op is not None  # the group ends in tg.yield
+    yielded = list(block.last_op.operands)
     anchors = [op for op in block.ops if type(op) in ANCHORS]
     if not anchors:
         for value, dest in zip(yielded, dests):

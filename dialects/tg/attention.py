@@ -76,6 +76,7 @@ from .base import (
     require,
     require_float,
     require_rank,
+    tensor_of,
 )
 
 SCORES_MODES = (0, 1, 2, 3)
@@ -198,7 +199,7 @@ class AttentionOp(TgOp):
         q, k, v = args[:3]
         mask = args[3] if has_mask else None
         lengths = args[3 + has_mask] if has_lengths else None
-        precision = softmax_element(p, self.q.type.element_type)  # type: ignore[attr-defined]
+        precision = softmax_element(p, tensor_of(self.q).element_type)
         y, scores = attention(
             q,
             k,

@@ -39,6 +39,7 @@ from .base import (
     require,
     require_float,
     require_rank,
+    tensor_of,
 )
 from .nn import _check_window_props, _numeric, window_extent
 from .reference import avg_pool, lp_pool, max_pool, wide
@@ -105,7 +106,7 @@ class PoolOp(TgOp):
         return ints(p, "kernel"), ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
 
     def out_spatial(self) -> tuple[int, ...]:
-        return self.results[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+        return tensor_of(self.results[0]).get_shape()[2:]
 
 
 class MaxPoolOp(PoolOp):

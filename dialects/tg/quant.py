@@ -56,6 +56,7 @@ from .base import (
     num_elements,
     require,
     require_rank,
+    tensor_of,
 )
 from .nn import conv_output_size, window_extent
 from .reference import conv2d, wrap_int32
@@ -174,7 +175,7 @@ class DequantizeOp(TgOp):
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         x, scale, zp = args
-        precision = dtypes.to_numpy(dequantize_precision(self.scale.type.element_type))  # type: ignore[attr-defined]
+        precision = dtypes.to_numpy(dequantize_precision(tensor_of(self.scale).element_type))
         difference = x.astype(np.int64) - zp.astype(np.int64)
         return [difference.astype(precision) * scale.astype(precision)]
 

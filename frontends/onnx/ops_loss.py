@@ -50,7 +50,7 @@ def negative_log_likelihood(ctx: NodeContext, log_prob: SSAValue) -> SSAValue:
     if reduction not in REDUCTIONS:
         ctx.fail(f"reduction {reduction!r} is not one of {', '.join(REDUCTIONS)}")
     rank = len(shape)
-    zero = ctx.scalar(0, log_prob.type)  # type: ignore[arg-type]
+    zero = ctx.scalar(0, tg.tensor_of(log_prob))
     column = [1, classes] + [1] * (rank - 2)
     positions = np.arange(classes, dtype=dtypes.to_numpy(index_type)).reshape(column)
     hint = f"{ctx.node.name or 'loss'}_classes"
@@ -79,7 +79,7 @@ def negative_log_likelihood(ctx: NodeContext, log_prob: SSAValue) -> SSAValue:
     if reduction == "sum":
         return total
     if counted is None:
-        return ctx.value(tg.DivOp, [total, ctx.scalar(float(np.prod(ctx.shape(1))), total.type)])  # type: ignore[arg-type]
+        return ctx.value(tg.DivOp, [total, ctx.scalar(float(np.prod(ctx.shape(1))), tg.tensor_of(total))])
     return ctx.value(tg.DivOp, [total, _sum(ctx, counted, every)])
 
 

@@ -223,6 +223,25 @@ def _tensor_io(model: onnx.ModelProto) -> bool:
     return all(v.type.HasField("tensor_type") for v in [*model.graph.input, *model.graph.output])
 
 
+def _exact_inverse_dft(inputs: Sequence[np.ndarray], expected: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """test_dft_inverse(_opset19): the inverse DFT along axis 1 of the interleaved complex
+    input, in float64, rounded once to the stored type."""
+    x = inputs[0].astype(np.float64)
+    z = np.fft.ifft(x[..., 0] + 1j * x[..., 1], axis=1)
+    return [np.stack([z.real, z.imag], -1).astype(expected[0].dtype)]
+
+
+# Node tests whose stored outputs carry more rounding than their own tolerance allows: the
+# inverse DFT's data come from numpy's float32 FFT, 1.9e-7 where the exact value is 0, and
+# the tests' atol is 1e-7. They are checked against the op's exact value instead (computed
+# in float64 from the inputs), at the test's own tolerance; docs/onnx-coverage.md and the
+# README name them.
+EXACT_EXPECTED: dict[str, Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], list[np.ndarray]]] = {
+    "test_dft_inverse": _exact_inverse_dft,
+    "test_dft_inverse_opset19": _exact_inverse_dft,
+}
+
+
 def run_case(case: NodeTest, runner: Runner = run_reference) -> tuple[Outcome, str]:
     """Import, run and compare one node test; UNSUPPORTED carries the importer's message."""
     model = case.model()
@@ -232,6 +251,8 @@ def run_case(case: NodeTest, runner: Runner = run_reference) -> tuple[Outcome, s
     names = [i.name for i in model.graph.input]
     bound = static_inputs(model)
     for k, (inputs, expected) in enumerate(data_sets):
+        if case.name in EXACT_EXPECTED:
+            expected = EXACT_EXPECTED[case.name](inputs, expected)
         feed = dict(zip(names, inputs))
         try:
             result = import_model(model, source=case.name, bind={n: feed[n] for n in bound})

@@ -104,7 +104,13 @@ def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
 
 
 def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """numpy's astype; a 16-bit float becomes an integer through float32 (exact), as f32
+    does: ml_dtypes' bfloat16 casts an out-of-range value to 0, numpy's float32 (and the
+    compiled kernels, which carry 16-bit floats in f32) to x86's result (tg.cast)."""
     with np.errstate(invalid="ignore", over="ignore"):
+        if x.dtype.kind in "fV" and x.dtype.itemsize == 2:
+            if np.dtype(dtype).kind in "iub":
+                return x.astype(np.float32).astype(dtype)
         return x.astype(dtype)
 
 

@@ -17,7 +17,7 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	touch $@
 
 test: $(VENV)/.installed-test
-	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory check
 	$(BIN)/python -m pytest test/unit test/conformance -q
 	$(BIN)/python -m pytest test/fuzz test/bad-inputs test/gpu -q -rs
 	$(BIN)/lit -sv test/lit
@@ -96,7 +96,7 @@ clean:
 
 # Lint, formatting, types and the layer line (docs/architecture.md).
 # The house rules (docs/architecture.md): ruff, the formatter, the import-linter layer and
-# acyclicity contracts (lint, part of make test), and the type checker (typecheck).
+# acyclicity contracts (lint), and the type checker (typecheck); make test runs both first.
 check: lint typecheck
 
 lint: $(VENV)/.installed-test

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.camera import load_pipelines, pipelines_module
+from tessel.bench.camera import load_pipelines, pipelines_module
 from tessel.dialects.context import make_context
 from tessel.dialects.img.reference import run as reference
 from tessel.ir.diagnostics import TesselError

@@ -1,25 +1,25 @@
 """Every ONNX converter module, imported once so that its @converter functions register."""
 
-from tessel.frontends.onnx import (  # noqa: F401  # noqa: F401  (family A: element-wise)  # noqa: F401  (family C: shapes, indexing, resampling)  # noqa: F401  (family B: reductions, norms, pooling, losses)  # noqa: F401  (family D2: quantization, control flow, signal, detection)
-    ops_activation,
-    ops_attention,  # noqa: F401  (family D1: attention)
-    ops_control,
-    ops_detection,
-    ops_einsum,  # noqa: F401  (family D1: einsum)
-    ops_index,
-    ops_linear_attention,  # noqa: F401  (recurrent-state layers: LinearAttention, CausalConvWithState)
-    ops_logic,
-    ops_loss,
+from tessel.frontends.onnx import (  # noqa: F401  (imported for their registrations)
+    ops_activation,  # family A: element-wise
+    ops_attention,  # family D1
+    ops_control,  # family D2: If, Loop, Scan
+    ops_detection,  # family D2
+    ops_einsum,  # family D1
+    ops_index,  # family C: indexing
+    ops_linear_attention,  # LinearAttention, CausalConvWithState
+    ops_logic,  # family A
+    ops_loss,  # family B
     ops_math,
     ops_nn,
-    ops_norm,
-    ops_pool,
-    ops_quant,
-    ops_reduce,
-    ops_resample,
-    ops_rnn,  # noqa: F401  (family D1: recurrent layers)
-    ops_shape,
-    ops_signal,
+    ops_norm,  # family B
+    ops_pool,  # family B
+    ops_quant,  # family D2
+    ops_reduce,  # family B
+    ops_resample,  # family C
+    ops_rnn,  # family D1: recurrent layers
+    ops_shape,  # family C: shapes
+    ops_signal,  # family D2
     ops_tensor,
-    ops_transformer,  # noqa: F401  (RotaryEmbedding, SwiGLU)
+    ops_transformer,  # RotaryEmbedding, SwiGLU
 )

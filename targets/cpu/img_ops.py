@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerTy
 from xdsl.ir import Attribute, Operation
 
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.cpu.llvm_emit import float_literal
+from tessel.targets.cpu.llvm_tables import float_literal
 
 
 def elem_type(bits: int, is_float: bool) -> str:

@@ -36,15 +36,8 @@ from xdsl.ir import Attribute, Operation
 
 from tessel.dialects.kernel import GPU_DIMS_ATTR, STAGE_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.targets.cpu.llvm_emit import (
-    LIBM,
-    LIBM_BINARY,
-    MATH_INTRINSICS,
-    POLYNOMIAL,
-    FunctionEmitter,
-    llvm_type,
-    scalar_of,
-)
+from tessel.targets.cpu.llvm_emit import FunctionEmitter
+from tessel.targets.cpu.llvm_tables import LIBM, LIBM_BINARY, MATH_INTRINSICS, POLYNOMIAL, llvm_type, scalar_of
 from tessel.targets.gpu import libdevice
 
 TRIPLE = "nvptx64-nvidia-cuda"

@@ -31,12 +31,12 @@ from tessel.dialects import tg
 from tessel.dialects.tg.attention import softmax_element
 from tessel.dialects.tg.base import flag, floating, integer
 from tessel.ir import dtypes
+from tessel.passes.tg.lowering.casts import convert
 from tessel.passes.tg.lowering.index_maps import affine_op
 from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
     Index,
     compute_type,
-    convert,
     element_of,
     shape_of,
     storage_type,

@@ -1,18 +1,19 @@
 """Every module of lowering rules, imported once so that its @rule and @anchor functions
 register (tg-to-kernel imports this module)."""
 
-from tessel.passes.tg.lowering import (  # noqa: F401  # noqa: F401  (family A: element-wise)  # noqa: F401  (family C: gathers, masks, scatters, resampling)  # noqa: F401  (family B: reductions, norms, pooling)  # noqa: F401  (family D2: quantization, signal, detection)
-    attention,  # noqa: F401  (family D1: attention)
+from tessel.passes.tg.lowering import (  # noqa: F401  (imported for their registrations)
+    attention,  # family D1
+    casts,
     conv_stages,
-    detection,
-    elementwise,
-    indexing,
-    logic,
-    pooling,
-    quant,
-    reductions,
-    resample,
+    detection,  # family D2: detection
+    elementwise,  # family A: element-wise
+    indexing,  # family C: gathers, masks, resampling
+    logic,  # family A
+    pooling,  # family B: pooling
+    quant,  # family D2: quantization
+    reductions,  # family B: reductions, norms
+    resample,  # family C
     scalar,
-    scatter,
+    scatter,  # family C: scatters
     stages,
 )

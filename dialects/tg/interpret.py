@@ -177,31 +177,6 @@ class TgFunctions(InterpreterFunctions):
         )
         return _typed(op, [y])
 
-    @impl(tg.Conv2dOp)
-    def run_conv2d(self, interp: Interpreter, op: tg.Conv2dOp, args: PythonValues) -> PythonValues:
-        p = op.properties
-        bias = args[2] if len(args) == 3 else None
-        y = K.conv2d(
-            args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), integer(p, "groups")
-        )
-        return _typed(op, [y])
-
-    @impl(tg.ConvTranspose2dOp)
-    def run_conv_transpose2d(self, interp: Interpreter, op: tg.ConvTranspose2dOp, args: PythonValues) -> PythonValues:
-        p = op.properties
-        bias = args[2] if len(args) == 3 else None
-        y = K.conv_transpose2d(
-            args[0],
-            args[1],
-            bias,
-            ints(p, "strides"),
-            ints(p, "pads"),
-            ints(p, "dilations"),
-            ints(p, "output_padding"),
-            integer(p, "groups"),
-        )
-        return _typed(op, [y])
-
     @impl(tg.Conv2dNchwcOp)
     def run_conv2d_nchwc(self, interp: Interpreter, op: tg.Conv2dNchwcOp, args: PythonValues) -> PythonValues:
         p = op.properties

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType
 from xdsl.irdl import (
     irdl_op_definition,
@@ -45,7 +44,7 @@ from .base import (
     require_rank,
     same_element_type,
 )
-from .reference import wide
+from .reference import conv_nd, conv_transpose_nd
 
 FUNCTIONAL = "operands attr-dict `:` functional-type(operands, results)"
 
@@ -274,72 +273,3 @@ class ConvTranspose2dOp(ConvTransposeNdOp):
 class ConvTranspose3dOp(ConvTransposeNdOp):
     name = "tg.conv_transpose3d"
     SPATIAL: ClassVar[int] = 3
-
-
-# --------------------------------------------------------------------------- meaning
-
-
-def conv_nd(
-    x: np.ndarray,
-    w: np.ndarray,
-    b: np.ndarray | None,
-    strides: Sequence[int],
-    pads: Sequence[int],
-    dilations: Sequence[int],
-    groups: int,
-) -> np.ndarray:
-    """Any spatial rank: the dilated, strided windows of the padded input (a view) against
-    each group's filters, one tensordot per group."""
-    x, w = wide(x), wide(w)
-    sp = x.ndim - 2
-    n, c = x.shape[:2]
-    m, cg, *kernel = w.shape
-    xp = np.pad(x, [(0, 0), (0, 0)] + [(pads[i], pads[i + sp]) for i in range(sp)])
-    extent = [window_extent(k, d) for k, d in zip(kernel, dilations)]
-    view = sliding_window_view(xp, extent, axis=tuple(range(2, 2 + sp)))
-    win = view[
-        (slice(None), slice(None), *(slice(None, None, s) for s in strides), *(slice(None, None, d) for d in dilations))
-    ]
-    out = win.shape[2 : 2 + sp]
-    win = win.reshape(n, groups, cg, *out, *kernel)
-    wg = w.reshape(groups, m // groups, cg, *kernel)
-    taps = [1 + 1 + sp + i for i in range(sp)]  # the kernel axes of win[:, g]
-    parts = [
-        np.moveaxis(np.tensordot(win[:, g], wg[g], axes=([1, *taps], [1, *range(2, 2 + sp)])), -1, 1)
-        for g in range(groups)
-    ]
-    y = np.concatenate(parts, axis=1)
-    return y if b is None else y + wide(b).reshape(1, m, *([1] * sp))
-
-
-def conv_transpose_nd(
-    x: np.ndarray,
-    w: np.ndarray,
-    b: np.ndarray | None,
-    strides: Sequence[int],
-    pads: Sequence[int],
-    dilations: Sequence[int],
-    output_padding: Sequence[int],
-    groups: int,
-) -> np.ndarray:
-    """Any spatial rank: each kernel tap scatters the input, times the tap's weights, to
-    the strided outputs it reaches; then the pads are cropped."""
-    x, w = wide(x), wide(w)
-    sp = x.ndim - 2
-    n, c, *sizes = x.shape
-    _, mg, *kernel = w.shape
-    full = [(sizes[i] - 1) * strides[i] + window_extent(kernel[i], dilations[i]) + output_padding[i] for i in range(sp)]
-    y = np.zeros((n, groups, mg, *full), dtype=x.dtype)
-    xg = x.reshape(n, groups, c // groups, *sizes)
-    wg = w.reshape(groups, c // groups, mg, *kernel)
-    for tap in np.ndindex(*kernel):
-        contrib = np.einsum("ngc...,gcm->ngm...", xg, wg[(slice(None), slice(None), slice(None), *tap)])
-        reach = tuple(
-            slice(tap[i] * dilations[i], tap[i] * dilations[i] + (sizes[i] - 1) * strides[i] + 1, strides[i])
-            for i in range(sp)
-        )
-        y[(slice(None), slice(None), slice(None), *reach)] += contrib
-    y = y.reshape(n, groups * mg, *full)
-    crop = tuple(slice(pads[i], full[i] - pads[i + sp]) for i in range(sp))
-    y = y[(slice(None), slice(None), *crop)]
-    return y if b is None else y + wide(b).reshape(1, -1, *([1] * sp))

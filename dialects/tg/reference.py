@@ -133,18 +133,7 @@ def gemm(
     return y
 
 
-def _windows(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int]) -> np.ndarray:
-    """(N, C, *spatial) -> (N, C, *out, *kernel): the dilated, strided windows of x (a view)."""
-    sp = len(kernel)
-    extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilations)]
-    axes = tuple(range(2, 2 + sp))
-    view = sliding_window_view(x, extent, axis=axes)
-    index = (slice(None), slice(None)) + tuple(slice(None, None, s) for s in strides)
-    index += tuple(slice(None, None, d) for d in dilations)
-    return view[index]
-
-
-def conv2d(
+def conv_nd(
     x: np.ndarray,
     w: np.ndarray,
     b: np.ndarray | None,
@@ -153,27 +142,31 @@ def conv2d(
     dilations: Sequence[int],
     groups: int,
 ) -> np.ndarray:
+    """Any spatial rank: the dilated, strided windows of the padded input (a view) against
+    each group's filters, one tensordot per group."""
     x, w = wide(x), wide(w)
+    sp = x.ndim - 2
     n, c = x.shape[:2]
-    m, cg, kh, kw = w.shape
-    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
-    win = _windows(xp, (kh, kw), strides, dilations)  # N, C, OH, OW, kh, kw
-    oh, ow = win.shape[2:4]
-    win = win.reshape(n, groups, cg, oh, ow, kh, kw)
-    wg = w.reshape(groups, m // groups, cg, kh, kw)
-    # im2col per group and one BLAS matmul each: rows (n, oh, ow), cols (cg, kh, kw)
-    y = np.empty((n, groups, m // groups, oh, ow), dtype=x.dtype)
-    for g in range(groups):
-        cols = win[:, g].transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, cg * kh * kw)
-        out = cols @ wg[g].reshape(m // groups, -1).T  # (n*oh*ow, m/g)
-        y[:, g] = out.reshape(n, oh, ow, m // groups).transpose(0, 3, 1, 2)
-    y = y.reshape(n, m, oh, ow)
-    if b is not None:
-        y = y + wide(b).reshape(1, m, 1, 1)
-    return y
+    m, cg, *kernel = w.shape
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pads[i], pads[i + sp]) for i in range(sp)])
+    extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilations)]
+    view = sliding_window_view(xp, extent, axis=tuple(range(2, 2 + sp)))
+    win = view[
+        (slice(None), slice(None), *(slice(None, None, s) for s in strides), *(slice(None, None, d) for d in dilations))
+    ]
+    out = win.shape[2 : 2 + sp]
+    win = win.reshape(n, groups, cg, *out, *kernel)
+    wg = w.reshape(groups, m // groups, cg, *kernel)
+    taps = [1 + 1 + sp + i for i in range(sp)]  # the kernel axes of win[:, g]
+    parts = [
+        np.moveaxis(np.tensordot(win[:, g], wg[g], axes=([1, *taps], [1, *range(2, 2 + sp)])), -1, 1)
+        for g in range(groups)
+    ]
+    y = np.concatenate(parts, axis=1)
+    return y if b is None else y + wide(b).reshape(1, m, *([1] * sp))
 
 
-def conv_transpose2d(
+def conv_transpose_nd(
     x: np.ndarray,
     w: np.ndarray,
     b: np.ndarray | None,
@@ -183,28 +176,32 @@ def conv_transpose2d(
     output_padding: Sequence[int],
     groups: int,
 ) -> np.ndarray:
-    """Scatter each input pixel times the kernel into the full output, then crop the pads."""
+    """Any spatial rank: each kernel tap scatters the input, times the tap's weights, to
+    the strided outputs it reaches; then the pads are cropped."""
     x, w = wide(x), wide(w)
-    n, c, h, wd = x.shape
-    _, mg, kh, kw = w.shape
-    sh, sw = strides
-    dh, dw = dilations
-    full_h = (h - 1) * sh + dh * (kh - 1) + 1 + output_padding[0]
-    full_w = (wd - 1) * sw + dw * (kw - 1) + 1 + output_padding[1]
-    full = np.zeros((n, groups, mg, full_h, full_w), dtype=x.dtype)
-    xg = x.reshape(n, groups, c // groups, h, wd)
-    wg = w.reshape(groups, c // groups, mg, kh, kw)
-    for i in range(kh):
-        for j in range(kw):
-            contrib = np.einsum("ngchw,gcm->ngmhw", xg, wg[:, :, :, i, j])
-            full[:, :, :, i * dh : i * dh + (h - 1) * sh + 1 : sh, j * dw : j * dw + (wd - 1) * sw + 1 : sw] += contrib
-    full = full.reshape(n, groups * mg, full_h, full_w)
-    out_h = full_h - pads[0] - pads[2]
-    out_w = full_w - pads[1] - pads[3]
-    y = full[:, :, pads[0] : pads[0] + out_h, pads[1] : pads[1] + out_w]
-    if b is not None:
-        y = y + wide(b).reshape(1, -1, 1, 1)
-    return y
+    sp = x.ndim - 2
+    n, c, *sizes = x.shape
+    _, mg, *kernel = w.shape
+    full = [(sizes[i] - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1 + output_padding[i] for i in range(sp)]
+    y = np.zeros((n, groups, mg, *full), dtype=x.dtype)
+    xg = x.reshape(n, groups, c // groups, *sizes)
+    wg = w.reshape(groups, c // groups, mg, *kernel)
+    for tap in np.ndindex(*kernel):
+        contrib = np.einsum("ngc...,gcm->ngm...", xg, wg[(slice(None), slice(None), slice(None), *tap)])
+        reach = tuple(
+            slice(tap[i] * dilations[i], tap[i] * dilations[i] + (sizes[i] - 1) * strides[i] + 1, strides[i])
+            for i in range(sp)
+        )
+        y[(slice(None), slice(None), slice(None), *reach)] += contrib
+    y = y.reshape(n, groups * mg, *full)
+    crop = tuple(slice(pads[i], full[i] - pads[i + sp]) for i in range(sp))
+    y = y[(slice(None), slice(None), *crop)]
+    return y if b is None else y + wide(b).reshape(1, -1, *([1] * sp))
+
+
+# the 2-D convolutions are the N-d ones at spatial rank 2
+conv2d = conv_nd
+conv_transpose2d = conv_transpose_nd
 
 
 def depth_to_space(x: np.ndarray, b: int, mode: str) -> np.ndarray:

@@ -37,6 +37,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     Python would print and swallow it (z3's `__del__` calls into C often): there, deliver
     the signal again a moment later instead."""
     _STOPPED_BY.append(signum)
+    sys.unraisablehook = _after_stop
     f = frame
     while f is not None:
         if f.f_code.co_name == "__del__":
@@ -44,6 +45,13 @@ def _stop(signum: int, frame: FrameType | None) -> None:
             return
         f = f.f_back
     raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
+
+
+def _after_stop(unraisable: sys.UnraisableHookArgs) -> None:
+    """After a stop, an exception in a finalizer is the stop's echo, not news: the signal's
+    exception can land inside a constructor (z3's `BitVecNumRef.__init__` before it sets
+    `ctx`), and the half-built object's `__del__` then fails when it is collected. Python
+    would print that as "Exception ignored ... Traceback"; the one stop line says it all."""
 
 
 def _stopped(tool: str, signum: int) -> int:

@@ -107,20 +107,37 @@ class Emitter:
 
     def affine(self, e: AffineExpr, dims: Sequence[Index], ranges: list[Range] | None = None) -> Index:
         """e as index arithmetic; with `ranges` (bounds of the dims), divisions of values
-        known to be non-negative are unsigned (shifts and masks for powers of two)."""
+        known to be non-negative are unsigned (shifts and masks for powers of two).
+
+        A composed index map is a tree whose subtrees are shared objects (a reshape's
+        expression substituted for every use of a dim): each is emitted once, so the code
+        grows with the DAG, not the tree (a rotary embedding's interleave -> concat ->
+        reshape chain was 500 ops an index, 45 s of kernel-to-loops for 96 elements)."""
+        return self._affine(e, dims, ranges, {})
+
+    def _affine(
+        self, e: AffineExpr, dims: Sequence[Index], ranges: list[Range] | None, seen: dict[int, Index]
+    ) -> Index:
         if isinstance(e, AffineDimExpr):
             return dims[e.position]
         if isinstance(e, AffineConstantExpr):
             return e.value
         assert isinstance(e, AffineBinaryOpExpr)
-        lhs = self.affine(e.lhs, dims, ranges)
+        if id(e) not in seen:
+            seen[id(e)] = self._binary(e, dims, ranges, seen)
+        return seen[id(e)]
+
+    def _binary(
+        self, e: AffineBinaryOpExpr, dims: Sequence[Index], ranges: list[Range] | None, seen: dict[int, Index]
+    ) -> Index:
+        lhs = self._affine(e.lhs, dims, ranges, seen)
         if e.kind is AffineBinaryOpKind.Add:
-            return self.add(lhs, self.affine(e.rhs, dims, ranges))
+            return self.add(lhs, self._affine(e.rhs, dims, ranges, seen))
         rhs = e.rhs
         if e.kind is AffineBinaryOpKind.Mul:
             if isinstance(rhs, AffineConstantExpr):
                 return self.mul(lhs, rhs.value)
-            other = self.affine(rhs, dims, ranges)
+            other = self._affine(rhs, dims, ranges, seen)
             if isinstance(lhs, int):
                 return self.mul(other, lhs)
             if isinstance(other, int):

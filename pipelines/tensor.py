@@ -81,6 +81,17 @@ class CompileReport:
                 tuned += " (" + ", ".join(self.untuned[:6]) + (", ..." if len(self.untuned) > 6 else "") + ")"
         return f"compiled {self.kernels} kernels ({self.stages} stages) in {total:.2f} s{saved}{tuned}"
 
+    def time_passes(self) -> str:
+        """Where the compile time went, stage by stage in pipeline order (`--time-passes`,
+        as LLVM's and MLIR's): each pass, the IR verification after the passes, LLVM IR
+        emission, parsing, O3 and machine code (or the object cache's load)."""
+        total = sum(self.seconds.values())
+        rows = [f"{'stage':32} {'seconds':>9} {'share':>7}"]
+        for name, seconds in self.seconds.items():
+            rows.append(f"{name:32} {seconds:9.3f} {100 * seconds / total if total else 0:6.1f}%")
+        rows.append(f"{'total':32} {total:9.3f} {100.0 if total else 0:6.1f}%")
+        return "\n".join(rows)
+
 
 def lower(
     module: ModuleOp,
@@ -122,8 +133,10 @@ def lower(
         if p.name == "kernel-to-loops" and records:
             report.tuned, report.untuned = apply_records(module, records, host)
         PassPipeline(with_weights((p,), store)).apply(ctx, module)
+        checked = time.perf_counter()
         verify(module)
-        report.seconds[p.name] = time.perf_counter() - start
+        report.seconds[p.name] = checked - start
+        report.seconds["verify"] = report.seconds.pop("verify", 0.0) + time.perf_counter() - checked
         if dump_dir:
             _dump(dump_dir, i, p.name, module)
         if p.name == "tg-plan-memory":
@@ -226,12 +239,20 @@ def compile_for_gpu(
 
         executable = gpu = GpuExecutable(module, store, arch=arch)
         ptx = gpu.ptx
-    report.seconds["llvm"] = time.perf_counter() - start
+    _code_seconds(report, executable, time.perf_counter() - start)
     if dump_dir:
         _dump_code(dump_dir, "host.ll" if emulate else "nvptx.ll", executable.llvm_ir)
         if ptx is not None:
             _dump_code(dump_dir, "kernels.ptx", ptx, 1)
     return executable, report
+
+
+def _code_seconds(report: CompileReport, executable: CpuExecutable, seconds: float) -> None:
+    """The code generator's stages as the executable measured them, and the rest of making
+    it (the executor's plan of launches and buffers)."""
+    stages = dict(getattr(executable, "seconds", {}))
+    report.seconds.update(stages)
+    report.seconds["executor-plan"] = max(0.0, seconds - sum(stages.values()))
 
 
 def _dump_code(directory: str, name: str, text: str, after: int = 0) -> None:
@@ -254,7 +275,7 @@ def compile_for_cpu(
     store, report = lower(module, weights, dump_dir, records=records)
     start = time.perf_counter()
     executable = CpuExecutable(module, store, threads=threads)
-    report.seconds["llvm"] = time.perf_counter() - start
+    _code_seconds(report, executable, time.perf_counter() - start)
     if dump_dir:
         _dump_code(dump_dir, "llvm.ll", executable.llvm_ir)
     return executable, report

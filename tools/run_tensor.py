@@ -61,6 +61,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", metavar="sm_XX", help="gpu: the architecture to compile for (default: the device's)")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every pass into DIR (cpu)")
     p.add_argument("--records", metavar="JSONL", help="use the fastest schedules of a tessel-tune log (cpu)")
+    p.add_argument(
+        "--time-passes",
+        action="store_true",
+        help="print where the compile time went: import, each pass, IR verification, LLVM emit, parse, O3, codegen (cpu, gpu)",
+    )
     p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default: 1e-4)")
     p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default: 1e-5)")
     p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy", help="ONNX: fix an input to a value")
@@ -136,8 +141,10 @@ def run_command(args: argparse.Namespace) -> int:
     compiled = args.target != "reference"
     if args.check and not is_onnx and not compiled:
         raise TesselError("--check compares the reference target with the ONNX oracles; give an .onnx model")
-    if not compiled and (args.time or args.dump_ir or args.profile or args.records):
-        raise TesselError("--time, --profile, --dump-ir and --records apply to compiled targets (--target cpu)")
+    if not compiled and (args.time or args.dump_ir or args.profile or args.records or args.time_passes):
+        raise TesselError(
+            "--time, --profile, --dump-ir, --records and --time-passes apply to compiled targets (--target cpu)"
+        )
     for flag in ("threads", "time", "profile"):
         if getattr(args, flag, 0) is not None and getattr(args, flag, 0) < (1 if flag == "threads" else 0):
             raise TesselError(
@@ -147,6 +154,7 @@ def run_command(args: argparse.Namespace) -> int:
         raise TesselError("--emulate and --arch apply to the gpu target")
     check_output_path(args.output)
     weights: Mapping[str, np.ndarray]
+    started = time.perf_counter()
     if is_onnx:
         model = load_model(args.model)
         bind = parse_bindings(args.bind)
@@ -158,6 +166,7 @@ def run_command(args: argparse.Namespace) -> int:
             raise TesselError("--bind and --input-shape apply to ONNX models only")
         module = read_module(make_context(), args.model)
         weights = WeightStore.for_module(module, args.model)
+    imported = time.perf_counter() - started
     fn = entry_function(module, args.entry)
     in_ports, out_ports = inputs(fn), outputs(fn)
     given = load_npz(args.inputs, "inputs") if args.inputs else random_inputs(in_ports, args.seed)
@@ -182,6 +191,9 @@ def run_command(args: argparse.Namespace) -> int:
                 module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records
             )
         print(report.summary())
+        if args.time_passes:
+            report.seconds = {"import": imported, **report.seconds}
+            print(report.time_passes())
         start = time.perf_counter()
         results = executable.run(feed)
         elapsed = time.perf_counter() - start

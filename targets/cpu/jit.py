@@ -12,6 +12,7 @@ import ctypes.util
 import hashlib
 import os
 import threading
+import time
 from functools import cache
 from pathlib import Path
 
@@ -61,25 +62,42 @@ class CompiledModule:
         triple, cpu, features = _initialize()
         self.key = hashlib.sha256(f"{llvmlite.__version__}|{triple}|{cpu}|{features}|{ir}".encode()).hexdigest()
         self.cache_hit = False
+        # where the time goes (`--time-passes`): parsing the text, O3, machine code
+        self.seconds: dict[str, float] = {}
         with _LOCK:
+            start = time.perf_counter()
             tm = target_machine()
             mod = llvm.parse_assembly(ir)
             mod.triple = tm.triple
             mod.data_layout = str(tm.target_data)
             mod.verify()
             self.cached = cache_dir() / f"{self.key}.o" if use_cache else None
+            self.seconds["llvm-parse"] = time.perf_counter() - start
             if self.cached is None or not self.cached.exists():
+                start = time.perf_counter()
                 pto = llvm.create_pipeline_tuning_options(speed_level=3)
                 pto.loop_vectorization = True
                 pto.slp_vectorization = True
                 pto.loop_unrolling = True
                 pb = llvm.create_pass_builder(tm, pto)
                 pb.getModulePassManager().run(mod, pb)
-            self.optimized_ir = str(mod)
+                self.seconds["llvm-O3"] = time.perf_counter() - start
+            start = time.perf_counter()
+            self._module = mod  # (the engine owns it from here; printed only when asked for)
             self.engine = llvm.create_mcjit_compiler(mod, tm)
             self.engine.set_object_cache(self._notify, self._lookup)
             self.engine.finalize_object()
             self.tm_asm = target_machine()  # for emit_assembly, separate from the engine's
+            self.seconds["llvm-codegen" if not self.cache_hit else "llvm-load-cached-object"] = (
+                time.perf_counter() - start
+            )
+
+    @property
+    def optimized_ir(self) -> str:
+        """The module after O3 (as `--opt form=opt-ll` shows it). Printed on demand: a large
+        model's IR is megabytes of text that nothing else needs. After an object-cache hit
+        O3 did not run, so this is the module as parsed."""
+        return str(self._module)
 
     def _notify(self, module: llvm.ModuleRef, buffer: bytes) -> None:
         if self.cached is not None:

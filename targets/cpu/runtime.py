@@ -57,8 +57,11 @@ class CpuExecutable:
     emit = staticmethod(emit_module)  # the module's stage functions -> LLVM IR with dispatchers
 
     def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
+        start = time.perf_counter()
         self.llvm_ir = self.emit(module)
+        self.seconds: dict[str, float] = {"llvm-emit": time.perf_counter() - start}
         self.compiled = self.compile_ir(self.llvm_ir)
+        self.seconds.update(getattr(self.compiled, "seconds", {}))
         self.threads = max(1, threads)
         self.pool = ThreadPoolExecutor(max_workers=self.threads - 1) if self.threads > 1 else None
         self.weights = weights

@@ -9,6 +9,7 @@ and the zoo's source, so a second run only checks.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import subprocess
@@ -34,11 +35,13 @@ def _exported() -> Path:
     key = hashlib.sha256(source + f"{torch.__version__}|{transformers.__version__}".encode()).hexdigest()[:12]
     folder = ROOT / ".cache" / "zoo-small" / key
     index = folder / "index.json"
-    if not index.exists() or set(json.loads(index.read_text())) < set(MODELS):
-        folder.mkdir(parents=True, exist_ok=True)
-        command = [sys.executable, str(ZOO / "export.py"), "--out", str(folder), "--small", *MODELS]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
-        assert done.returncode == 0, done.stderr[-3000:]
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f".{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist: one worker exports, the others wait
+        if not index.exists() or set(json.loads(index.read_text())) < set(MODELS):
+            command = [sys.executable, str(ZOO / "export.py"), "--out", str(folder), "--small", *MODELS]
+            done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+            assert done.returncode == 0, done.stderr[-3000:]
     return folder
 
 

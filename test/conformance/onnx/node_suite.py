@@ -20,6 +20,7 @@ test on every target and rewrites docs/onnx-coverage.md.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -111,13 +112,30 @@ def _write_value(path: Path, value: object, info: onnx.ValueInfoProto) -> None:
 
 
 def generate(target: Path = CACHE) -> Path:
-    """Write every node test of the installed onnx package (once; a marker file says done)."""
+    """Write every node test of the installed onnx package (once; a marker file says done).
+
+    Several processes may ask at once (pytest-xdist's workers each collect the suite): one
+    writes, under a lock, into a private folder renamed into place when whole; the others
+    wait for the lock and find the marker."""
     marker = target / "COMPLETE"
     if marker.exists():
         return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists():
+            return target
+        partial = target.parent / f".{target.name}.{os.getpid()}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        _write_cases(partial)
+        shutil.rmtree(target, ignore_errors=True)  # (an interrupted older layout)
+        os.rename(partial, target)
+    return target
+
+
+def _write_cases(target: Path) -> None:
     from onnx.backend.test.case.node import collect_testcases
 
-    shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     index = {}
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -136,8 +154,7 @@ def generate(target: Path = CACHE) -> Path:
                 _write_value(d / f"output_{j}.pb", value, case.model.graph.output[j])
         index[case.name] = {"rtol": case.rtol, "atol": case.atol}
     (target / "index.json").write_text(json.dumps(index, indent=0, sort_keys=True))
-    marker.write_text(onnx.__version__)
-    return target
+    (target / "COMPLETE").write_text(onnx.__version__)
 
 
 def features(model: onnx.ModelProto) -> set[str]:

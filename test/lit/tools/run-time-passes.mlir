@@ -1,0 +1,29 @@
+// tessel-run --time-passes: where the compile time went, one row per stage in pipeline
+// order (import, every pass, the IR verification after them, LLVM emission, parsing, O3 or
+// the object cache's load, machine code, the executor's plan), then the total. The
+// reference target compiles nothing: there the flag is a one-line error.
+
+// RUN: %tessel-run %s --target cpu --time-passes | filecheck %s
+// CHECK:      {{^}}stage {{ +}}seconds {{ +}}share{{$}}
+// CHECK-NEXT: {{^}}import {{ +[0-9.]+ +[0-9.]+%$}}
+// CHECK-NEXT: {{^}}tg-qdq-to-integer {{ +[0-9.]+ +[0-9.]+%$}}
+// CHECK:      {{^}}tg-fuse {{ +[0-9.]+}}
+// CHECK:      {{^}}tg-to-kernel {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}kernel-to-loops {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}verify {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}llvm-emit {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}llvm-parse {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}llvm-{{O3|load-cached-object}} {{ +[0-9.]+}}
+// CHECK:      {{^}}executor-plan {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}total {{ +[0-9.]+ +100.0%$}}
+
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: not %tessel-run %s --time-passes 2>%t/stderr
+// RUN: %python %S/Inputs/count_lines.py < %t/stderr | filecheck %s --check-prefix=REF
+// REF:      lines: 1
+// REF-NEXT: {{^}}tessel-run: error: --time, --profile, --dump-ir, --records and --time-passes apply to compiled targets (--target cpu){{$}}
+
+func.func @main(%x: tensor<2x3xf32> {tg.name = "x"}) -> (tensor<2x3xf32> {tg.name = "y"}) {
+  %y = tg.relu %x : tensor<2x3xf32>
+  func.return %y : tensor<2x3xf32>
+}

@@ -8,7 +8,8 @@ know how to interpret the bits and the `tg` ops carry no per-op signedness flag.
 
 from __future__ import annotations
 
-import ml_dtypes
+from functools import cache
+
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -25,14 +26,22 @@ _SIGNED = (8, 16, 32, 64)
 
 _FLOATS: dict[type[Attribute], np.dtype] = {
     Float16Type: np.dtype(np.float16),
-    BFloat16Type: np.dtype(ml_dtypes.bfloat16),
     Float32Type: np.dtype(np.float32),
     Float64Type: np.dtype(np.float64),
 }
 
 
+@cache
+def bfloat16() -> np.dtype:
+    """numpy's bfloat16 (ml_dtypes'), imported on first use: ml_dtypes takes most of a
+    second to import, which every tool start paid (about a third of tessel-opt's)."""
+    import ml_dtypes
+
+    return np.dtype(ml_dtypes.bfloat16)
+
+
 def is_float(element_type: Attribute) -> bool:
-    return type(element_type) in _FLOATS
+    return type(element_type) in _FLOATS or isinstance(element_type, BFloat16Type)
 
 
 def is_integer(element_type: Attribute) -> bool:
@@ -56,6 +65,8 @@ def to_numpy(element_type: Attribute) -> np.dtype:
     """The numpy dtype that holds values of `element_type`; TypeError when none does."""
     if (dt := _FLOATS.get(type(element_type))) is not None:
         return dt
+    if isinstance(element_type, BFloat16Type):
+        return bfloat16()
     if isinstance(element_type, IntegerType):
         width = element_type.width.data
         signedness = element_type.signedness.data
@@ -72,6 +83,8 @@ def to_numpy(element_type: Attribute) -> np.dtype:
 def from_numpy(dtype: np.dtype | type) -> Attribute:
     """The builtin element type for a numpy dtype; TypeError when tg has none."""
     dtype = np.dtype(dtype)
+    if dtype.name == "bfloat16":  # (made by ml_dtypes, so it is imported already)
+        return BFloat16Type()
     for cls, dt in _FLOATS.items():
         if dt == dtype:
             return cls()

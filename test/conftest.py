@@ -1,4 +1,6 @@
-"""In CI (CI=true), a pytest session that collected tests but passed none fails: a skip hook
+"""What every test session shares.
+
+In CI (CI=true), a pytest session that collected tests but passed none fails: a skip hook
 or a marker gone wrong must not turn a suite into a green row of `s` (it happened once:
 test/gpu's hook skipped the fuzz and bad-input suites running in its session)."""
 
@@ -7,6 +9,10 @@ from __future__ import annotations
 import os
 
 import pytest
+
+# The tests verify the IR after every pass of the tensor pipeline (a tool verifies only its
+# result unless asked: pipelines/tensor.py), so that a pass that breaks the IR is named.
+os.environ.setdefault("TESSEL_VERIFY_EACH", "1")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

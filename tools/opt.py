@@ -52,7 +52,15 @@ class TesselOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        arg_parser.epilog = _tessel_passes_help()
+        # The pass list describes every pass, which imports them all (a second and a half of
+        # z3, OR-Tools and pandas): made only when help is printed, not on every run.
+        format_help = arg_parser.format_help
+
+        def with_pass_list() -> str:
+            arg_parser.epilog = _tessel_passes_help()
+            return format_help()
+
+        arg_parser.format_help = with_pass_list  # type: ignore[method-assign]
         arg_parser.add_argument(
             "--print-ir-after-all", action="store_true", help="print the IR after every pass to stderr"
         )

@@ -25,7 +25,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from tessel.dialects.context import make_context
-from tessel.frontends.onnx import import_model, load_model
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import Port, inputs, outputs, random_inputs
 from tessel.ir.source import read_module, verify
@@ -61,6 +60,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", metavar="sm_XX", help="gpu: the architecture to compile for (default: the device's)")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every pass into DIR (cpu)")
     p.add_argument("--records", metavar="JSONL", help="use the fastest schedules of a tessel-tune log (cpu)")
+    p.add_argument(
+        "--verify-each",
+        action="store_true",
+        help="verify the IR after every pass (names the pass that broke it; slower: verification runs in Python)",
+    )
     p.add_argument(
         "--time-passes",
         action="store_true",
@@ -156,6 +160,8 @@ def run_command(args: argparse.Namespace) -> int:
     weights: Mapping[str, np.ndarray]
     started = time.perf_counter()
     if is_onnx:
+        from tessel.frontends.onnx import import_model, load_model  # (onnx: a second to import; .mlir needs none)
+
         model = load_model(args.model)
         bind = parse_bindings(args.bind)
         result = import_model(model, source=args.model, bind=bind, input_shapes=parse_shapes(args.input_shape))
@@ -185,10 +191,16 @@ def run_command(args: argparse.Namespace) -> int:
                 dump_dir=args.dump_ir,
                 arch=args.arch,
                 records=args.records,
+                verify_each=args.verify_each or None,
             )
         else:
             executable, report = compile_for_cpu(
-                module, weights, threads=args.threads, dump_dir=args.dump_ir, records=args.records
+                module,
+                weights,
+                threads=args.threads,
+                dump_dir=args.dump_ir,
+                records=args.records,
+                verify_each=args.verify_each or None,
             )
         print(report.summary())
         if args.time_passes:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-import ml_dtypes
 import numpy as np
 from scipy import special
 from xdsl.dialects import affine, arith, func, memref
@@ -48,7 +47,6 @@ from tessel.ir.diagnostics import TesselError
 
 _FLOAT_DTYPES: dict[type[Attribute], type] = {
     Float16Type: np.float16,
-    BFloat16Type: ml_dtypes.bfloat16,
     Float32Type: np.float32,
     Float64Type: np.float64,
 }
@@ -60,6 +58,8 @@ def np_type(t: Attribute) -> np.dtype:
     if isinstance(t, IntegerType):
         w = t.width.data
         return np.dtype(np.bool_) if w == 1 else np.dtype(f"int{w}")
+    if isinstance(t, BFloat16Type):
+        return dtypes.bfloat16()
     return np.dtype(_FLOAT_DTYPES[type(t)])
 
 

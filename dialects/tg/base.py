@@ -52,6 +52,12 @@ class FusionCategory(Enum):
     OPAQUE = "opaque"
 
 
+# A concat lowers to a select over its pieces at every element: a kernel holds at most
+# this many concat pieces (tg-fuse), and a wider concat becomes a tree of concats this wide
+# (tg-split-concat), so that its work grows as n log n rather than n * n.
+CONCAT_FAN_IN = 8
+
+
 @dataclass(frozen=True)
 class Fusion(OpTrait):
     """The fusion category of an op, declared next to its definition (not in the pass)."""

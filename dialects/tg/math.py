@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy import special
 from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.irdl import irdl_op_definition, opt_prop_def
 
@@ -26,6 +25,13 @@ from .elementwise import NUMBERS, BinaryOp, UnaryOp
 from .reference import int_pow, is_floating, mod, wide
 
 # --------------------------------------------------------------------------- unary
+
+
+def _special():
+    """scipy.special, imported on first use (a third of a second every tool start paid)."""
+    from scipy import special
+
+    return special
 
 
 class MathUnaryOp(UnaryOp):
@@ -112,7 +118,7 @@ class Log1pOp(MathUnaryOp):
 @irdl_op_definition
 class ErfOp(MathUnaryOp):
     name = "tg.erf"
-    FUNCTION = staticmethod(special.erf)
+    FUNCTION = staticmethod(lambda x: _special().erf(x))
 
 
 @irdl_op_definition

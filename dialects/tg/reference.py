@@ -13,7 +13,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
-from scipy import special
 
 
 def wide(x: np.ndarray) -> np.ndarray:
@@ -100,6 +99,8 @@ def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     x = wide(x)
     if approximate == "tanh":
         return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+    from scipy import special  # (imported on first use: a third of a second)
+
     return 0.5 * x * (1.0 + special.erf(x / math.sqrt(2.0)))
 
 
@@ -449,12 +450,18 @@ def shift_right(x: np.ndarray, amount: int) -> np.ndarray:
     return np.right_shift(x, np.asarray(amount, dtype=x.dtype))
 
 
-UNARY = {
+def _expit(x: np.ndarray) -> np.ndarray:
+    from scipy import special  # (imported on first use: a third of a second)
+
+    return special.expit(x)
+
+
+UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tg.neg": np.negative,
     "tg.exp": np.exp,
     "tg.sqrt": np.sqrt,
     "tg.relu": lambda x: np.maximum(x, 0),
-    "tg.sigmoid": special.expit,
+    "tg.sigmoid": _expit,
     "tg.tanh": np.tanh,
 }
 

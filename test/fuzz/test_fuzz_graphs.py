@@ -17,12 +17,14 @@ from tessel.passes.tg.fold_constants import TgFoldConstants
 from tessel.passes.tg.fuse import TgFuse
 from tessel.passes.tg.layout import TgLayout
 from tessel.passes.tg.plan_memory import TgPlanMemory
+from tessel.passes.tg.split_concat import TgSplitConcat
 from tessel.targets.reference.interpreter import run
 
 # (pass, exact): the regrouping passes keep every float operation as it was
 PASSES = {
     "tg-fuse": (TgFuse, True),
     "tg-plan-memory": (TgPlanMemory, True),
+    "tg-split-concat": (TgSplitConcat, True),
     "tg-fold-batchnorm": (TgFoldBatchnorm, False),
     "tg-fold-constants": (TgFoldConstants, False),
     "tg-layout": (TgLayout, False),

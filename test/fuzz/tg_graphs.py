@@ -48,7 +48,8 @@ class FuzzBuilder(Builder):
         shape = shape_of(v)
         axis = self.draw(st.integers(0, len(shape) - 1))
         others = [v]
-        for _ in range(self.draw(st.integers(1, 2))):
+        # mostly two or three pieces; sometimes more than tg-split-concat's fan-in of 8
+        for _ in range(self.draw(st.one_of(st.integers(1, 2), st.integers(8, 20)))):
             extent = self.draw(st.integers(1, 3))
             other_shape = list(shape)
             other_shape[axis] = extent

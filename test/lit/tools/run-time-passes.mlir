@@ -1,7 +1,7 @@
 // tessel-run --time-passes: where the compile time went, one row per stage in pipeline
-// order (import, every pass, the IR verification after them, LLVM emission, parsing, O3 or
-// the object cache's load, machine code, the executor's plan), then the total. The
-// reference target compiles nothing: there the flag is a one-line error.
+// order (import, every pass, with --verify-each the IR verification after them, LLVM
+// emission, parsing, O3 or the object cache's load, machine code, the executor's plan),
+// then the total. The reference target compiles nothing: there the flag is a one-line error.
 
 // RUN: %tessel-run %s --target cpu --time-passes | filecheck %s
 // CHECK:      {{^}}stage {{ +}}seconds {{ +}}share{{$}}
@@ -10,12 +10,16 @@
 // CHECK:      {{^}}tg-fuse {{ +[0-9.]+}}
 // CHECK:      {{^}}tg-to-kernel {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}kernel-to-loops {{ +[0-9.]+}}
-// CHECK-NEXT: {{^}}verify {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}llvm-emit {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}llvm-parse {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}llvm-{{O3|load-cached-object}} {{ +[0-9.]+}}
 // CHECK:      {{^}}executor-plan {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}total {{ +[0-9.]+ +100.0%$}}
+
+// RUN: %tessel-run %s --target cpu --time-passes --verify-each | filecheck %s --check-prefix=EACH
+// EACH:      {{^}}kernel-to-loops {{ +[0-9.]+}}
+// EACH-NEXT: {{^}}verify {{ +[0-9.]+}}
+// EACH-NEXT: {{^}}llvm-emit
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not %tessel-run %s --time-passes 2>%t/stderr

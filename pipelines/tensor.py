@@ -85,8 +85,8 @@ class CompileReport:
 
     def time_passes(self) -> str:
         """Where the compile time went, stage by stage in pipeline order (`--time-passes`,
-        as LLVM's and MLIR's): each pass, the IR verification after the passes, LLVM IR
-        emission, parsing, O3 and machine code (or the object cache's load)."""
+        as LLVM's and MLIR's): each pass, the IR verification after them (with verify_each),
+        LLVM IR emission, parsing, O3 and machine code (or the object cache's load)."""
         total = sum(self.seconds.values())
         rows = [f"{'stage':32} {'seconds':>9} {'share':>7}"]
         for name, seconds in self.seconds.items():
@@ -113,8 +113,8 @@ def lower(
     so is the module after every pass, as mlir-opt's -verify-each, naming the pass that
     broke it. Not by default: xDSL's verifiers run in Python, and after the nine passes
     they were half of a large model's compile time (DenseNet-121 55%, a 2-layer GRU 57%;
-    the loop-level module alone 35%), while what the passes make is checked again by
-    LLVM's verifier before code generation. With `records` (a tuning
+    the loop-level module alone 35%), while what the passes make is checked by LLVM's
+    verifier before code generation. With `records` (a tuning
     log), each stage the log has measured on `host` (this CPU unless given) gets its
     fastest schedule, as sched IR written into the module before kernel-to-loops (as the
     pass sched-apply-records does). `target` "gpu" gives the stages GPU schedules (loops

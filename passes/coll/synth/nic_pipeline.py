@@ -54,6 +54,7 @@ def nic_pipeline(p: Problem) -> Plan | None:
                 return None  # the sketch does not let this sender carry its NIC's chunks
             senders[(node, j)] = sender
     local = {node: _intra_links(p, node) for node in range(topo.nodes)}
+    load: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))  # node -> GPU -> switch sends
     routes: dict[int, list[Key]] = defaultdict(list)
     priority: dict[Task, int] = {}
     turn: dict[tuple[int, int], int] = defaultdict(int)  # (receiving node, NIC) -> receivers used
@@ -62,7 +63,7 @@ def nic_pipeline(p: Problem) -> Plan | None:
         home = topo.node(owner)
         j = next(j for j, g in enumerate(nics[home]) if owner in g.gpus)
         sender = senders[(home, j)]
-        routes[f.id].extend(_tree(local[home], owner, p))
+        routes[f.id].extend(_tree(local[home], owner, p, load[home]))
         for r in range(1, topo.nodes):
             node = (home + r) % topo.nodes
             receivers = [d for d in nics[node][j].gpus if (sender, d) in allowed]
@@ -72,7 +73,7 @@ def nic_pipeline(p: Problem) -> Plan | None:
             # round r, then the chunk's place in its NIC's queue (own chunks first: no wait)
             position = (owner != sender, owner, f.chunk)
             priority[(f.id, (sender, d))] = (r - 1) * per * c * 4 + _rank(nics[home][j].gpus, position, c)
-            routes[f.id].extend(_tree(local[node], d, p))
+            routes[f.id].extend(_tree(local[node], d, p, load[node]))
     plan = list_schedule(p, dict(routes), priority)
     plan.note = "nic pipeline"
     plan.serialize_ports = True
@@ -109,31 +110,37 @@ def _intra_links(p: Problem, node: int) -> dict[int, list[tuple[int, float]]]:
     return adj
 
 
-def _tree(adj: dict[int, list[tuple[int, float]]], root: int, p: Problem) -> list[Key]:
+def _tree(adj: dict[int, list[tuple[int, float]]], root: int, p: Problem, load: dict[int, int]) -> list[Key]:
     """A broadcast tree from `root` to the other GPUs of its node, grown by earliest arrival: the
     next GPU is the one a holder can reach first. A switch link waits for its sender's out-port
     (so a switch node gets a binomial tree, not a star through one port); NVLinks and PCIe are
-    independent (so a mesh gets its shortest-path tree)."""
+    independent (so a mesh gets its shortest-path tree). Among ties, the GPUs that the node's
+    earlier trees made relay least are reached first (`load`: switch sends so far, updated
+    here), so the relaying is spread: on a switch every arrival ties, and the lowest-numbered
+    GPU became an early relay of every tree (51 sends on the 8-GPU hub, whose 23 chunks each
+    GPU must receive; 1.57x the NIC bound)."""
     arrival = {root: 0.0}
     port_free: dict[int, float] = defaultdict(float)
     edges: list[Key] = []
     todo = {v for u in adj for v, _ in adj[u]} | set(adj)
     todo.discard(root)
     while todo:
-        best: tuple[float, int, int] | None = None
+        best: tuple[float, int, int, int, int] | None = None
         for u in sorted(arrival):
             for v, cost in adj.get(u, []):
                 if v in todo:
                     shared = p.topo.links[(u, v)].kind == LinkKind.SWITCH
                     at = max(arrival[u], port_free[u] if shared else 0.0) + cost
-                    if best is None or (at, u, v) < best:
-                        best = (at, u, v)
+                    key = (at, load[u], load[v], u, v) if shared else (at, 0, 0, u, v)
+                    if best is None or key < best:
+                        best = key
         if best is None:
             break  # the rest of the node is unreachable from root: the list scheduler reports it
-        at, u, v = best
+        at, _, _, u, v = best
         arrival[v] = at
         if p.topo.links[(u, v)].kind == LinkKind.SWITCH:
             port_free[u] = at
+            load[u] += 1
         edges.append((u, v))
         todo.discard(v)
     return edges

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerTy
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.ir.predicates import CMPF_PREDICATES, CMPI_PREDICATES
 
 Array = np.ndarray
 
@@ -75,7 +76,7 @@ def _shift(a: Array, b: Array, kind: str) -> Array:
 
 
 def _cmp(a: Array, b: Array, pred: int) -> Array:
-    name = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"][pred]
+    name = CMPI_PREDICATES[pred]
     if name[0] == "s":
         a, b = _signed(a), _signed(b)
     op = {
@@ -141,25 +142,7 @@ def apply(op: Operation, args: list[Array]) -> Array:
         if isinstance(op, arith.CmpiOp):
             return _cmp(args[0], args[1], op.predicate.value.data)
         if isinstance(op, arith.CmpfOp):
-            names = [
-                "false",
-                "oeq",
-                "ogt",
-                "oge",
-                "olt",
-                "ole",
-                "one",
-                "ord",
-                "ueq",
-                "ugt",
-                "uge",
-                "ult",
-                "ule",
-                "une",
-                "uno",
-                "true",
-            ]
-            pred = names[op.predicate.value.data]
+            pred = CMPF_PREDICATES[op.predicate.value.data]
             fn = {
                 "eq": np.equal,
                 "gt": np.greater,

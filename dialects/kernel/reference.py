@@ -44,6 +44,7 @@ from tessel.dialects.kernel import ops as kernel
 from tessel.dialects.kernel.ops import ELEMENT_ATTR
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
+from tessel.ir.predicates import CMPF_PREDICATES, CMPI_PREDICATES
 
 _FLOAT_DTYPES: dict[type[Attribute], type] = {
     Float16Type: np.float16,
@@ -124,25 +125,7 @@ def affine_eval(e: AffineExpr, dims: Sequence[np.ndarray], syms: Sequence[np.nda
 
 def _cmp(pred: int, a: np.ndarray, b: np.ndarray, is_float: bool) -> np.ndarray:
     if is_float:
-        names = [
-            "false",
-            "oeq",
-            "ogt",
-            "oge",
-            "olt",
-            "ole",
-            "one",
-            "ord",
-            "ueq",
-            "ugt",
-            "uge",
-            "ult",
-            "ule",
-            "une",
-            "uno",
-            "true",
-        ]
-        name = names[pred]
+        name = CMPF_PREDICATES[pred]
         if name in ("false", "true"):
             return np.full(np.broadcast(a, b).shape, name == "true")
         unordered = np.isnan(a) | np.isnan(b)
@@ -161,8 +144,7 @@ def _cmp(pred: int, a: np.ndarray, b: np.ndarray, is_float: bool) -> np.ndarray:
         with np.errstate(invalid="ignore"):
             r = base(a, b)
         return (r & ~unordered) if name[0] == "o" else (r | unordered)
-    names = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-    name = names[pred]
+    name = CMPI_PREDICATES[pred]
     if name[0] == "u":
         a, b = unsigned(np.asarray(a)), unsigned(np.asarray(b))
         name = name[1:]

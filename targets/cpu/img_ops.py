@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerTy
 from xdsl.ir import Attribute, Operation
 
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.ir.predicates import CMPF_PREDICATES, CMPI_PREDICATES
 from tessel.targets.cpu.llvm_tables import float_literal
 
 
@@ -119,25 +120,6 @@ _FLOAT_BINARY: dict[type[Operation], str] = {
 }
 _MINMAX: dict[type[Operation], str] = {arith.MaxUIOp: "umax", arith.MinUIOp: "umin", arith.MaxSIOp: "smax", arith.MinSIOp: "smin",
            arith.MaximumfOp: "maximum", arith.MinimumfOp: "minimum"}  # fmt: skip
-_CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-_CMPF = [
-    "false",
-    "oeq",
-    "ogt",
-    "oge",
-    "olt",
-    "ole",
-    "one",
-    "ord",
-    "ueq",
-    "ugt",
-    "uge",
-    "ult",
-    "ule",
-    "une",
-    "uno",
-    "true",
-]
 
 
 class Value:
@@ -175,9 +157,9 @@ def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
         return _shift(f, op, args, t, lanes)
     if isinstance(op, arith.CmpiOp):
         src = vec_type(_scalar(op.lhs.type), lanes)
-        return Value(f.emit(f"icmp {_CMPI[op.predicate.value.data]} {src} {a[0]}, {a[1]}"))
+        return Value(f.emit(f"icmp {CMPI_PREDICATES[op.predicate.value.data]} {src} {a[0]}, {a[1]}"))
     if isinstance(op, arith.CmpfOp):
-        pred = _CMPF[op.predicate.value.data]
+        pred = CMPF_PREDICATES[op.predicate.value.data]
         if pred in ("false", "true", "ord", "uno"):
             raise TesselError(f"arith.cmpf predicate {pred} is not supported in image bodies", op_location(op))
         return Value(f.emit(f"fcmp {pred} {vec_type('float', lanes)} {a[0]}, {a[1]}"))

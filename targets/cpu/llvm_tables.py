@@ -25,6 +25,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from tessel.ir.predicates import CMPF_PREDICATES, CMPI_PREDICATES
+
 
 def llvm_type(t: Attribute) -> str:
     if isinstance(t, IndexType):
@@ -102,25 +104,8 @@ ICMP = {
     "ugt": "ugt",
     "uge": "uge",
 }
-ICMP_BY_INDEX = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-FCMP_BY_INDEX = [
-    "false",
-    "oeq",
-    "ogt",
-    "oge",
-    "olt",
-    "ole",
-    "one",
-    "ord",
-    "ueq",
-    "ugt",
-    "uge",
-    "ult",
-    "ule",
-    "une",
-    "uno",
-    "true",
-]
+ICMP_BY_INDEX = CMPI_PREDICATES
+FCMP_BY_INDEX = CMPF_PREDICATES
 
 BINARY = {
     arith.AddfOp: "fadd",

@@ -31,9 +31,15 @@ from .order import Task, list_schedule
 from .problem import Key, Problem
 
 
-def nic_pipeline(p: Problem) -> Plan | None:
+def nic_pipeline(p: Problem, tail: int | None = None) -> Plan | None:
     """The NIC pipeline of `p`'s allgather, or None where it does not apply: one node, another
-    collective, nodes with different NIC layouts, or a sketch that leaves some NIC no sender."""
+    collective, nodes with different NIC layouts, or a sketch that leaves some NIC no sender.
+
+    `tail`: None sends every chunk over InfiniBand as its own message, each to the next
+    receiver. Otherwise an owner's chunks of a round travel as one message (one alpha instead
+    of `chunkup`), except for the last `tail` owners of each NIC's last round, which go chunk
+    by chunk: what arrives last then spreads inside its node in small pieces, so the drain
+    after the NICs finish is short while the NICs pay few alphas."""
     topo = p.topo
     if p.coll.kind != CollKind.ALLGATHER or topo.nodes < 2:
         return None
@@ -54,30 +60,54 @@ def nic_pipeline(p: Problem) -> Plan | None:
                 return None  # the sketch does not let this sender carry its NIC's chunks
             senders[(node, j)] = sender
     local = {node: _intra_links(p, node) for node in range(topo.nodes)}
-    load: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))  # node -> GPU -> switch sends
     routes: dict[int, list[Key]] = defaultdict(list)
     priority: dict[Task, int] = {}
     turn: dict[tuple[int, int], int] = defaultdict(int)  # (receiving node, NIC) -> receivers used
+    message: dict[tuple[int, int], int] = {}  # (owner, round) -> receiver of its one message
+    messages: dict[Task, int] = {}  # a merged send -> its message: (owner, round)
+    spreads: list[tuple[float, int, int, int]] = []  # (estimated start, flow, node, root)
     for f in sorted(p.flows, key=lambda f: f.chunk):
         owner = f.root
         home = topo.node(owner)
         j = next(j for j, g in enumerate(nics[home]) if owner in g.gpus)
         sender = senders[(home, j)]
-        routes[f.id].extend(_tree(local[home], owner, p, load[home]))
+        spreads.append((0.0, f.id, home, owner))
         for r in range(1, topo.nodes):
             node = (home + r) % topo.nodes
             receivers = [d for d in nics[node][j].gpus if (sender, d) in allowed]
-            d = receivers[turn[(node, j)] % len(receivers)]
-            turn[(node, j)] += 1
+            if tail is not None and not (r == topo.nodes - 1 and _in_tail(nics[home][j].gpus, sender, owner, tail)):
+                if (owner, r) not in message:
+                    message[(owner, r)] = receivers[turn[(node, j)] % len(receivers)]
+                    turn[(node, j)] += 1
+                d = message[(owner, r)]
+                messages[(f.id, (sender, d))] = owner * topo.nodes + r
+            else:
+                d = receivers[turn[(node, j)] % len(receivers)]
+                turn[(node, j)] += 1
             routes[f.id].append((sender, d))
             # round r, then the chunk's place in its NIC's queue (own chunks first: no wait)
-            position = (owner != sender, owner, f.chunk)
-            priority[(f.id, (sender, d))] = (r - 1) * per * c * 4 + _rank(nics[home][j].gpus, position, c)
-            routes[f.id].extend(_tree(local[node], d, p, load[node]))
-    plan = list_schedule(p, dict(routes), priority)
-    plan.note = "nic pipeline"
+            place = _rank(nics[home][j].gpus, (owner != sender, owner, f.chunk), c)
+            priority[(f.id, (sender, d))] = (r - 1) * per * c * 4 + place
+            # when the chunk lands, if the NIC sends its queue without a gap
+            slot = (r - 1) * len(nics[home][j].gpus) * c + _slot(nics[home][j].gpus, sender, owner, f.chunk, c)
+            spreads.append(((slot + 1) * p.cost[(sender, d)], f.id, node, d))
+    # Each chunk spreads in a node along a tree grown on the node's links as they will be busy
+    # then: the trees are built in the order their chunks arrive, on one timeline of ports.
+    free: dict[str, float] = defaultdict(float)
+    load: dict[int, int] = defaultdict(int)  # GPU -> switch sends so far
+    for at, fid, node, root in sorted(spreads):
+        routes[fid].extend(_tree(local[node], root, at, p, free, load))
+    plan = list_schedule(p, dict(routes), priority, messages)
+    plan.note = "nic pipeline" if tail is None else f"nic pipeline, one message an owner but the last {tail}"
     plan.serialize_ports = True
     return plan
+
+
+def _in_tail(gpus: tuple[int, ...], sender: int, owner: int, tail: int) -> bool:
+    """Is `owner` among the last `tail` of its NIC's queue (the sender's own chunks first, then
+    the others in GPU order: `_rank`)?"""
+    queue = [sender] + [g for g in gpus if g != sender]
+    return tail > 0 and owner in queue[-tail:]
 
 
 def _nics_by_node(nics: list[Group], per: int, nodes: int) -> list[list[Group]] | None:
@@ -110,17 +140,24 @@ def _intra_links(p: Problem, node: int) -> dict[int, list[tuple[int, float]]]:
     return adj
 
 
-def _tree(adj: dict[int, list[tuple[int, float]]], root: int, p: Problem, load: dict[int, int]) -> list[Key]:
-    """A broadcast tree from `root` to the other GPUs of its node, grown by earliest arrival: the
-    next GPU is the one a holder can reach first. A switch link waits for its sender's out-port
-    (so a switch node gets a binomial tree, not a star through one port); NVLinks and PCIe are
-    independent (so a mesh gets its shortest-path tree). Among ties, the GPUs that the node's
-    earlier trees made relay least are reached first (`load`: switch sends so far, updated
-    here), so the relaying is spread: on a switch every arrival ties, and the lowest-numbered
-    GPU became an early relay of every tree (51 sends on the 8-GPU hub, whose 23 chunks each
-    GPU must receive; 1.57x the NIC bound)."""
-    arrival = {root: 0.0}
-    port_free: dict[int, float] = defaultdict(float)
+def _tree(
+    adj: dict[int, list[tuple[int, float]]],
+    root: int,
+    start: float,
+    p: Problem,
+    free: dict[str, float],
+    load: dict[int, int],
+) -> list[Key]:
+    """A broadcast tree from `root` (holding the chunk at `start`) to the other GPUs of its node,
+    grown by earliest arrival: the next GPU is the one a holder can reach first, with every link
+    and port (a switch's out- and in-ports, an NVLink) waiting until the trees built before this
+    one leave it free (`free`, updated here). So a switch node gets a binomial tree, a mesh its
+    shortest-path tree, and a chunk that lands while others still spread goes around the busy
+    ports. Among ties, the GPUs that earlier trees made relay least are reached first (`load`:
+    switch sends so far): on a switch every arrival ties, and the lowest-numbered GPU became an
+    early relay of every tree (51 sends on the 8-GPU hub, whose 23 chunks each GPU must
+    receive; 1.57x the NIC bound)."""
+    arrival = {root: start}
     edges: list[Key] = []
     todo = {v for u in adj for v, _ in adj[u]} | set(adj)
     todo.discard(root)
@@ -129,21 +166,27 @@ def _tree(adj: dict[int, list[tuple[int, float]]], root: int, p: Problem, load: 
         for u in sorted(arrival):
             for v, cost in adj.get(u, []):
                 if v in todo:
-                    shared = p.topo.links[(u, v)].kind == LinkKind.SWITCH
-                    at = max(arrival[u], port_free[u] if shared else 0.0) + cost
-                    key = (at, load[u], load[v], u, v) if shared else (at, 0, 0, u, v)
+                    at = max(arrival[u], *(free[r] for r in p.resources[(u, v)])) + cost
+                    key = (at, load[u], load[v], u, v)
                     if best is None or key < best:
                         best = key
         if best is None:
             break  # the rest of the node is unreachable from root: the list scheduler reports it
         at, _, _, u, v = best
         arrival[v] = at
+        for r in p.resources[(u, v)]:
+            free[r] = at
         if p.topo.links[(u, v)].kind == LinkKind.SWITCH:
-            port_free[u] = at
             load[u] += 1
         edges.append((u, v))
         todo.discard(v)
     return edges
+
+
+def _slot(gpus: tuple[int, ...], sender: int, owner: int, chunk: int, chunkup: int) -> int:
+    """The chunk's place (0, 1, ...) in its NIC's queue of a round, in `_rank`'s order."""
+    queue = [sender] + [g for g in gpus if g != sender]
+    return queue.index(owner) * chunkup + chunk % chunkup
 
 
 def _rank(gpus: tuple[int, ...], position: tuple[bool, int, int], chunkup: int) -> int:

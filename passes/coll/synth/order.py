@@ -14,6 +14,7 @@ import heapq
 from collections import defaultdict
 
 from tessel.dialects.coll.plan import Plan, Send
+from tessel.ir.diagnostics import TesselError
 
 from .problem import Key, Problem
 
@@ -36,29 +37,54 @@ def dependencies(p: Problem, routes: dict[int, list[Key]]) -> tuple[list[tuple[i
     return tasks, preds
 
 
-def list_schedule(p: Problem, routes: dict[int, list[Key]], priority: dict[Task, int] | None = None) -> Plan:
+def list_schedule(
+    p: Problem,
+    routes: dict[int, list[Key]],
+    priority: dict[Task, int] | None = None,
+    messages: dict[Task, int] | None = None,
+) -> Plan:
     """Start times for `routes`; `priority` (lower first) breaks ties between tasks that can start
     at the same time before the longest-remaining-path rule does (a constructed order, such as
-    the NIC pipeline's rounds)."""
+    the NIC pipeline's rounds). `messages` puts tasks on one link into one message (same id:
+    one send, paying alpha once): the message starts when all of its chunks are ready and they
+    all arrive at its end, which the plan's `group`s then tell the lowering."""
     tasks, preds = dependencies(p, routes)
-    succs: list[list[int]] = [[] for _ in tasks]
+    # one schedulable unit per message: member i is scheduled as its leader lead[i]
+    lead = list(range(len(tasks)))
+    size = [1] * len(tasks)
+    if messages:
+        first: dict[int, int] = {}
+        for i, t in enumerate(tasks):
+            if t in messages:
+                lead[i] = first.setdefault(messages[t], i)
+                size[lead[i]] += lead[i] != i
+    leaders = [i for i in range(len(tasks)) if lead[i] == i]
+    unit_preds: list[set[int]] = [set() for _ in tasks]
     for i, ps in enumerate(preds):
-        for q in ps:
+        unit_preds[lead[i]].update(lead[q] for q in ps if lead[q] != lead[i])
+    succs: list[list[int]] = [[] for _ in tasks]
+    for i in leaders:
+        for q in unit_preds[i]:
             succs[q].append(i)
-    cost = [p.cost[e] for _, e in tasks]
-    # longest remaining path (us) from each task to the end
+    cost = [
+        p.cost[e] if size[i] == 1 else p.topo.links[e].cost(size[i] * p.chunk_bytes) for i, (_, e) in enumerate(tasks)
+    ]
+    # longest remaining path (us) from each unit to the end
     tail = [0.0] * len(tasks)
-    for i in reversed(_topo(preds, succs)):
-        tail[i] = cost[i] + max((tail[j] for j in succs[i]), default=0.0)
+    order = _topo([sorted(unit_preds[i]) for i in range(len(tasks))], succs)
+    for i in reversed(order):
+        if lead[i] == i:
+            tail[i] = cost[i] + max((tail[j] for j in succs[i]), default=0.0)
     res = [p.resources[e] for _, e in tasks]
     free: dict[str, float] = defaultdict(float)
-    waiting = [len(ps) for ps in preds]
+    waiting = [len(unit_preds[i]) for i in range(len(tasks))]
     ready = [0.0] * len(tasks)
     orbit = _orbits(p, tasks)
     rank = [priority.get(t, 0) for t in tasks] if priority else [0] * len(tasks)
-    heap = [(0.0, rank[i], -tail[i], orbit[i], i) for i in range(len(tasks)) if waiting[i] == 0]
+    heap = [(0.0, rank[i], -tail[i], orbit[i], i) for i in leaders if waiting[i] == 0]
     heapq.heapify(heap)
     start = [0.0] * len(tasks)
+    done = 0
     while heap:
         key, _, neg, o, i = heapq.heappop(heap)
         est = max(ready[i], max(free[r] for r in res[i]))
@@ -66,6 +92,7 @@ def list_schedule(p: Problem, routes: dict[int, list[Key]], priority: dict[Task,
             heapq.heappush(heap, (est, rank[i], neg, o, i))
             continue
         start[i] = est
+        done += 1
         end = est + cost[i]
         for r in res[i]:
             free[r] = end
@@ -74,8 +101,16 @@ def list_schedule(p: Problem, routes: dict[int, list[Key]], priority: dict[Task,
             waiting[j] -= 1
             if waiting[j] == 0:
                 heapq.heappush(heap, (ready[j], rank[j], -tail[j], orbit[j], j))
-    sends = [Send(fid, e[0], e[1], start[i], start[i] + cost[i]) for i, (fid, e) in enumerate(tasks)]
-    return Plan(p.coll, p.flows, sends, p.chunk_bytes, p.topo, "greedy")
+    if done != len(leaders):
+        raise TesselError("list schedule: a merged message waits for a chunk that waits for the message")
+    group = {lead_i: g for g, lead_i in enumerate(i for i in leaders if size[i] > 1)}
+    sends = [
+        Send(fid, e[0], e[1], start[lead[i]], start[lead[i]] + cost[lead[i]], group.get(lead[i], -1))
+        for i, (fid, e) in enumerate(tasks)
+    ]
+    plan = Plan(p.coll, p.flows, sends, p.chunk_bytes, p.topo, "greedy")
+    plan.groups = len(group)
+    return plan
 
 
 def _orbits(p: Problem, tasks: list[Task]) -> list[int]:

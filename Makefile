@@ -94,7 +94,8 @@ $(ZOO_VENV)/.installed: | $(ZOO_VENV)/bin/python
 
 zoo: $(VENV)/.installed-test $(ZOO_VENV)/.installed
 	$(ZOO_VENV)/bin/python examples/zoo/export.py --out build/zoo
-	$(BIN)/python examples/zoo/check.py build/zoo --time 20 -o docs/zoo.md
+	$(BIN)/python examples/zoo/check.py build/zoo --time 20 -o docs/zoo.md; status=$$?; \
+	$(BIN)/python examples/zoo/int8_layers.py build/zoo/resnet18_int8.onnx && exit $$status
 
 clean:
 	rm -rf $(VENV) $(ZOO_VENV) build .cache *.egg-info

@@ -220,6 +220,20 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines) + "\n"
 
 
+BEGIN, END = "<!-- zoo-table: examples/zoo/check.py -o writes from here -->", "<!-- /zoo-table -->"
+
+
+def write_table(path: Path, text: str) -> None:
+    """The table into `path`: between the markers where the page has them (docs/zoo.md keeps
+    its prose around the table), else the whole file."""
+    page = path.read_text() if path.exists() else ""
+    if BEGIN in page and END in page:
+        head, rest = page.split(BEGIN, 1)
+        path.write_text(f"{head}{BEGIN}\n{text}{END}{rest.split(END, 1)[1]}")
+    else:
+        path.write_text(text)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path)
@@ -239,10 +253,11 @@ def main() -> int:
         rows.append(row)
     text = table(rows)
     print(text)
-    if args.output:
-        args.output.write_text(text)
     passed = sum(r.passed for r in rows)
-    print(f"RESULT zoo passed={passed} total={len(rows)}")
+    result = f"RESULT zoo passed={passed} total={len(rows)}"
+    if args.output:
+        write_table(args.output, f"{text}\n{result}\n")
+    print(result)
     return 0 if passed == len(rows) else 1
 
 

@@ -16,9 +16,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import onnx
 import pytest
 import torch
 import transformers
+from onnx import helper, numpy_helper
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOO = ROOT / "examples" / "zoo"
@@ -81,3 +84,61 @@ def test_int8_outputs_are_compared_in_steps() -> None:
     assert check.verdict([y], [y], "int8", steps) == "ok (exact)"
     assert check.verdict([y + 0.5], [y], "int8", steps) == "ok (1 step)"
     assert check.verdict([y - 1.0], [y], "int8", steps) == "off by 2 steps"
+
+
+def _small_qdq_resnet_block(tmp_path: Path) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+    """conv -> relu -> conv, plus the input (a residual add), relu: quantized by onnxruntime's
+    static quantizer (QDQ, int8 weights per channel), as the zoo's int8 model is."""
+    from onnx import TensorProto
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    rng = np.random.default_rng(7)
+    w1 = numpy_helper.from_array(rng.normal(0, 0.3, (8, 8, 3, 3)).astype(np.float32), "w1")
+    w2 = numpy_helper.from_array(rng.normal(0, 0.3, (8, 8, 3, 3)).astype(np.float32), "w2")
+    graph = helper.make_graph(
+        [
+            helper.make_node("Conv", ["x", "w1"], ["c1"], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c1"], ["r1"]),
+            helper.make_node("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1]),
+            helper.make_node("Add", ["c2", "x"], ["a"]),
+            helper.make_node("Relu", ["a"], ["y"]),
+        ],
+        "block",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 16, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 16, 16])],
+        [w1, w2],
+    )
+    float_path, int8_path = tmp_path / "block.onnx", tmp_path / "block_int8.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), float_path)
+    batches = [{"x": rng.normal(0, 1, (1, 8, 16, 16)).astype(np.float32)} for _ in range(4)]
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.items = iter(batches)
+
+        def get_next(self) -> dict | None:
+            return next(self.items, None)
+
+    quantize_static(
+        str(float_path), str(int8_path), Reader(), quant_format=QuantFormat.QDQ,
+        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
+    )  # fmt: skip
+    return onnx.load(str(int8_path)), {"x": rng.normal(0, 1, (1, 8, 16, 16)).astype(np.float32)}
+
+
+def test_every_quantized_layer_is_within_one_step_of_onnxruntime(tmp_path: Path) -> None:
+    """examples/zoo/int8_layers.py: each quantized activation, computed by Tessel from
+    onnxruntime's own inputs to its layer, is within one step of onnxruntime's, and a step
+    apart only where the exact value is within float32 rounding of a tie."""
+    import int8_layers
+
+    model, feed = _small_qdq_resnet_block(tmp_path)
+    nodes = int8_layers.quantized_activations(model)
+    boundaries = {n.output[0] for n in nodes} | {"x"}
+    # the layer of the residual add's quantize reads both quantized tensors it adds
+    added = next(n.output[0] for n in model.graph.node if n.op_type == "Add")
+    add_q = next(n for n in nodes if n.input[0] == added)
+    assert len(int8_layers.layer_inputs(model, add_q, boundaries)) == 2
+    rows = int8_layers.compare(model, feed, ["reference", "cpu"])
+    assert len(rows) == 2 * len(nodes) and len(nodes) >= 4
+    assert all(r.steps <= 1 and r.tie_distance < 1e-3 for r in rows), rows

@@ -199,7 +199,7 @@ def main() -> None:
             nccl = evaluate(r.algorithm, topo, r.chunk_bytes, size).nccl_best if ok else nan
             print(
                 f"{machine:11} {topo.gpus:4} {len(topo.nics) // topo.nodes:4} {human(size):>5} {r.time:10.2f} "
-                f"{bound:10.2f} {ratio(r.time, bound):>6} {nccl:10.2f} {wall:7.1f}  {r.plan.note}, {r.sketch.describe()}",
+                f"{bound:10.2f} {ratio(r.time, bound):>6} {nccl:10.2f} {wall:7.1f}  {r.plan.note}, {r.plan.meta.get('messages', '-')}, {r.sketch.describe()}",
                 flush=True,
             )
 

@@ -113,6 +113,8 @@ def _report(
         how = {"exact": "exact CP-SAT", "nic pipeline": "NIC pipeline (a sender per NIC, nodes in rounds)"}.get(
             result.plan.note, "decomposition (relaxation -> greedy order -> polish)"
         )
+        if "messages" in result.plan.meta:
+            how += f", {result.plan.meta['messages']} over InfiniBand"
         searched = f", best of {len(result.candidates)} sketches" if len(result.candidates) > 1 else ""
         print(
             f"synthesized {kind} of {human(size)} in {wall:.1f} s: {how}, sketch {result.sketch.describe()}{searched}"

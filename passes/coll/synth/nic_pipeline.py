@@ -98,7 +98,8 @@ def nic_pipeline(p: Problem, tail: int | None = None) -> Plan | None:
     for at, fid, node, root in sorted(spreads):
         routes[fid].extend(_tree(local[node], root, at, p, free, load))
     plan = list_schedule(p, dict(routes), priority, messages)
-    plan.note = "nic pipeline" if tail is None else f"nic pipeline, one message an owner but the last {tail}"
+    plan.note = "nic pipeline"  # what the driver and the tools know it by
+    plan.meta["messages"] = "a message a chunk" if tail is None else f"a message an owner but the last {tail}"
     plan.serialize_ports = True
     return plan
 

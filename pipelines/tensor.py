@@ -1,7 +1,7 @@
 """The tensor compiler's pipeline, from a tg module to an executable for a target.
 
-    ONNX -> tg -> tg-qdq-to-integer, tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-layout, tg-fold-constants,
-               tg-split-concat, tg-fuse, tg-plan-memory
+    ONNX -> tg -> tg-qdq-to-integer, tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-conv3d-to-conv2d,
+               tg-layout, tg-fold-constants, tg-split-concat, tg-fuse, tg-plan-memory
                -> tg-to-kernel (kernel.compute stages) -> kernel-to-loops (scf/vector)
                -> LLVM IR -> machine code
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 
 def graph_passes(target: str = "cpu") -> list[ModulePass]:
+    from tessel.passes.tg.conv3d_to_conv2d import TgConv3dToConv2d
     from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
     from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
     from tessel.passes.tg.fold_constants import TgFoldConstants
@@ -44,6 +45,7 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
         TgQdqToInteger(),
         TgFoldBatchnorm(),
         TgConvTransposeToConv(),
+        TgConv3dToConv2d(),
         TgLayout(pack_dense=target != "gpu"),
         TgFoldConstants(),
         TgSplitConcat(),

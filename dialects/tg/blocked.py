@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -122,13 +122,16 @@ class BlockedConvOp(TgOp):
 
 @irdl_op_definition
 class Conv2dNchwcOp(BlockedConvOp):
-    """conv2d on NCHW[cb]c input with OIHW[cb]i[mb]o weights, NCHW[mb]c output (groups = 1).
+    """conv2d on NCHW[cb]c input with OIHW[cb]i[mb]o weights, NCHW[mb]c output. With `groups`
+    g (absent: 1) every group has whole blocks: output block mo reads the co input blocks of
+    its group, g(mo) = mo floordiv (MO / g).
 
     y[n, mo, oh, ow, mi] = bias[mo*mb + mi] + sum over (co, kh, kw, ci) of
-        x[n, co, oh*s - pad + kh*d, ow*s - pad + kw*d, ci] * w[mo, co, kh, kw, ci, mi]
+        x[n, g(mo)*CO + co, oh*s - pad + kh*d, ow*s - pad + kw*d, ci] * w[mo, co, kh, kw, ci, mi]
     """
 
     name = "tg.conv2d_nchwc"
+    groups = opt_prop_def(IntegerAttr)
 
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
@@ -137,9 +140,12 @@ class Conv2dNchwcOp(BlockedConvOp):
         mo, wcb_count, _, _, wcb, mb = w.get_shape()
         et, out = cls.check_blocked(operand_types, props, mo * mb)
         n, cb_count, _, _, cb = x.get_shape()
+        g = integer(props, "groups") if "groups" in props else 1
+        require(g >= 1 and mo % g == 0, f"groups={g} must divide the {mo} output blocks")
+        per = "" if g == 1 else f" ({g} groups of them)"
         require(
-            wcb_count == cb_count and wcb == cb,
-            f"weight blocks {wcb_count}x{wcb} differ from the input's {cb_count}x{cb}",
+            wcb_count * g == cb_count and wcb == cb,
+            f"weight blocks {wcb_count}x{wcb}{per} differ from the input's {cb_count}x{cb}",
         )
         return [TensorType(et, [n, mo, *out, mb])]
 

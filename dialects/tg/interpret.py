@@ -181,9 +181,9 @@ class TgFunctions(InterpreterFunctions):
     def run_conv2d_nchwc(self, interp: Interpreter, op: tg.Conv2dNchwcOp, args: PythonValues) -> PythonValues:
         p = op.properties
         bias = args[2] if len(args) == 3 else None
-        return _typed(
-            op, [K.conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))]
-        )
+        groups = integer(p, "groups") if "groups" in p else 1
+        y = K.conv2d_nchwc(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), groups)
+        return _typed(op, [y])
 
     @impl(tg.DepthwiseConv2dNchwcOp)
     def run_depthwise_conv2d_nchwc(

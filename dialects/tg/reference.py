@@ -233,13 +233,13 @@ def to_layout(x: np.ndarray, src: str, dst: str) -> np.ndarray:
     return x.reshape(o // bo, bo, i // bi, bi, kh, kw).transpose(0, 2, 4, 5, 3, 1)
 
 
-def conv2d_nchwc(x, w, b, strides, pads, dilations) -> np.ndarray:
+def conv2d_nchwc(x, w, b, strides, pads, dilations, groups: int = 1) -> np.ndarray:
     """Through the NCHW convolution: unblock, convolve, block again."""
     n, cb_count, h, wd, cb = x.shape
-    mo, _, kh, kw, _, mb = w.shape
+    mo, co, kh, kw, _, mb = w.shape
     x4 = x.transpose(0, 1, 4, 2, 3).reshape(n, cb_count * cb, h, wd)
-    w4 = w.transpose(0, 5, 1, 4, 2, 3).reshape(mo * mb, cb_count * cb, kh, kw)
-    y = conv2d(x4, w4, b, strides, pads, dilations, 1)
+    w4 = w.transpose(0, 5, 1, 4, 2, 3).reshape(mo * mb, co * cb, kh, kw)
+    y = conv2d(x4, w4, b, strides, pads, dilations, groups)
     _, _, oh, ow = y.shape
     return y.reshape(n, mo, mb, oh, ow).transpose(0, 1, 3, 4, 2)
 

@@ -99,12 +99,14 @@ def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then:
     strides, pads, dilations = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
     n, mo, oh, ow, mb = shape_of(op.results[0])
     _, co, kh, kw, cb, _ = shape_of(w)
+    groups = integer(p, "groups") if "groups" in p else 1
     acc_t = compute_type(element_of(op.results[0]))
     x, pads = padded_input(kb, x, pads, (2, 3))
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
         _, _, h, wi = _window_index(s, r[1:3], strides, pads, dilations)
-        xv = b.value(x, [s[0], r[0], h, wi, r[3]])
+        block = r[0] if groups == 1 else (expr(s[1]) // (mo // groups)) * co + expr(r[0])
+        xv = b.value(x, [s[0], block, h, wi, r[3]])
         return mul(b, xv, b.value(w, [s[1], r[0], r[1], r[2], r[3], s[4]]))
 
     def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:

@@ -32,6 +32,22 @@ func.func @weight_blocks(%x: tensor<1x1x8x8x16xf32>, %w: tensor<1x2x3x3x8x16xf32
 
 // -----
 
+func.func @groups_not_dividing(%x: tensor<1x4x8x8x16xf32>, %w: tensor<3x2x3x3x16x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc' op groups=2 must divide the 3 output blocks
+  %y = tg.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x8x8x16xf32>, tensor<3x2x3x3x16x16xf32>) -> tensor<1x3x6x6x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @group_blocks(%x: tensor<1x4x8x8x16xf32>, %w: tensor<4x1x3x3x16x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc' op weight blocks 1x16 (2 groups of them) differ from the input's 4x16
+  %y = tg.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x8x8x16xf32>, tensor<4x1x3x3x16x16xf32>) -> tensor<1x4x6x6x16xf32>
+  func.return
+}
+
+// -----
+
 func.func @wrong_output(%x: tensor<1x1x8x8x16xf32>, %w: tensor<1x1x3x3x16x16xf32>) {
   // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc' op result type should be tensor<1x1x6x6x16xf32>, got tensor<1x1x8x8x16xf32>
   %y = tg.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x8x8x16xf32>, tensor<1x1x3x3x16x16xf32>) -> tensor<1x1x8x8x16xf32>

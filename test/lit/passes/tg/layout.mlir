@@ -149,3 +149,36 @@ func.func @runtime_packing(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>) -> tens
   %y = tg.matmul %a, %b : (tensor<32x48xf32>, tensor<48x64xf32>) -> tensor<32x64xf32>
   func.return %y : tensor<32x64xf32>
 }
+
+// -----
+
+// ResNeXt's grouped 3x3 convolution, 32 groups of 4 channels: four neighbouring groups are
+// merged into one of 16 (their weight block-diagonal: an identity mask over the groups), and
+// the 8 merged groups run as a grouped conv2d_nchwc, each output block reading its group's
+// input block.
+// CHECK-LABEL: func.func @resnext_group
+// CHECK:      %[[W7:.*]] = tg.reshape %w : tensor<128x4x3x3xf32> -> tensor<8x4x4x1x4x3x3xf32>
+// CHECK:      %[[EYE:.*]] = tg.constant dense<{{.*}}> : tensor<1x4x1x4x1x1x1xf32>
+// CHECK:      %[[M:.*]] = tg.mul %[[W7]], %[[EYE]] : {{.*}} -> tensor<8x4x4x4x4x3x3xf32>
+// CHECK:      %[[WM:.*]] = tg.reshape %[[M]] : tensor<8x4x4x4x4x3x3xf32> -> tensor<128x16x3x3xf32>
+// CHECK:      %[[WB:.*]] = tg.layout_transform %[[WM]] {src = "OIHW", dst = "OIHW16i16o"} : tensor<128x16x3x3xf32> -> tensor<8x1x3x3x16x16xf32>
+// CHECK:      tg.conv2d_nchwc %{{.*}}, %[[WB]] {{.*}}groups = 8 : i64{{.*}} : (tensor<1x8x8x8x16xf32>, tensor<8x1x3x3x16x16xf32>) -> tensor<1x8x8x8x16xf32>
+// CHECK-NOT:  tg.conv2d %
+func.func @resnext_group(%x: tensor<1x128x8x8xf32>) -> tensor<1x128x8x8xf32> {
+  %w = tg.weight @w : tensor<128x4x3x3xf32>
+  %y = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 32 : i64} : (tensor<1x128x8x8xf32>, tensor<128x4x3x3xf32>) -> tensor<1x128x8x8xf32>
+  func.return %y : tensor<1x128x8x8xf32>
+}
+
+// -----
+
+// Groups of 2 channels would take 8 merged groups to fill a block (8x the multiplications):
+// the conv stays in NCHW.
+// CHECK-LABEL: func.func @narrow_groups
+// CHECK:      tg.conv2d %x, %w {{.*}}groups = 16 : i64
+// CHECK-NOT:  tg.conv2d_nchwc
+func.func @narrow_groups(%x: tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32> {
+  %w = tg.weight @w : tensor<32x2x3x3xf32>
+  %y = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x32x8x8xf32>, tensor<32x2x3x3xf32>) -> tensor<1x32x8x8xf32>
+  func.return %y : tensor<1x32x8x8xf32>
+}

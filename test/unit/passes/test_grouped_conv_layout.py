@@ -1,0 +1,84 @@
+"""tg-layout on grouped convolutions: where merging at most four neighbouring groups gives
+whole 16-channel blocks (ResNeXt's 32 groups of 4, RegNet's groups of 8, groups of 16 or
+more as they are), the conv2d becomes a grouped conv2d_nchwc with a block-diagonal weight;
+the reference semantics before and after agree, and so does the whole CPU pipeline. Groups
+that would need more merging (2 channels each) and depthwise ones keep their own paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.passes import PassPipeline
+
+from tessel.dialects import tg
+from tessel.dialects.context import make_context
+from tessel.dialects.tg.base import integer
+from tessel.ir.source import parse_module, verify
+from tessel.ir.weights import WeightStore, with_weights
+from tessel.passes.tg.fold_constants import TgFoldConstants
+from tessel.passes.tg.layout import TgLayout, group_merge
+from tessel.targets.reference.interpreter import run
+
+
+def module_text(c: int, m: int, groups: int, stride: int, bias: bool) -> str:
+    size, out = 9, (9 + 2 - 3) // stride + 1
+    x, w, y = f"tensor<1x{c}x{size}x{size}xf32>", f"tensor<{m}x{c // groups}x3x3xf32>", f"tensor<1x{m}x{out}x{out}xf32>"
+    b, bt = (", %b", f", tensor<{m}xf32>") if bias else ("", "")
+    return f"""
+    func.func @main(%x: {x}) -> {y} {{
+      %w = tg.weight @w : {w}
+      %b = tg.weight @b : tensor<{m}xf32>
+      %y = tg.conv2d %x, %w{b} {{strides = array<i64: {stride}, {stride}>, pads = array<i64: 1, 1, 1, 1>,
+        dilations = array<i64: 1, 1>, groups = {groups} : i64}} : ({x}, {w}{bt}) -> {y}
+      %r = tg.relu %y : {y}
+      func.return %r : {y}
+    }}"""
+
+
+CASES = [  # (input channels, output channels, groups, blocked groups after merging)
+    (128, 128, 32, 8),  # ResNeXt-50 32x4d, first stage: 4 channels a group, 4 merged
+    (64, 64, 8, 4),  # RegNet: 8 a group, 2 merged
+    (64, 128, 2, 2),  # whole blocks already: 32 in, 64 out a group
+    (32, 48, 2, 1),  # 16 in, 24 out a group: merged into one dense conv
+]
+
+
+@pytest.mark.parametrize(("c", "m", "groups", "blocked"), CASES)
+@pytest.mark.parametrize("stride", [1, 2])
+def test_grouped_convolutions_run_blocked(c: int, m: int, groups: int, blocked: int, stride: int) -> None:
+    rng = np.random.default_rng(c + m + groups + stride)
+    ws = {
+        "w": rng.standard_normal((m, c // groups, 3, 3)).astype(np.float32),
+        "b": rng.standard_normal(m).astype(np.float32),
+    }
+    text = module_text(c, m, groups, stride, bias=True)
+    x = rng.standard_normal((1, c, 9, 9)).astype(np.float32)
+    ctx = make_context()
+    want = run(parse_module(ctx, text), [x], ws)[0]
+
+    module, store = parse_module(ctx, text), WeightStore(dict(ws))
+    PassPipeline(with_weights((TgLayout(), TgFoldConstants()), store)).apply(ctx, module)
+    verify(module)
+    convs = [op for op in module.walk() if isinstance(op, tg.Conv2dNchwcOp)]
+    assert len(convs) == 1 and not any(isinstance(op, tg.Conv2dOp) for op in module.walk())
+    got_groups = integer(convs[0].properties, "groups") if "groups" in convs[0].properties else 1
+    assert got_groups == blocked
+    np.testing.assert_allclose(run(module, [x], store)[0], want, rtol=1e-5, atol=1e-4)
+
+    from tessel.pipelines.tensor import compile_for_cpu
+
+    executable, _ = compile_for_cpu(parse_module(ctx, text), WeightStore(dict(ws)), threads=2)
+    try:
+        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-4, atol=1e-4)
+    finally:
+        executable.close()
+
+
+def test_groups_that_need_more_merging_stay_unblocked() -> None:
+    assert group_merge(32, 4, 4) == 4 and group_merge(8, 8, 8) == 2 and group_merge(2, 32, 64) == 1
+    assert group_merge(16, 2, 2) is None  # 8 groups to a block: 8x the multiplications
+    assert group_merge(6, 4, 4) is None  # 4 groups to a block, but 6 do not split into fours
+    text = module_text(32, 32, 16, 1, bias=False)
+    module = parse_module(make_context(), text)
+    PassPipeline(with_weights((TgLayout(),), WeightStore({}))).apply(make_context(), module)
+    assert any(isinstance(op, tg.Conv2dOp) for op in module.walk())

@@ -105,14 +105,33 @@ def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
 
 
 def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """numpy's astype; a 16-bit float becomes an integer through float32 (exact), as f32
-    does: ml_dtypes' bfloat16 casts an out-of-range value to 0, numpy's float32 (and the
-    compiled kernels, which carry 16-bit floats in f32) to x86's result (tg.cast)."""
+    """numpy's astype, with tg.cast's float -> integer rule made explicit: truncation, and a
+    value out of range or NaN becomes x86's "integer indefinite" of a 32-bit conversion
+    (wrapped) for the types up to 32 bits and of a 64-bit one for ui32 and i64. numpy's own
+    astype does not promise that: its AVX2 loop turns NaN into 2147483648 for ui32 where its
+    scalar loop gives 0 (the long fuzz profile found the reference disagreeing with itself).
+    A 16-bit float goes through float32 (exact): ml_dtypes' bfloat16 casts an out-of-range
+    value to 0."""
+    dtype = np.dtype(dtype)
     with np.errstate(invalid="ignore", over="ignore"):
-        if x.dtype.kind in "fV" and x.dtype.itemsize == 2:
-            if np.dtype(dtype).kind in "iub":
-                return x.astype(np.float32).astype(dtype)
+        if x.dtype.kind in "fV" and dtype.kind in "iub":
+            f = x.astype(np.float32) if x.dtype.itemsize == 2 else x
+            if dtype.kind == "b":
+                return f.astype(dtype)
+            if dtype.itemsize < 4 or dtype == np.int32:
+                return _indefinite(f, 32).astype(dtype)
+            if dtype in (np.uint32, np.int64):
+                return _indefinite(f, 64).astype(dtype)
+            return f.astype(dtype)  # ui64: numpy's x86-64 conversion
         return x.astype(dtype)
+
+
+def _indefinite(f: np.ndarray, bits: int) -> np.ndarray:
+    """f truncated to a signed `bits`-bit integer (as int64), INT_MIN where out of range or NaN."""
+    t = np.trunc(f.astype(np.float64))
+    low = -(2.0 ** (bits - 1))
+    bad = np.isnan(t) | (t < low) | (t >= 2.0 ** (bits - 1))
+    return np.where(bad, low, t).astype(np.int64)
 
 
 # --------------------------------------------------------------------------- contractions

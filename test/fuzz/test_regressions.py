@@ -128,3 +128,57 @@ def test_a_mirror_window_wider_than_its_frame_reflects_periodically() -> None:
     assert len(got.sinks[0]) == len(sinks[0]) == 3
     for a, b in zip(got.sinks[0], sinks[0]):
         np.testing.assert_array_equal(a, b)
+
+
+def _three_targets(text: str, inputs: list[np.ndarray]) -> tuple[list, list, list]:
+    from tessel.dialects.kernel.reference import run_kernel_module
+    from tessel.pipelines.tensor import compile_for_cpu, lower
+    from tessel.targets.reference.interpreter import run
+
+    want = run(parse_module(make_context(), text), inputs, {})
+    module = parse_module(make_context(), text)
+    store, _ = lower(module, {}, stop_after="tg-to-kernel")
+    kernels = run_kernel_module(module, inputs, store)
+    executable, _ = compile_for_cpu(parse_module(make_context(), text), {}, threads=2)
+    try:
+        cpu = executable.run(inputs)
+    finally:
+        executable.close()
+    return want, kernels, cpu
+
+
+def test_nan_and_infinities_cast_to_ui32_as_tg_cast_says() -> None:
+    """Found by the long profile of test_fuzz_elementwise: NaN and -inf cast f16 -> ui32 gave
+    2147483648 on the reference target (numpy's AVX2 loop) and 0 compiled (through i64, as
+    tg.cast's rule says; numpy's own scalar loop agrees); the reference now follows the rule."""
+    text = """
+    func.func @main(%x: tensor<37xf16>) -> tensor<37xui32> {
+      %y = tg.cast %x : tensor<37xf16> -> tensor<37xui32>
+      func.return %y : tensor<37xui32>
+    }
+    """
+    x = np.array([np.nan, -np.inf, np.inf, -1.5, 65504.0, 3.75, -0.0] * 5 + [2.0, 1.0], np.float16)
+    want, kernels, cpu = _three_targets(text, [x])
+    assert list(want[0][:7]) == [0, 0, 0, 4294967295, 65504, 3, 0]
+    np.testing.assert_array_equal(kernels[0], want[0])
+    np.testing.assert_array_equal(cpu[0], want[0])
+
+
+def test_sigmoid_of_a_large_negative_value_is_subnormal_not_zero() -> None:
+    """Found by the long profile of test_fuzz_elementwise: sigmoid(-91) in bfloat16 was 0 on
+    the CPU (1 / (1 + exp(91)), exp overflowing) where it is 2.76e-40, 3 ulps away."""
+    text = """
+    func.func @main(%x: tensor<8xbf16>) -> tensor<8xbf16> {
+      %y = tg.sigmoid %x : tensor<8xbf16>
+      func.return %y : tensor<8xbf16>
+    }
+    """
+    import ml_dtypes
+
+    x = np.array([-91.0, -110.5, -50.75, -88.0, 0.0, 3.0, -3.0, np.nan], ml_dtypes.bfloat16)
+    want, _, cpu = _three_targets(text, [x])
+    got, exp = cpu[0].astype(np.float64), want[0].astype(np.float64)
+    assert exp[0] > 0 and got[0] > 0  # 2.76e-40: a bfloat16 subnormal
+    ulp = np.abs(np.spacing(want[0][:7])).astype(np.float64)
+    assert (np.abs(got[:7] - exp[:7]) <= np.maximum(ulp, 9.2e-41)).all(), (got, exp)  # the fuzzer's 1 ulp
+    assert np.isnan(got[7])

@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, memref
+from xdsl.dialects import affine, arith, memref
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, MemRefType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import flag, floating, integer
@@ -114,10 +114,59 @@ class KernelBuilder:
         body: Callable[[ElementBuilder, Index, Index], SSAValue],
         then: Then = identity_then,
     ) -> None:
-        """dest[s] = then(s, combine over r of body(s, r)), with acc_type accumulation."""
-        op = kernel.ComputeOp.build(
-            self._name(stage), dest, spatial, reduce, combine, typed_attr(init, acc_type), with_then=True
+        """dest[s] = then(s, combine over r of body(s, r)), with acc_type accumulation.
+
+        A float reduction whose output rows have no vector axis (the innermost spatial extent
+        under 4: softmax's and layer norm's sums, a reduction to a scalar) but whose innermost
+        reduction axis reads contiguous elements is split as TVM's rfactor does: a stage of
+        `width` interleaved partial results per row (spatial axes + `rf`, vectorized along
+        `rf` by the default schedule) and a stage combining them. Without it the sum is one
+        scalar loop with a serial dependence (whisper's softmax: 2.8 ns an element)."""
+        name = self._name(stage)
+        op = self._reduction_op(name, dest, spatial, reduce, combine, init, acc_type, body, then)
+        width = _rfactor_width(op, spatial, reduce, combine, acc_type)
+        if not width:
+            self.block.add_op(op)
+            return
+        k, (axis, extent) = len(spatial), reduce[-1]
+        t = TensorType(acc_type, [*(n for _, n in spatial), width])
+        part = self.placeholder(t, self.temp(t, f"{name}_rf"))
+
+        def partial(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+            return body(b, s[:k], [*r[:-1], expr(r[-1]) * width + expr(s[k])])
+
+        spatial_rf, reduce_rf = [*spatial, ("rf", width)], [*reduce[:-1], (axis, extent // width)]
+        self.block.add_op(
+            self._reduction_op(
+                f"{name}_rf", self.buffers[part], spatial_rf, reduce_rf, combine, init, acc_type, partial
+            )
         )
+        final = self._reduction_op(
+            name,
+            dest,
+            spatial,
+            [("rf", width)],
+            combine,
+            init,
+            acc_type,
+            lambda b, s, r: b.value(part, [*s, r[0]]),
+            then,
+        )
+        self.block.add_op(final)
+
+    def _reduction_op(
+        self,
+        name: str,
+        dest: SSAValue,
+        spatial: Sequence[tuple[str, int]],
+        reduce: Sequence[tuple[str, int]],
+        combine: str,
+        init: float | int,
+        acc_type: Attribute,
+        body: Callable[[ElementBuilder, Index, Index], SSAValue],
+        then: Then = identity_then,
+    ) -> kernel.ComputeOp:
+        op = kernel.ComputeOp.build(name, dest, spatial, reduce, combine, typed_attr(init, acc_type), with_then=True)
         k = len(spatial)
         b = ElementBuilder(op.body.block, k + len(reduce), self.buffers)
         s_idx: Index = [AffineExpr.dimension(d) for d in range(k)]
@@ -127,7 +176,61 @@ class KernelBuilder:
         tb = ElementBuilder(op.then.block, k, self.buffers)
         value = tb.narrow(then(tb, s_idx, op.then.block.args[-1]), _buffer_type(dest).get_element_type())
         op.then.block.add_op(kernel.YieldOp.create(operands=[value]))
-        self.block.add_op(op)
+        return op
+
+
+RFACTOR_WIDTHS = (32, 16, 8, 4)  # partial results a row: up to 4 vectors, at least 4 steps each
+RFACTOR_MIN_EXTENT = 64  # shorter rows: one scalar loop costs less than a second stage
+
+
+def _rfactor_width(
+    op: kernel.ComputeOp,
+    spatial: Sequence[tuple[str, int]],
+    reduce: Sequence[tuple[str, int]],
+    combine: str,
+    acc_type: Attribute,
+) -> int:
+    """The rfactor width for `op` (0: keep it whole): a float add/max/min reduction without a
+    vector axis of at least 4 whose body reads along its innermost reduction axis only at unit
+    stride, in the last index, through affine maps (no data-dependent index)."""
+    if combine not in ("add", "max", "min") or not dtypes.is_float(acc_type) or not reduce:
+        return 0
+    if spatial and spatial[-1][1] >= 4:
+        return 0
+    extent = reduce[-1][1]
+    if extent < RFACTOR_MIN_EXTENT:
+        return 0
+    width = next((w for w in RFACTOR_WIDTHS if extent % w == 0 and extent // w >= 4), 0)
+    if not width:
+        return 0
+    dim = len(spatial) + len(reduce) - 1
+    axes = set(op.body.block.args)
+    for inner in op.body.block.walk():
+        if isinstance(inner, memref.LoadOp | affine.ApplyOp):
+            return 0  # an index computed as a value
+        if isinstance(inner, affine.LoadOp | kernel.LoadOp):
+            m = inner.map.data
+            if any(v not in axes for v in inner.operands[1 : 1 + m.num_dims]):
+                return 0  # a map over computed indices, not over the stage's axes
+            if not _unit_stride_last(m.results, dim, m.num_dims):
+                return 0
+    return width
+
+
+def _unit_stride_last(results: Sequence[AffineExpr], dim: int, num_dims: int) -> bool:
+    """Does `dim` appear only in the last index, as + dim (coefficient 1, no div or mod)?"""
+    for i, e in enumerate(results):
+        if dim not in e.used_dims():
+            continue
+        if i != len(results) - 1 or not e.is_pure_affine():
+            return False
+        point = [3] * num_dims
+        m = AffineMap(num_dims, 0, (e,))
+        base = m.eval(point, [])[0]
+        point[dim] += 1
+        if m.eval(point, [])[0] - base != 1:
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- helpers

@@ -1,0 +1,42 @@
+// RUN: %tessel-opt %s -p tg-fuse,tg-to-kernel --split-input-file | filecheck %s
+
+// A softmax over rows of 1500: the row max and the row sum have no vector axis (one value
+// a row), so each is split as TVM's rfactor: 4 interleaved partial results a row (rf, the
+// last spatial axis, which the schedule vectorizes) over 375 steps, then a stage combining
+// the 4. The loads read x at r0 * 4 + rf: unit stride along rf.
+// CHECK-LABEL: func.func @k0_softmax(
+// CHECK:       %[[MRF:.*]] = memref.alloc() : memref<4x1x4xf32>
+// CHECK:       kernel.compute "max_rf" %[[MRF]](o0 = 4, o1 = 1, rf = 4) reduce(r0 = 375) combine "max"
+// CHECK:         affine.load %{{.*}}[%{{.*}}, %[[R:.*]] * 4 + %[[RF:.*]]] : memref<4x1500xf32>
+// CHECK:       kernel.compute "max" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 4) combine "max"
+// CHECK:         affine.load %[[MRF]]
+// CHECK:       kernel.compute "sum2_rf" %{{.*}}(o0 = 4, o1 = 1, rf = 4) reduce(r0 = 375) combine "add"
+// CHECK:         math.exp
+// CHECK:       kernel.compute "sum2" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 4) combine "add"
+// CHECK:       kernel.compute "softmax3"
+func.func @softmax_rows(%x: tensor<4x1500xf32>) -> tensor<4x1500xf32> {
+  %y = tg.softmax %x {axis = 1 : i64} : tensor<4x1500xf32>
+  func.return %y : tensor<4x1500xf32>
+}
+
+// -----
+
+// A sum over the first axis reads x at stride 256 along the reduction: it stays whole (the
+// output row is the vector axis), and so does a row of 48 (a second stage would cost more
+// than it saves). An integer sum is exact in any order but gains nothing here either way:
+// only float reductions are split.
+// CHECK-LABEL: func.func @k0_reduce_sum(
+// CHECK-NOT:   _rf
+// CHECK:       kernel.compute "reduce_sum" %{{.*}}(o0 = 1, o1 = 256) reduce(r0 = 512) combine "add"
+// CHECK-LABEL: func.func @k1_reduce_sum(
+// CHECK-NOT:   _rf
+// CHECK:       kernel.compute "reduce_sum" %{{.*}}(o0 = 8, o1 = 1) reduce(r0 = 48) combine "add"
+// CHECK-LABEL: func.func @k2_reduce_sum(
+// CHECK-NOT:   _rf
+// CHECK:       kernel.compute "reduce_sum" %{{.*}}(o0 = 8, o1 = 1) reduce(r0 = 512) combine "add"
+func.func @stay_whole(%x: tensor<512x256xf32>, %s: tensor<8x48xf32>, %i: tensor<8x512xi32>) -> (tensor<1x256xf32>, tensor<8x1xf32>, tensor<8x1xi32>) {
+  %a = tg.reduce_sum %x {axes = array<i64: 0>, keepdims = true} : tensor<512x256xf32> -> tensor<1x256xf32>
+  %b = tg.reduce_sum %s {axes = array<i64: 1>, keepdims = true} : tensor<8x48xf32> -> tensor<8x1xf32>
+  %c = tg.reduce_sum %i {axes = array<i64: 1>, keepdims = true} : tensor<8x512xi32> -> tensor<8x1xi32>
+  func.return %a, %b, %c : tensor<1x256xf32>, tensor<8x1xf32>, tensor<8x1xi32>
+}

@@ -54,10 +54,18 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
     ]
 
 
-def kernel_passes(target: str = "cpu") -> list[ModulePass]:
+def kernel_passes(target: str = "cpu", vector_bits: int | None = None) -> list[ModulePass]:
+    """tg-to-kernel and kernel-to-loops; on the CPU the default schedules take `vector_bits`
+    (default: the host's vector register, AVX-512 or AVX2: the machine the code runs on)."""
     from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.passes.tg.to_kernel import TgToKernel
 
+    if target == "cpu":
+        if vector_bits is None:
+            from tessel.targets.cpu.jit import host_vector_bits
+
+            vector_bits = host_vector_bits()
+        return [TgToKernel(), KernelToLoops(target=target, vector_bits=vector_bits)]
     return [TgToKernel(), KernelToLoops(target=target)]
 
 
@@ -106,6 +114,7 @@ def lower(
     target: str = "cpu",
     host: str | None = None,
     verify_each: bool | None = None,
+    vector_bits: int | None = None,
 ) -> tuple[WeightStore, CompileReport]:
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
     `stop_after`, when given); the store holds folded weights.
@@ -120,7 +129,8 @@ def lower(
     log), each stage the log has measured on `host` (this CPU unless given) gets its
     fastest schedule, as sched IR written into the module before kernel-to-loops (as the
     pass sched-apply-records does). `target` "gpu" gives the stages GPU schedules (loops
-    bound to block and thread indices)."""
+    bound to block and thread indices). `vector_bits` sets the CPU schedules' vector register
+    (default: the host's)."""
     from xdsl.dialects import func
 
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
@@ -131,7 +141,7 @@ def lower(
     ctx = make_context()
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
     report = CompileReport()
-    passes = [*graph_passes(target), *kernel_passes(target)]
+    passes = [*graph_passes(target), *kernel_passes(target, vector_bits)]
     done = passes_done(module)
     if verify_each is None:
         verify_each = os.environ.get("TESSEL_VERIFY_EACH", "") not in ("", "0")
@@ -305,7 +315,8 @@ def translate_for_cpu(path: str, options: Mapping[str, str]) -> str:
     from tessel.targets.cpu import translate as cpu
 
     cpu.check_options(options)
-    return cpu.translate(_loop_level(path, "cpu"), options)
+    bits = options.get("vector-bits")
+    return cpu.translate(_loop_level(path, "cpu", int(bits) if bits else None), options)
 
 
 def translate_for_gpu(path: str, options: Mapping[str, str]) -> str:
@@ -317,10 +328,10 @@ def translate_for_gpu(path: str, options: Mapping[str, str]) -> str:
     return gpu.translate(_loop_level(path, "gpu"), options)
 
 
-def _loop_level(path: str, target: str) -> ModuleOp:
+def _loop_level(path: str, target: str, vector_bits: int | None = None) -> ModuleOp:
     from tessel.ir.source import read_module
 
     module = read_module(make_context(), path)
     if any(op.dialect_name() == "tg" for op in module.walk()):
-        lower(module, WeightStore.for_module(module, path), target=target)
+        lower(module, WeightStore.for_module(module, path), target=target, vector_bits=vector_bits)
     return module

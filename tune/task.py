@@ -29,7 +29,7 @@ from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.passes.kernel.to_loops import stage_function
 from tessel.passes.sched.tuning.keys import anonymous_text, task_key
-from tessel.targets.cpu.jit import CompiledModule, host_description
+from tessel.targets.cpu.jit import CompiledModule, host_description, host_vector_bits
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
 
@@ -113,7 +113,7 @@ class StageRunner:
         cache: bool = False,
     ):
         op, visible = task.compute_op()
-        view = schedule_from_stage(op, schedule) if schedule is not None else default_schedule(op)
+        view = schedule_from_stage(op, schedule) if schedule is not None else default_schedule(op, host_vector_bits())
         fn, extent = stage_function("stage", op, visible, view)
         self.compiled = CompiledModule(emit_module(ModuleOp([fn])), use_cache=cache)
         rng = np.random.default_rng(seed)

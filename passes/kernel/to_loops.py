@@ -28,7 +28,7 @@ from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
 from tessel.passes.kernel.loops.loop_builder import StageLowering
-from tessel.passes.kernel.loops.schedule import StageSchedule, default_schedule
+from tessel.passes.kernel.loops.schedule import VECTOR_BITS, StageSchedule, default_schedule
 
 
 def stage_function(
@@ -83,10 +83,16 @@ class KernelToLoops(ModulePass):
     name = "kernel-to-loops"
 
     target: str = "cpu"  # "gpu": default GPU schedules, sched.bind allowed, grid dims on each stage
+    # the CPU's vector register for the default schedules: 512 (AVX-512), 256 (AVX2), 128
+    vector_bits: int = VECTOR_BITS
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if self.target not in ("cpu", "gpu"):
             raise TesselError(f"kernel-to-loops{{target={self.target}}}: the target must be cpu or gpu")
+        if self.vector_bits not in (128, 256, 512):
+            raise TesselError(
+                f"kernel-to-loops{{vector_bits={self.vector_bits}}}: the vector bits must be 128, 256 or 512"
+            )
         written = sched.stages(list(op.ops))
         used: set[str] = set()
         for fn in list(op.ops):
@@ -106,7 +112,9 @@ class KernelToLoops(ModulePass):
                     schedule = schedule_from_stage(o, written[name], self.target)
                     used.add(name)
                 else:
-                    schedule = default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o)
+                    schedule = (
+                        default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o, self.vector_bits)
+                    )
                 stage_fn, extent = stage_function(name, o, list(visible), schedule, self.target)
                 op.body.block.insert_op_before(stage_fn, fn)
                 launch = kernel.LaunchOp.create(

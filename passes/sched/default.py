@@ -16,7 +16,7 @@ from xdsl.passes import ModulePass
 from tessel.dialects import kernel, sched
 from tessel.dialects.kernel import KERNEL_ATTR
 from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
-from tessel.passes.kernel.loops.schedule import default_schedule
+from tessel.passes.kernel.loops.schedule import VECTOR_BITS, default_schedule
 
 
 def stage_names(fn: func.FuncOp) -> list[tuple[str, kernel.ComputeOp]]:
@@ -30,6 +30,8 @@ def stage_names(fn: func.FuncOp) -> list[tuple[str, kernel.ComputeOp]]:
 class SchedDefault(ModulePass):
     name = "sched-default"
 
+    vector_bits: int = VECTOR_BITS  # the CPU's vector register (kernel-to-loops' option)
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         written = sched.stages(list(op.ops))
         for fn in list(op.ops):
@@ -37,4 +39,6 @@ class SchedDefault(ModulePass):
                 continue
             for name, compute in stage_names(fn):
                 if name not in written:
-                    op.body.block.add_op(stage_from_schedule(compute, name, default_schedule(compute)))
+                    op.body.block.add_op(
+                        stage_from_schedule(compute, name, default_schedule(compute, self.vector_bits))
+                    )

@@ -40,6 +40,13 @@ def target_machine(opt: int = 3) -> llvm.TargetMachine:
     return llvm.Target.from_triple(triple).create_target_machine(cpu=cpu, features=features, opt=opt, jit=True)
 
 
+def host_vector_bits() -> int:
+    """The host's widest vector register for the default schedules: 512 with AVX-512F, 256
+    with AVX (AVX2 machines: 16 ymm registers), else 128."""
+    _, _, features = _initialize()
+    return 512 if "+avx512f" in features else 256 if "+avx" in features else 128
+
+
 def host_description() -> str:
     triple, cpu, features = _initialize()
     wide = "avx512f" if "+avx512f" in features else "avx2" if "+avx2" in features else "sse"

@@ -18,14 +18,23 @@ from tessel.ir.diagnostics import TesselError
 FORMS = ("ll", "opt-ll", "asm")
 
 
+VECTOR_BITS = ("128", "256", "512")
+
+
 def check_options(options: Mapping[str, str]) -> str:
-    """The form asked for; unknown options are one-line errors (before any compiling)."""
-    unknown = sorted(set(options) - {"form"})
+    """The form asked for; unknown options are one-line errors (before any compiling).
+    `vector-bits` sets the default schedules' vector register (the host's when absent), so
+    the code for an AVX-512 or an AVX2 machine can be looked at on either."""
+    unknown = sorted(set(options) - {"form", "vector-bits"})
     if unknown:
-        raise TesselError(f"cpu takes --opt form={'|'.join(FORMS)} only, got '{unknown[0]}'")
+        raise TesselError(
+            f"cpu takes --opt form={'|'.join(FORMS)} and vector-bits={'|'.join(VECTOR_BITS)}, got '{unknown[0]}'"
+        )
     form = options.get("form", "ll")
     if form not in FORMS:
         raise TesselError(f"cpu: unknown form '{form}' (choose {', '.join(FORMS)})")
+    if options.get("vector-bits", "512") not in VECTOR_BITS:
+        raise TesselError(f"cpu: vector-bits must be {', '.join(VECTOR_BITS)}, got '{options['vector-bits']}'")
     return form
 
 

@@ -47,5 +47,6 @@ def _host_has(feature: str) -> bool:
 
 
 # Tests of generated machine code state what the host must have (`REQUIRES: avx512f`).
-if _host_has("avx512f"):
-    config.available_features.add("avx512f")
+for _feature in ("avx512f", "avx2"):
+    if _host_has(_feature):
+        config.available_features.add(_feature)

@@ -23,6 +23,7 @@ from typing import Literal
 
 from xdsl.dialects.builtin import IntAttr, MemRefType
 from xdsl.ir import TypedAttribute
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 
 from tessel.dialects import kernel
 
@@ -205,9 +206,13 @@ def knob_order(knobs: Knobs, name: str) -> Sequence[int] | None:
 # --------------------------------------------------------------------------- defaults
 
 
-def vector_width(op: kernel.ComputeOp) -> int:
-    """512-bit vectors of the output element (16 x f32, 8 x f64); of the accumulator for a
-    reduction, whose registers the tile holds (an int8 output accumulates in i32: 16 lanes)."""
+VECTOR_BITS = 512  # the schedules' vector register when the target's is not given
+
+
+def vector_width(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> int:
+    """Lanes of one `vector_bits` register (512 on AVX-512, 256 on AVX2) of the output element
+    (16 x f32 in 512 bits); of the accumulator for a reduction, whose registers the tile holds
+    (an int8 output accumulates in i32)."""
     t = op.out.type
     assert isinstance(t, MemRefType)
     element = op.init.get_type() if op.reduce_count and isinstance(op.init, TypedAttribute) else t.element_type
@@ -215,7 +220,39 @@ def vector_width(op: kernel.ComputeOp) -> int:
     bits = bits.data if isinstance(bits, IntAttr) else bits
     if not bits or bits == 1:
         return 1
-    return max(1, 512 // int(bits))
+    return max(1, vector_bits // int(bits))
+
+
+def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
+    """May the vectors along axis `dim` start anywhere (an overlapping last vector starts off
+    the width's multiples)? Only where every index using `dim` is a sum of multiples of the
+    axes: a floordiv or mod by the block (dense_packed's w[n floordiv 16, k, n mod 16]) is
+    contiguous over a vector only from an aligned start, and the loads are emitted so."""
+    blocks = [r.blocks.first for r in op.regions if r.blocks.first is not None]
+    for block in blocks:
+        axes = set(block.args)
+        for inner in block.walk():
+            m = inner.properties.get("map") or inner.attributes.get("map")
+            if m is None:
+                if inner.name == "memref.load" or inner.name == "affine.apply":
+                    return False  # an index computed as a value
+                continue
+            amap = m.data
+            if any(v not in axes for v in inner.operands[1 : 1 + amap.num_dims]):
+                return False
+            if any(dim in e.used_dims() and not _linear(e) for e in amap.results):
+                return False
+    return True
+
+
+def _linear(e: AffineExpr) -> bool:
+    """A sum of multiples of the axes: no floordiv, ceildiv or mod (which MLIR's "pure
+    affine" allows by constants)."""
+    return all(
+        not isinstance(x, AffineBinaryOpExpr)
+        or x.kind not in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod)
+        for x in e.dfs()
+    )
 
 
 def _pick_width(extent: int, width: int) -> int:
@@ -235,36 +272,50 @@ def _pick_rows(n: int) -> int:
     return min(range(1, min(n, 14) + 1), key=lambda r: (-(-n // r) * max(r, 8), -r))
 
 
-def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
+def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> StageSchedule:
     """Parallel outer spatial loop, vectorized innermost spatial axis, and for reductions a
     register tile of up to 14 rows of the second-innermost spatial axis by one vector
-    (14 zmm accumulators, as the micro-kernels of shared/research/llvmlite_gemm.md)."""
+    (14 accumulators, as the micro-kernels of shared/research/llvmlite_gemm.md).
+
+    `vector_bits` is the target's vector register: the tile holds 14 of them, which on AVX2
+    (16 ymm registers) must be 256-bit vectors; 512-bit ones there are pairs of ymm, 28
+    accumulators, spilled (ResNet-18 ran 1.8x slower on a Zen 3)."""
     extents = op.domain
     k = op.spatial_count
     spatial = [Loop(d, extents[d], 1) for d in range(k)]
     reduce = [Loop(d, extents[d], 1) for d in range(k, len(extents))]
-    width = _pick_width(extents[k - 1], vector_width(op)) if k else 1
+    lanes = vector_width(op, vector_bits)
+    width = _pick_width(extents[k - 1], lanes) if k else 1
+    # No power-of-two width divides the vector axis (ViT's 197 tokens): vectors anyway, the
+    # last one moved back to end at the axis's end (it recomputes a few elements; no stage
+    # writes a buffer it reads, tg-plan-memory keeps them apart), not a scalar stage.
+    overlap = bool(k) and width == 1 and extents[k - 1] >= 4 and lanes >= 4 and _shifts_freely(op, k - 1)
+    if overlap:
+        width = min(lanes, 1 << (extents[k - 1].bit_length() - 1))
     total = math.prod(extents[:k])
     notes = []
     if not op.reduce_count:
         loops = list(spatial)
         if width > 1:
             last = loops.pop()
-            loops += [Loop(last.axis, last.extent // width, width), Loop(last.axis, width, 1, "vector")]
-            notes.append(f"vector {width}")
+            outer = Loop(last.axis, -(-last.extent // width), width, clamp=overlap)
+            loops += [outer, Loop(last.axis, width, 1, "vector")]
+            notes.append(f"vector {width}" + (", last vector overlapping" if overlap else ""))
         return _parallelize(StageSchedule(loops, None, notes), total)
     if width > 1:
-        rows_axis = k - 2 if k >= 2 else None
+        # the rows: the innermost spatial axis outside the vector one that has more than one
+        # point (a [197, 1, 384] sequence-first activation tiles its 197 tokens, not the 1)
+        rows_axis = max((d for d in range(k - 1) if extents[d] > 1), default=k - 2 if k >= 2 else None)
         rows = _pick_rows(extents[rows_axis]) if rows_axis is not None else 1
         clamp = rows > 1 and rows_axis is not None and extents[rows_axis] % rows != 0
         # Few rows (a matrix-vector product, a 1x1 output): widen the tile along the vector
         # axis instead, so each reduction step still issues several independent FMAs.
-        vectors = extents[k - 1] // width
-        cols = next((c for c in (8, 4, 2) if rows * c <= 16 and vectors % c == 0), 1) if rows < 4 else 1
+        vectors = -(-extents[k - 1] // width)
+        cols = next((c for c in (8, 4, 2) if rows * c <= 16 and vectors % c == 0), 1) if rows < 4 and not overlap else 1
         outer = []
         for d in range(k):
             if d == k - 1:
-                outer.append(Loop(d, vectors // cols, width * cols))
+                outer.append(Loop(d, vectors // cols, width * cols, clamp=overlap))
             elif d == rows_axis and rows > 1:
                 outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
             else:
@@ -272,7 +323,7 @@ def default_schedule(op: kernel.ComputeOp) -> StageSchedule:
         tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 and rows_axis is not None else []
         tile += [Loop(k - 1, cols, width, "unroll")] if cols > 1 else []
         tile += [Loop(k - 1, width, 1, "vector")]
-        notes.append(f"register tile {rows}x{cols * width}")
+        notes.append(f"register tile {rows}x{cols * width}" + (", last vector overlapping" if overlap else ""))
         loops = outer + reduce + tile
         return _parallelize(StageSchedule(loops, len(outer), notes), total * math.prod(extents[k:]))
     return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)

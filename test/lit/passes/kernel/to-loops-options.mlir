@@ -1,16 +1,21 @@
 // RUN: not %tessel-opt %s -p 'kernel-to-loops{tile=14}' 2>&1 | %python %S/../../tools/Inputs/count_lines.py | filecheck %s --check-prefix=UNKNOWN
 // RUN: not %tessel-opt %s -p 'tg-fuse,tg-to-kernel,kernel-to-loops{target=tpu}' 2>&1 | %python %S/../../tools/Inputs/count_lines.py | filecheck %s --check-prefix=TARGET
+// RUN: not %tessel-opt %s -p 'tg-fuse,tg-to-kernel,kernel-to-loops{vector_bits=300}' 2>&1 | %python %S/../../tools/Inputs/count_lines.py | filecheck %s --check-prefix=BITS
 
-// The error paths of kernel-to-loops's options: `target` (cpu or gpu) is its only one,
-// refused in one line, exit 1, before running anything. (Schedules are sched IR in the
+// The error paths of kernel-to-loops's options, `target` (cpu or gpu) and `vector_bits`
+// (the CPU's vector register for the default schedules: 128, 256 or 512), each refused in
+// one line, exit 1, before running anything. (Schedules are sched IR in the
 // module: their errors are in to-loops-sched-invalid.mlir. The wording after the
 // pipeline is xDSL's; the checks keep only what names the problem.)
 
 // UNKNOWN:      lines: 1
-// UNKNOWN-NEXT: {{^}}tessel-opt: error: bad pass pipeline 'kernel-to-loops{tile=14}': {{.*}}["tile"] not found in expected arguments ["target"]{{$}}
+// UNKNOWN-NEXT: {{^}}tessel-opt: error: bad pass pipeline 'kernel-to-loops{tile=14}': {{.*}}["tile"] not found in expected arguments ["target", "vector_bits"]{{$}}
 
 // TARGET:      lines: 1
 // TARGET-NEXT: error: kernel-to-loops{target=tpu}: the target must be cpu or gpu
+
+// BITS:      lines: 1
+// BITS-NEXT: error: kernel-to-loops{vector_bits=300}: the vector bits must be 128, 256 or 512
 
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = tg.relu %x : tensor<4xf32>

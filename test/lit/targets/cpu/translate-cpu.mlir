@@ -1,5 +1,15 @@
-// RUN: %tessel-translate %s --target cpu | filecheck %s
-// RUN: %tessel-translate %s --target cpu --opt form=opt-ll | filecheck %s --check-prefix=OPT
+// RUN: %tessel-translate %s --target cpu --opt vector-bits=512 | filecheck %s
+// RUN: %tessel-translate %s --target cpu --opt vector-bits=512 --opt form=opt-ll | filecheck %s --check-prefix=OPT
+// RUN: %tessel-translate %s --target cpu --opt vector-bits=256 | filecheck %s --check-prefix=AVX2
+// RUN: not %tessel-translate %s --target cpu --opt vector-bits=384 2>&1 | filecheck %s --check-prefix=BITS
+
+// The schedules follow the vector register they are given (`vector-bits`, by default the
+// host's): the 16 channels of a block are one 512-bit vector on AVX-512, two 256-bit ones on
+// AVX2 (16 ymm registers: a 14-row tile of 512-bit vectors would need 28).
+// AVX2: define void @k3_conv2d_nchwc_add_relu__s1(
+// AVX2: fmul contract <8 x float>
+// AVX2-NOT: <16 x float>
+// BITS: error: cpu: vector-bits must be 128, 256, 512, got '384'
 
 // A 3x3 convolution with bias and relu, where the weights and bias are inputs (not
 // constants, so their transforms to the blocked layout are kernels of their own). The

@@ -13,7 +13,12 @@ same node while a third one's NIC idles. This schedule is built for the NICs ins
 - the receiving GPU in the other node belongs to the matching NIC, taken round robin so that
   no GPU forwards every chunk, and spreads each chunk in its node along a shortest-path tree;
 - inside a node every chunk spreads from its owner along a shortest-path tree, which also
-  brings it to its NIC's sender.
+  brings it to its NIC's sender; the trees are grown in the order their chunks arrive (the
+  IB slot each lands in), on one timeline of the node's links and ports, so a chunk that
+  lands while others still spread goes around the busy ports (on 8-GPU hubs with two NICs
+  the spreading after the NICs finish went from 78 to 59 us);
+- optionally (`tail`) an owner's chunks of a round cross InfiniBand as one message, one
+  alpha, but for the last owners of the last round, whose small pieces spread fast.
 
 The routes are timed by the list scheduler with the rounds as priorities, and the plan asks
 the lowering to keep each GPU's sends on a shared port in planned order (Plan.serialize_ports),

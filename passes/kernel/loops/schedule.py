@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from xdsl.dialects.builtin import IntAttr, MemRefType
+from xdsl.dialects.builtin import AffineMapAttr, IntAttr, MemRefType
 from xdsl.ir import TypedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 
@@ -233,7 +233,7 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
         axes = set(block.args)
         for inner in block.walk():
             m = inner.properties.get("map") or inner.attributes.get("map")
-            if m is None:
+            if not isinstance(m, AffineMapAttr):
                 if inner.name == "memref.load" or inner.name == "affine.apply":
                     return False  # an index computed as a value
                 continue
@@ -298,8 +298,8 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         loops = list(spatial)
         if width > 1:
             last = loops.pop()
-            outer = Loop(last.axis, -(-last.extent // width), width, clamp=overlap)
-            loops += [outer, Loop(last.axis, width, 1, "vector")]
+            steps = Loop(last.axis, -(-last.extent // width), width, clamp=overlap)
+            loops += [steps, Loop(last.axis, width, 1, "vector")]
             notes.append(f"vector {width}" + (", last vector overlapping" if overlap else ""))
         return _parallelize(StageSchedule(loops, None, notes), total)
     if width > 1:

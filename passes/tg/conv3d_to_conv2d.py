@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
@@ -36,6 +36,8 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints, ints_attr
+
+from ._rewrite import Inserter
 
 
 class Conv3dAsConv2d(RewritePattern):
@@ -46,23 +48,13 @@ class Conv3dAsConv2d(RewritePattern):
         pf, pt, pl, pk, pb, pr = ints(p, "pads")  # front, top, left, back, bottom, right
         dd, dh, dw = ints(p, "dilations")
         x, w = op.input, op.weight
-        element = tg.tensor_of(x).element_type
         n, c, d, h, wd = tg.tensor_of(x).get_shape()
         m, cg, kd, kh, kw = tg.tensor_of(w).get_shape()
         _, _, do, _, _ = op.result.type.get_shape()
 
-        def make(op_type: type[tg.TgOp], operands: list[SSAValue], props: dict | None = None, shape=None) -> SSAValue:
-            new = op_type.make(operands, props, None if shape is None else [TensorType(element, shape)])
-            rewriter.insert(new)
-            return new.results[0]
-
-        if pf or pk:
-            x = make(
-                tg.PadOp,
-                [x],
-                {"pads": ints_attr([0, 0, pf, 0, 0, 0, 0, pk, 0, 0]), "mode": builtin.StringAttr("constant")},
-            )
-            d += pf + pk
+        b = Inserter(rewriter)
+        x = b.pad(x, [0, 0, pf, 0, 0, 0, 0, pk, 0, 0])
+        d += pf + pk
         conv_props = {
             "strides": ints_attr([sh, sw]),
             "pads": ints_attr([pt, pl, pb, pr]),
@@ -73,32 +65,32 @@ class Conv3dAsConv2d(RewritePattern):
         for t in range(kd):
             s = x
             if (t * dd, sd, do) != (0, 1, d):  # not the whole depth
-                s = make(
+                s = b.make(
                     tg.SliceOp,
                     [x],
                     {"starts": ints_attr([0, 0, t * dd, 0, 0]), "steps": ints_attr([1, 1, sd, 1, 1])},
                     shape=[n, c, do, h, wd],
                 )
-            moved = make(tg.TransposeOp, [s], {"perm": ints_attr([0, 2, 1, 3, 4])})
-            folded = make(tg.ReshapeOp, [moved], shape=[n * do, c, h, wd])
+            moved = b.make(tg.TransposeOp, [s], {"perm": ints_attr([0, 2, 1, 3, 4])})
+            folded = b.reshape(moved, [n * do, c, h, wd])
             tap = w
             if kd > 1:
-                tap = make(
+                tap = b.make(
                     tg.SliceOp,
                     [w],
                     {"starts": ints_attr([0, 0, t, 0, 0]), "steps": ints_attr([1, 1, 1, 1, 1])},
                     shape=[m, cg, 1, kh, kw],
                 )
-            weight = make(tg.ReshapeOp, [tap], shape=[m, cg, kh, kw])
+            weight = b.reshape(tap, [m, cg, kh, kw])
             weight.name_hint = f"{w.name_hint or 'weight'}_tap{t}"
             last = t == kd - 1
             operands = [folded, weight] + ([op.bias] if op.bias is not None and last else [])
-            part = make(tg.Conv2dOp, operands, conv_props)
-            y = part if y is None else make(tg.AddOp, [part, y])
+            part = b.make(tg.Conv2dOp, operands, conv_props)
+            y = part if y is None else b.make(tg.AddOp, [part, y])
         assert y is not None
         _, _, ho, wo = tg.tensor_of(y).get_shape()
-        y = make(tg.ReshapeOp, [y], shape=[n, do, m, ho, wo])
-        y = make(tg.TransposeOp, [y], {"perm": ints_attr([0, 2, 1, 3, 4])})
+        y = b.reshape(y, [n, do, m, ho, wo])
+        y = b.make(tg.TransposeOp, [y], {"perm": ints_attr([0, 2, 1, 3, 4])})
         y.name_hint = op.result.name_hint
         rewriter.replace(op, [], [y])
 

@@ -27,8 +27,6 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -36,34 +34,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints, ints_attr
 
-
-class _Ops:
-    """Inserts tg ops before the matched op, inferring result types where tg can."""
-
-    def __init__(self, rewriter: PatternRewriter):
-        self.rewriter = rewriter
-
-    def make(
-        self,
-        op_type: type[tg.TgOp],
-        operands: list[SSAValue],
-        props: dict | None = None,
-        shape: list[int] | None = None,
-    ) -> SSAValue:
-        types = None
-        if shape is not None:
-            types = [TensorType(tg.tensor_of(operands[0]).element_type, shape)]
-        op = op_type.make(operands, props, types)
-        self.rewriter.insert(op)
-        return op.results[0]
-
-    def reshape(self, v: SSAValue, shape: list[int]) -> SSAValue:
-        return self.make(tg.ReshapeOp, [v], shape=shape)
-
-    def pad(self, v: SSAValue, pads: list[int]) -> SSAValue:
-        if not any(pads):
-            return v
-        return self.make(tg.PadOp, [v], {"pads": ints_attr(pads), "mode": builtin.StringAttr("constant")})
+from ._rewrite import Inserter
 
 
 class ConvTransposeAsConv(RewritePattern):
@@ -82,7 +53,7 @@ class ConvTransposeAsConv(RewritePattern):
         _, _, oh, ow = op.result.type.get_shape()
         jh, jw = -(-kh // sh), -(-kw // sw)
         qh, qw = ih + jh - 1, iw + jw - 1  # phase outputs per dim
-        b = _Ops(rewriter)
+        b = Inserter(rewriter)
 
         # W[(rh, rw, m), c, jh, jw] from w[c, m, kh, kw]: taps k = j*s + r, j reversed
         wp = b.pad(w, [0, 0, 0, 0, 0, 0, jh * sh - kh, jw * sw - kw])

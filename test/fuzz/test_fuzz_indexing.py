@@ -54,10 +54,17 @@ def gather(b: Builder, dtype: str) -> None:
     b.emit(tg.GatherOp, [x, i], {"axis": int_attr(axis)})
 
 
-def gather_elements(b: Builder, dtype: str) -> None:
+def elements_shapes(b: Builder) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """Data shape, axis and index shape of GatherElements / ScatterElements: the indices fit
+    in the data outside `axis`, and along it may be longer (indices repeat)."""
     xs = shape(b, b.draw(st.integers(1, 3)))
     axis = b.draw(st.integers(0, len(xs) - 1))
     js = tuple(b.draw(st.integers(1, 6)) if d == axis else b.draw(st.integers(1, n)) for d, n in enumerate(xs))
+    return xs, axis, js
+
+
+def gather_elements(b: Builder, dtype: str) -> None:
+    xs, axis, js = elements_shapes(b)
     x = b.input(data(b, dtype, xs))
     i = b.input(indices(b, xs[axis], js))
     b.emit(tg.GatherElementsOp, [x, i], {"axis": int_attr(axis)})
@@ -79,9 +86,7 @@ def reductions(dtype: str) -> list[str]:
 
 
 def scatter_elements(b: Builder, dtype: str) -> None:
-    xs = shape(b, b.draw(st.integers(1, 3)))
-    axis = b.draw(st.integers(0, len(xs) - 1))
-    js = tuple(b.draw(st.integers(1, 6)) if d == axis else b.draw(st.integers(1, n)) for d, n in enumerate(xs))
+    xs, axis, js = elements_shapes(b)
     x = b.input(data(b, dtype, xs))
     i = b.input(indices(b, xs[axis], js))
     u = b.input(data(b, dtype, js))

@@ -131,20 +131,13 @@ def test_a_mirror_window_wider_than_its_frame_reflects_periodically() -> None:
 
 
 def _three_targets(text: str, inputs: list[np.ndarray]) -> tuple[list, list, list]:
-    from tessel.dialects.kernel.reference import run_kernel_module
-    from tessel.pipelines.tensor import compile_for_cpu, lower
+    """The reference, the kernel IR and the CPU, as the element-wise fuzzer runs them."""
+    from test_fuzz_elementwise import Graph, run_cpu, run_kernels
+
     from tessel.targets.reference.interpreter import run
 
-    want = run(parse_module(make_context(), text), inputs, {})
-    module = parse_module(make_context(), text)
-    store, _ = lower(module, {}, stop_after="tg-to-kernel")
-    kernels = run_kernel_module(module, inputs, store)
-    executable, _ = compile_for_cpu(parse_module(make_context(), text), {}, threads=2)
-    try:
-        cpu = executable.run(inputs)
-    finally:
-        executable.close()
-    return want, kernels, cpu
+    graph = Graph(parse_module(make_context(), text), inputs)
+    return run(graph.module.clone(), inputs, {}), run_kernels(graph), run_cpu(graph)
 
 
 def test_nan_and_infinities_cast_to_ui32_as_tg_cast_says() -> None:

@@ -112,8 +112,7 @@ def nic_pipeline(p: Problem, tail: int | None = None) -> Plan | None:
 def _in_tail(gpus: tuple[int, ...], sender: int, owner: int, tail: int) -> bool:
     """Is `owner` among the last `tail` of its NIC's queue (the sender's own chunks first, then
     the others in GPU order: `_rank`)?"""
-    queue = [sender] + [g for g in gpus if g != sender]
-    return tail > 0 and owner in queue[-tail:]
+    return tail > 0 and owner in _queue(gpus, sender)[-tail:]
 
 
 def _nics_by_node(nics: list[Group], per: int, nodes: int) -> list[list[Group]] | None:
@@ -189,10 +188,14 @@ def _tree(
     return edges
 
 
+def _queue(gpus: tuple[int, ...], sender: int) -> list[int]:
+    """The owners of a NIC's chunks in the order it sends them each round (`_rank`)."""
+    return [sender] + [g for g in gpus if g != sender]
+
+
 def _slot(gpus: tuple[int, ...], sender: int, owner: int, chunk: int, chunkup: int) -> int:
     """The chunk's place (0, 1, ...) in its NIC's queue of a round, in `_rank`'s order."""
-    queue = [sender] + [g for g in gpus if g != sender]
-    return queue.index(owner) * chunkup + chunk % chunkup
+    return _queue(gpus, sender).index(owner) * chunkup + chunk % chunkup
 
 
 def _rank(gpus: tuple[int, ...], position: tuple[bool, int, int], chunkup: int) -> int:

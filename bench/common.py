@@ -10,6 +10,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from tessel.tune.quiet import cpu_idle, wait_for_quiet  # noqa: F401  (the benchmarks use them from here)
 
@@ -50,6 +51,17 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1e3
 
 
+def cpu_model() -> str:
+    """The CPU's model name as lscpu shows it (/proc/cpuinfo), else the platform's."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def environment(threads: int) -> str:
     import llvmlite
     import numpy
@@ -67,7 +79,7 @@ def environment(threads: int) -> str:
     return (
         f"python {platform.python_version()}, xdsl {xdsl.__version__ if hasattr(xdsl, '__version__') else '0.74'}, "
         f"llvmlite {llvmlite.__version__}, numpy {numpy.__version__}, onnx {onnx.__version__}, onnxruntime {ort}; "
-        f"{host_description()}; {os.cpu_count()} cpus, {threads} threads"
+        f"{cpu_model()} ({host_description()}); {os.cpu_count()} cpus, {threads} threads"
     )
 
 

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from tessel.dialects.context import make_context
+from tessel.ir.collector import without_cycle_collection
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import print_module, verify
 from tessel.ir.weights import WeightStore, with_weights
@@ -78,6 +79,7 @@ class CompileReport:
     unplanned_bytes: int = 0
     tuned: int | None = None  # with records: stages given a tuned schedule
     untuned: list[str] = field(default_factory=list)  # ... and those left to the default
+    code: str = ""  # how the machine code was made (modules, threads, object-cache hits)
 
     def summary(self) -> str:
         total = sum(self.seconds.values())
@@ -102,6 +104,8 @@ class CompileReport:
         for name, seconds in self.seconds.items():
             rows.append(f"{name:32} {seconds:9.3f} {100 * seconds / total if total else 0:6.1f}%")
         rows.append(f"{'total':32} {total:9.3f} {100.0 if total else 0:6.1f}%")
+        if self.code:
+            rows.append(self.code)
         return "\n".join(rows)
 
 
@@ -232,6 +236,7 @@ def _dump(directory: str, index: int, name: str, module: ModuleOp) -> None:
         f.write(print_module(module))
 
 
+@without_cycle_collection
 def compile_for_gpu(
     module: ModuleOp,
     weights: Mapping[str, np.ndarray],
@@ -279,6 +284,7 @@ def _code_seconds(report: CompileReport, executable: CpuExecutable, seconds: flo
     it (the executor's plan of launches and buffers)."""
     stages = dict(getattr(executable, "seconds", {}))
     report.seconds.update(stages)
+    report.code = getattr(executable.compiled, "note", "")
     report.seconds["executor-plan"] = max(0.0, seconds - sum(stages.values()))
 
 
@@ -289,6 +295,7 @@ def _dump_code(directory: str, name: str, text: str, after: int = 0) -> None:
         f.write(text)
 
 
+@without_cycle_collection
 def compile_for_cpu(
     module: ModuleOp,
     weights: Mapping[str, np.ndarray],

@@ -341,10 +341,43 @@ def _onnx_inferred_types(model: onnx.ModelProto) -> dict[str, onnx.ValueInfoProt
     """Types of intermediate values per ONNX's shape inference (with constant propagation),
     used to cross-check every type the importer computes; empty if inference fails."""
     try:
-        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        inferred = onnx.shape_inference.infer_shapes(_without_large_weights(model), data_prop=True)
     except Exception:  # inference is a cross-check only; tg's own verifiers decide
         return {}
     return {vi.name: vi for vi in inferred.graph.value_info}
+
+
+# Initializers with more elements than this reach shape inference as typed inputs: it needs
+# their shapes, and the values only of the small (shape) tensors it propagates.
+_INFERENCE_VALUE_LIMIT = 64
+
+
+def _without_large_weights(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The model with each large initializer declared as a typed graph input instead.
+
+    onnx's shape inference serializes the whole model first: for BERT that is 440 MB of
+    weights copied to compute types that depend only on their shapes."""
+    graph = model.graph
+    large = [t for t in graph.initializer if math.prod(t.dims) > _INFERENCE_VALUE_LIMIT]
+    if not large:
+        return model
+    light = onnx.ModelProto()
+    light.ir_version = model.ir_version
+    light.opset_import.extend(model.opset_import)
+    light.functions.extend(model.functions)
+    g = light.graph
+    g.name = graph.name
+    g.node.extend(graph.node)
+    declared = {i.name for i in graph.input}
+    g.input.extend(graph.input)
+    g.input.extend(
+        onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in large if t.name not in declared
+    )
+    g.output.extend(graph.output)
+    g.value_info.extend(graph.value_info)
+    g.initializer.extend(t for t in graph.initializer if math.prod(t.dims) <= _INFERENCE_VALUE_LIMIT)
+    g.sparse_initializer.extend(graph.sparse_initializer)
+    return light
 
 
 def _check_declared(vi: onnx.ValueInfoProto, value: SSAValue, source: str, who: str) -> None:

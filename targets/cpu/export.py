@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 from tessel.ir.diagnostics import TesselError
 from tessel.targets.cpu import native_plan
-from tessel.targets.cpu.jit import CompiledModule, _initialize, cache_dir
+from tessel.targets.cpu.jit import CompiledModule, ShardedModule, _initialize, cache_dir
 from tessel.targets.cpu.runtime import CpuExecutable, Slot
 
 
@@ -114,7 +114,7 @@ class JitCode:
 
     def address(self, symbol: str) -> int:
         code = self.exe.compiled
-        assert isinstance(code, CompiledModule)
+        assert isinstance(code, CompiledModule | ShardedModule)
         return code.address(symbol)
 
     def stop_pool(self) -> None:

@@ -8,13 +8,17 @@ once per machine: a hit costs a parse and an object load (~4 ms) instead of O3 +
 
 from __future__ import annotations
 
+import contextlib
 import ctypes.util
 import hashlib
 import os
 import threading
 import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -62,19 +66,34 @@ def cache_dir() -> Path:
     return path
 
 
+def _unlocked(name: str) -> Callable[..., Any]:
+    """The C function behind an llvmlite call, without llvmlite's lock.
+
+    llvmlite runs every call into LLVM under one process-wide lock, so threads compiling
+    separate modules would take turns. The two long calls (O3 and machine-code generation)
+    on a module parsed into its own LLVM context touch nothing another thread's module uses,
+    and LLVM is thread-safe across contexts: those two go around the lock (llvmlite is pinned
+    in pyproject.toml; its wrapper keeps the ctypes function as `_cfn`)."""
+    return getattr(llvm.ffi.lib, name)._cfn
+
+
 class CompiledModule:
     """A JIT-compiled LLVM module; keep it alive while its function pointers are used."""
 
-    def __init__(self, ir: str, use_cache: bool = True):
+    def __init__(self, ir: str, use_cache: bool = True, own_context: bool = False):
+        """`own_context`: parse into a fresh LLVM context instead of the global one, so that
+        modules can be compiled in parallel threads (llvmlite's calls release the GIL, and
+        LLVM is thread-safe across contexts); otherwise compiles hold one process-wide lock."""
         triple, cpu, features = _initialize()
         self.key = hashlib.sha256(f"{llvmlite.__version__}|{triple}|{cpu}|{features}|{ir}".encode()).hexdigest()
         self.cache_hit = False
         # where the time goes (`--time-passes`): parsing the text, O3, machine code
         self.seconds: dict[str, float] = {}
-        with _LOCK:
+        self._context = llvm.create_context() if own_context else None
+        with contextlib.nullcontext() if own_context else _LOCK:
             start = time.perf_counter()
             tm = target_machine()
-            mod = llvm.parse_assembly(ir)
+            mod = llvm.parse_assembly(ir, context=self._context)
             mod.triple = tm.triple
             mod.data_layout = str(tm.target_data)
             mod.verify()
@@ -87,17 +106,34 @@ class CompiledModule:
                 pto.slp_vectorization = True
                 pto.loop_unrolling = True
                 pb = llvm.create_pass_builder(tm, pto)
-                pb.getModulePassManager().run(mod, pb)
+                mpm = pb.getModulePassManager()
+                if own_context:
+                    _unlocked("LLVMPY_RunNewModulePassManager")(mpm, mod, pb)
+                else:
+                    mpm.run(mod, pb)
                 self.seconds["llvm-O3"] = time.perf_counter() - start
             start = time.perf_counter()
             self._module = mod  # (the engine owns it from here; printed only when asked for)
             self.engine = llvm.create_mcjit_compiler(mod, tm)
             self.engine.set_object_cache(self._notify, self._lookup)
-            self.engine.finalize_object()
+            if own_context:
+                _unlocked("LLVMPY_FinalizeObject")(self.engine)
+            else:
+                self.engine.finalize_object()
             self.tm_asm = target_machine()  # for emit_assembly, separate from the engine's
             self.seconds["llvm-codegen" if not self.cache_hit else "llvm-load-cached-object"] = (
                 time.perf_counter() - start
             )
+
+    def __del__(self) -> None:
+        # The engine owns the module, which lives in `_context`: the engine must go first
+        # (an attribute dict is cleared in insertion order, which would free the context
+        # first and leave the engine to delete a module from freed memory).
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            engine.close()
+        self._module = None
+        self._context = None
 
     @property
     def optimized_ir(self) -> str:
@@ -126,3 +162,44 @@ class CompiledModule:
 
     def assembly(self) -> str:
         return self.tm_asm.emit_assembly(llvm.parse_assembly(self.optimized_ir))
+
+
+def compile_workers() -> int:
+    """Threads for compiling modules: the CPUs this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class ShardedModule:
+    """Stage functions compiled as separate LLVM modules in parallel threads, each cached
+    by its own content (llvm_emit.emit_stage_modules), plus the runtime's module.
+
+    `address(name)` takes the symbols of the one-module form: `<stage>`, `<stage>.dispatch`
+    and the runtime's own. `seconds` holds wall-clock times: the per-module parse, O3 and
+    codegen run concurrently, so their sum would overstate the compile."""
+
+    def __init__(self, stages: Mapping[str, str], runtime: str, symbol: str, use_cache: bool = True):
+        _initialize()  # once, before the threads
+        # the longest first, so the last module to finish is a short one
+        unique = sorted(dict.fromkeys(stages.values()), key=len, reverse=True)
+        start = time.perf_counter()
+        workers = max(1, min(compile_workers(), len(unique) + 1))
+        with ThreadPoolExecutor(workers) as pool:
+            jobs = [pool.submit(CompiledModule, ir, use_cache, True) for ir in [runtime, *unique]]
+            compiled = [job.result() for job in jobs]
+        self.runtime, by_text = compiled[0], dict(zip(unique, compiled[1:], strict=True))
+        self.stages = {name: by_text[ir] for name, ir in stages.items()}
+        self.symbol = symbol
+        hits = sum(m.cache_hit for m in compiled)
+        self.cache_hit = hits == len(compiled)
+        self.seconds = {"llvm-jit": time.perf_counter() - start}
+        self.note = (
+            f"llvm-jit: {len(compiled)} modules on {workers} threads ({len(stages) - len(unique)} stages "
+            f"identical to another, compiled once; {hits} modules from the object cache)"
+        )
+
+    def address(self, name: str) -> int:
+        stage, dot, rest = name.partition(".dispatch")
+        module = self.stages.get(stage) if not rest else None
+        if module is None:
+            return self.runtime.address(name)
+        return module.address(self.symbol + dot)

@@ -51,8 +51,9 @@ ATTRIBUTES = '"prefer-vector-width"="512" "min-legal-vector-width"="512" nounwin
 
 
 class FunctionEmitter:
-    def __init__(self, fn: func.FuncOp, declares: set[str]):
+    def __init__(self, fn: func.FuncOp, declares: set[str], symbol: str | None = None):
         self.fn = fn
+        self.symbol = symbol or fn.sym_name.data  # the name it is defined under
         self.declares = declares
         self.names: dict[SSAValue, str] = {}
         self.counter = 0
@@ -93,7 +94,7 @@ class FunctionEmitter:
         body_start = len(self.lines)
         self.block(self.fn.body.block)
         self.lines[body_start:body_start] = ["  " + a for a in self.allocas]
-        header = f"define {self.calling_convention()}void @{self.fn.sym_name.data}({', '.join(args)}) #0 {{"
+        header = f"define {self.calling_convention()}void @{self.symbol}({', '.join(args)}) #0 {{"
         return "\n".join([header, *self.lines, "}"])
 
     def extra_args(self) -> list[str]:
@@ -483,13 +484,41 @@ define bfloat @__truncdfbf2(double %x) {
 """
 
 
+def _stages(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.ops if isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes]
+
+
+def _join(parts: list[str]) -> str:
+    return "\n\n".join([*parts, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"
+
+
 def emit_module(module: ModuleOp) -> str:
-    """The LLVM IR of every stage function in the module."""
+    """The LLVM IR of every stage function in the module, as one module (exported libraries,
+    `tessel-translate`; the JIT compiles `emit_stage_modules`' pieces)."""
     declares: set[str] = set()
     functions, dispatchers = [], []
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes:
-            functions.append(FunctionEmitter(op, declares).emit())
-            dispatchers.append(native_plan.dispatcher(op.sym_name.data, len(op.body.block.args) - 2))
-    parts = [*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT]
-    return "\n\n".join([*parts, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"
+    for op in _stages(module):
+        functions.append(FunctionEmitter(op, declares).emit())
+        dispatchers.append(native_plan.dispatcher(op.sym_name.data, len(op.body.block.args) - 2))
+    return _join([*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT])
+
+
+# The name a stage function and its dispatcher have in their own module.
+STAGE_SYMBOL = "tessel.stage"
+
+
+def emit_stage_modules(module: ModuleOp) -> tuple[dict[str, str], str]:
+    """One LLVM module per stage function, plus the runtime's (the native plan's executor).
+
+    Each stage is defined as `@tessel.stage` (and `@tessel.stage.dispatch`) with the helpers
+    it uses, so its text depends only on what it computes: identical stages (DenseNet's
+    same-shape layers) are compiled once, the object cache is keyed per kernel (a second model,
+    or a recompile after one kernel changed, reuses the rest), and the modules are compiled in
+    parallel threads (targets/cpu/jit.ShardedModule)."""
+    stages: dict[str, str] = {}
+    for op in _stages(module):
+        declares: set[str] = set()
+        body = FunctionEmitter(op, declares, STAGE_SYMBOL).emit()
+        dispatch = native_plan.dispatcher(STAGE_SYMBOL, len(op.body.block.args) - 2)
+        stages[op.sym_name.data] = _join([*sorted(declares), body, dispatch, SUPPORT])
+    return stages, _join([native_plan.RUNTIME])

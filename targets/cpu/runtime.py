@@ -30,8 +30,8 @@ from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 from tessel.runtime.model import aligned_empty as aligned_empty  # (shared with the deployable runtime)
 from tessel.targets.cpu import native_plan
-from tessel.targets.cpu.jit import CompiledModule
-from tessel.targets.cpu.llvm_emit import emit_module
+from tessel.targets.cpu.jit import CompiledModule, ShardedModule
+from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_module, emit_stage_modules
 from tessel.targets.cpu.native_plan import NativePlan
 
 Port = tuple[str, int]  # ("in", i) / ("out", i): an input or output buffer, patched per run
@@ -57,10 +57,10 @@ class CpuExecutable:
     emit = staticmethod(emit_module)  # the module's stage functions -> LLVM IR with dispatchers
 
     def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
-        start = time.perf_counter()
-        self.llvm_ir = self.emit(module)
-        self.seconds: dict[str, float] = {"llvm-emit": time.perf_counter() - start}
-        self.compiled = self.compile_ir(self.llvm_ir)
+        self.module = module
+        self._llvm_ir: str | None = None
+        self.seconds: dict[str, float] = {}
+        self.compiled = self.load(module)
         self.seconds.update(getattr(self.compiled, "seconds", {}))
         self.threads = max(1, threads)
         self.pool = ThreadPoolExecutor(max_workers=self.threads - 1) if self.threads > 1 else None
@@ -90,9 +90,30 @@ class CpuExecutable:
         self.native: NativePlan | None = self._native_plan()
         self._plan_for_stop = self.native
 
+    def load(self, module: ModuleOp) -> object:
+        """The loaded code: on the CPU each stage its own LLVM module, compiled in parallel and
+        cached per kernel (the GPU executables emit one module and load it with `compile_ir`)."""
+        start = time.perf_counter()
+        stages, runtime = emit_stage_modules(module)
+        self.seconds["llvm-emit"] = time.perf_counter() - start
+        return ShardedModule(stages, runtime, STAGE_SYMBOL)
+
+    def emit_and_compile(self, module: ModuleOp) -> object:
+        """One module for the whole program, emitted by `emit` and loaded by `compile_ir`."""
+        start = time.perf_counter()
+        self._llvm_ir = self.emit(module)
+        self.seconds["llvm-emit"] = time.perf_counter() - start
+        return self.compile_ir(self._llvm_ir)
+
     def compile_ir(self, ir: str) -> object:
-        """The loaded code (the GPU executable loads PTX instead)."""
         return CompiledModule(ir)
+
+    @property
+    def llvm_ir(self) -> str:
+        """The program as one LLVM module (dumps, exported libraries); emitted on first use."""
+        if self._llvm_ir is None:
+            self._llvm_ir = self.emit(self.module)
+        return self._llvm_ir
 
     # ------------------------------------------------------------------ planning
 
@@ -150,9 +171,9 @@ class CpuExecutable:
     def _global(self, name: str, t: MemRefType) -> np.ndarray:
         return global_array(name, self.globals[name], self.weights, t)
 
-    def _code(self) -> CompiledModule:
-        """The loaded code as the CPU executable loads it (`compile_ir` is overridden by the GPU's)."""
-        assert isinstance(self.compiled, CompiledModule)
+    def _code(self) -> CompiledModule | ShardedModule:
+        """The loaded code as the CPU executable loads it (`load` is overridden by the GPU's)."""
+        assert isinstance(self.compiled, CompiledModule | ShardedModule)
         return self.compiled
 
     def _function(self, name: str, n: int) -> object:

@@ -106,6 +106,7 @@ class GpuExecutable(CpuExecutable):
     """CpuExecutable's plan, run on the device."""
 
     emit = staticmethod(emit_ptx_module)
+    load = CpuExecutable.emit_and_compile  # one PTX module, loaded by compile_ir
 
     def __init__(
         self,

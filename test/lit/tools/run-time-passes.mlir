@@ -1,7 +1,8 @@
 // tessel-run --time-passes: where the compile time went, one row per stage in pipeline
 // order (import, every pass, with --verify-each the IR verification after them, LLVM
-// emission, parsing, O3 or the object cache's load, machine code, the executor's plan),
-// then the total. The reference target compiles nothing: there the flag is a one-line error.
+// emission, the JIT (each stage its own LLVM module, compiled in parallel: parsing, O3 and
+// machine code or the object cache's load), the executor's plan), then the total and how
+// the JIT went. The reference target compiles nothing: there the flag is a one-line error.
 
 // RUN: %tessel-run %s --target cpu --time-passes | filecheck %s
 // CHECK:      {{^}}stage {{ +}}seconds {{ +}}share{{$}}
@@ -11,10 +12,10 @@
 // CHECK:      {{^}}tg-to-kernel {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}kernel-to-loops {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}llvm-emit {{ +[0-9.]+}}
-// CHECK-NEXT: {{^}}llvm-parse {{ +[0-9.]+}}
-// CHECK-NEXT: {{^}}llvm-{{O3|load-cached-object}} {{ +[0-9.]+}}
-// CHECK:      {{^}}executor-plan {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}llvm-jit {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}executor-plan {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}total {{ +[0-9.]+ +100.0%$}}
+// CHECK-NEXT: {{^}}llvm-jit: 2 modules on {{[0-9]+}} threads (0 stages identical to another, compiled once; {{[0-2]}} modules from the object cache){{$}}
 
 // RUN: %tessel-run %s --target cpu --time-passes --verify-each | filecheck %s --check-prefix=EACH
 // EACH:      {{^}}kernel-to-loops {{ +[0-9.]+}}

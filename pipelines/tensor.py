@@ -58,6 +58,7 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
 def kernel_passes(target: str = "cpu", vector_bits: int | None = None) -> list[ModulePass]:
     """tg-to-kernel and kernel-to-loops; on the CPU the default schedules take `vector_bits`
     (default: the host's vector register, AVX-512 or AVX2: the machine the code runs on)."""
+    from tessel.passes.kernel.simplify_indices import KernelSimplifyIndices
     from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.passes.tg.to_kernel import TgToKernel
 
@@ -66,8 +67,8 @@ def kernel_passes(target: str = "cpu", vector_bits: int | None = None) -> list[M
             from tessel.targets.cpu.jit import host_vector_bits
 
             vector_bits = host_vector_bits()
-        return [TgToKernel(), KernelToLoops(target=target, vector_bits=vector_bits)]
-    return [TgToKernel(), KernelToLoops(target=target)]
+        return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target, vector_bits=vector_bits)]
+    return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target)]
 
 
 @dataclass
@@ -203,7 +204,7 @@ def passes_done(module: ModuleOp) -> set[str]:
         and not any(isinstance(op, kernel.ComputeOp | tg.TgOp | tg.FusedOp) for op in module.walk())
         and not any(isinstance(t, TensorType) for f in fns for t in (*f.function_type.inputs, *f.function_type.outputs))
     ):  # (a tg function with no tg op, which returns an input, still needs tg-to-kernel)
-        return {*graph, "tg-to-kernel", "kernel-to-loops"}
+        return {*graph, "tg-to-kernel", "kernel-simplify-indices", "kernel-to-loops"}
     if any(KERNEL_ATTR in f.attributes for f in fns):
         return {*graph, "tg-to-kernel"}
     if any(isinstance(op, tg.FusedOp) for op in module.walk()):

@@ -125,7 +125,11 @@ def source_positions(
         x = x + lo * (n_in - 1)
         return x, (x < 0) | (x > n_in - 1)
     if mode == "pytorch_half_pixel":
-        return (np.full(n_out, -0.5) if width == 1 else (y + 0.5) / scale - 0.5), None
+        # "length_resized > 1 ? ... : 0", the length being the output's (an integer), as
+        # onnxruntime reads it: onnx's reference tests the unrounded scale * n_in == 1
+        # instead, which differs where a fractional scale rounds down to one element
+        # (3 rows at scale 0.5: onnxruntime reads row 0, the reference rows 0 and 1)
+        return (np.zeros(n_out) if n_out == 1 else (y + 0.5) / scale - 0.5), None
     if mode == "half_pixel":
         return (y + 0.5) / scale - 0.5, None
     # half_pixel_symmetric

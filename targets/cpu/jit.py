@@ -35,7 +35,19 @@ def _initialize() -> tuple[str, str, str]:
     gcc_s = ctypes.util.find_library("gcc_s")
     if gcc_s:
         llvm.load_library_permanently(gcc_s)
-    return llvm.get_process_triple(), llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    features = llvm.get_host_cpu_features()
+    for exact in _FLUSHING_CONVERSIONS:  # bfloat16 results rounded as the reference rounds
+        if features.get(exact):
+            features[exact] = False
+    return llvm.get_process_triple(), llvm.get_host_cpu_name(), features.flatten()
+
+
+# The CPU features whose float -> bfloat16 conversions (vcvtneps2bf16, vcvtneps2bf16 in
+# AVX-NE-CONVERT) flush subnormal results to zero whatever MXCSR says: with them LLVM
+# lowers every fptrunc to bfloat16 to that instruction and sigmoid(-91) in bfloat16 came out
+# 0 instead of 2.76e-40 on a Zen 5. Without them the conversion is the round-to-nearest-even
+# bit arithmetic of llvm_emit.SUPPORT, which keeps subnormals (as numpy's ml_dtypes does).
+_FLUSHING_CONVERSIONS = ("avx512bf16", "avxneconvert")
 
 
 def target_machine(opt: int = 3) -> llvm.TargetMachine:

@@ -175,3 +175,39 @@ def test_sigmoid_of_a_large_negative_value_is_subnormal_not_zero() -> None:
     ulp = np.abs(np.spacing(want[0][:7])).astype(np.float64)
     assert (np.abs(got[:7] - exp[:7]) <= np.maximum(ulp, 9.2e-41)).all(), (got, exp)  # the fuzzer's 1 ulp
     assert np.isnan(got[7])
+
+
+def test_pytorch_half_pixel_resize_to_one_element_reads_the_first_row() -> None:
+    """Found by test_fuzz_onnx against onnxruntime: Resize (linear, pytorch_half_pixel) of 3
+    rows at scale 0.5 has one output row, and "length_resized > 1 ? ... : 0" reads row 0; the
+    importer followed onnx's reference, which tests the unrounded 3 * 0.5 == 1 and read the
+    middle of rows 0 and 1."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    from tessel.frontends.onnx import import_model
+    from tessel.pipelines.tensor import compile_for_cpu
+    from tessel.targets.reference.interpreter import run
+
+    node = helper.make_node(
+        "Resize", ["x", "", "scales"], ["y"], mode="linear", coordinate_transformation_mode="pytorch_half_pixel"
+    )
+    graph = helper.make_graph(
+        [node],
+        "resize",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 1, 4])],
+        [helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1, 0.5, 2])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    x = np.array([[[[0.64, 0.10], [-0.53, 0.36], [1.3, 0.94]]]], np.float32)
+    # row 0 widened to 4 (half-pixel along the width, scale 2): 0.64, 0.505, 0.235, 0.10
+    want = np.array([[[[0.64, 0.64 * 0.75 + 0.10 * 0.25, 0.64 * 0.25 + 0.10 * 0.75, 0.10]]]], np.float32)
+    result = import_model(model, source="resize.onnx")
+    np.testing.assert_allclose(run(result.module.clone(), [x], result.weights)[0], want, rtol=1e-6)
+    executable, _ = compile_for_cpu(result.module, result.weights, threads=1)
+    try:
+        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-6)
+    finally:
+        executable.close()

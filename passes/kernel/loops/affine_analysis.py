@@ -37,7 +37,8 @@ def affine_range(e: AffineExpr, ranges: list[Range]) -> Range:
         return ranges[e.position] if e.position < len(ranges) else None
     if isinstance(e, AffineConstantExpr):
         return (e.value, e.value)
-    assert isinstance(e, AffineBinaryOpExpr)
+    if not isinstance(e, AffineBinaryOpExpr):  # a symbol
+        return None
     a = affine_range(e.lhs, ranges)
     if e.kind is AffineBinaryOpKind.Add:
         b = affine_range(e.rhs, ranges)

@@ -133,9 +133,22 @@ class KernelBuilder:
         part = self.placeholder(t, self.temp(t, f"{name}_rf"))
 
         def partial(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-            return body(b, s[:k], [*r[:-1], expr(r[-1]) * width + expr(s[k])])
+            at = expr(r[-1]) * width + expr(s[k])
+            if extent % width == 0:
+                return body(b, s[:k], [*r[:-1], at])
+            # the last step's lanes past the row's end (ViT's 197 tokens in 13 x 16): read
+            # guarded (padded, never faulting) and replaced by the combine's identity
+            b.guarded += 1
+            try:
+                term = body(b, s[:k], [*r[:-1], at])
+            finally:
+                b.guarded -= 1
+            inside = b.in_bounds([at], [extent])
+            assert inside is not None
+            return b.emit(arith.SelectOp(inside, term, b.const(init, term.type)))
 
-        spatial_rf, reduce_rf = [*spatial, ("rf", width)], [*reduce[:-1], (axis, extent // width)]
+        steps = -(-extent // width)
+        spatial_rf, reduce_rf = [*spatial, ("rf", width)], [*reduce[:-1], (axis, steps)]
         self.block.add_op(
             self._reduction_op(
                 f"{name}_rf", self.buffers[part], spatial_rf, reduce_rf, combine, init, acc_type, partial
@@ -200,7 +213,9 @@ def _rfactor_width(
     extent = reduce[-1][1]
     if extent < RFACTOR_MIN_EXTENT:
         return 0
+    # a width that divides the row; else (197 tokens) vectors with the last one guarded
     width = next((w for w in RFACTOR_WIDTHS if extent % w == 0 and extent // w >= 4), 0)
+    width = width or next((w for w in RFACTOR_WIDTHS[1:] if extent // w >= 4), 0)
     if not width:
         return 0
     dim = len(spatial) + len(reduce) - 1

@@ -10,6 +10,7 @@
 // CHECK-NEXT: {{^}}tg-qdq-to-integer {{ +[0-9.]+ +[0-9.]+%$}}
 // CHECK:      {{^}}tg-fuse {{ +[0-9.]+}}
 // CHECK:      {{^}}tg-to-kernel {{ +[0-9.]+}}
+// CHECK-NEXT: {{^}}kernel-simplify-indices {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}kernel-to-loops {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}llvm-emit {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}llvm-jit {{ +[0-9.]+}}

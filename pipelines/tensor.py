@@ -1,9 +1,9 @@
 """The tensor compiler's pipeline, from a tg module to an executable for a target.
 
     ONNX -> tg -> tg-qdq-to-integer, tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-conv3d-to-conv2d,
-               tg-layout, tg-fold-constants, tg-split-concat, tg-fuse, tg-plan-memory
-               -> tg-to-kernel (kernel.compute stages) -> kernel-to-loops (scf/vector)
-               -> LLVM IR -> machine code
+               tg-drop-padding-taps, tg-layout, tg-fold-constants, tg-split-concat, tg-fuse, tg-plan-memory
+               -> tg-to-kernel (kernel.compute stages) -> kernel-simplify-indices
+               -> kernel-to-loops (scf/vector) -> LLVM IR, a module per stage -> machine code
 
 Every stage is IR: `dump_dir` writes the module after each pass (`NN-<pass>.mlir`), and the
 LLVM IR as `NN-llvm.ll`.
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 def graph_passes(target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.tg.conv3d_to_conv2d import TgConv3dToConv2d
     from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
+    from tessel.passes.tg.drop_padding_taps import TgDropPaddingTaps
     from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
     from tessel.passes.tg.fold_constants import TgFoldConstants
     from tessel.passes.tg.fuse import TgFuse
@@ -47,6 +48,7 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
         TgFoldBatchnorm(),
         TgConvTransposeToConv(),
         TgConv3dToConv2d(),
+        TgDropPaddingTaps(),
         TgLayout(pack_dense=target != "gpu"),
         TgFoldConstants(),
         TgSplitConcat(),
@@ -127,7 +129,7 @@ def lower(
     The input is verified where it enters (the importer's result, a parsed file); with
     `verify_each` (default: the environment's TESSEL_VERIFY_EACH, which the test suite sets)
     so is the module after every pass, as mlir-opt's -verify-each, naming the pass that
-    broke it. Not by default: xDSL's verifiers run in Python, and after the nine passes
+    broke it. Not by default: xDSL's verifiers run in Python, and after every one of the passes
     they were half of a large model's compile time (DenseNet-121 55%, a 2-layer GRU 57%;
     the loop-level module alone 35%), while what the passes make is checked by LLVM's
     verifier before code generation. With `records` (a tuning

@@ -106,6 +106,7 @@ class CpuExecutable:
         return self.compile_ir(self._llvm_ir)
 
     def compile_ir(self, ir: str) -> object:
+        """One module's LLVM IR as loaded code (the GPU executable loads PTX instead)."""
         return CompiledModule(ir)
 
     @property

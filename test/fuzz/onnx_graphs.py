@@ -386,9 +386,14 @@ class OnnxBuilder:
         if mode == "nearest":
             attrs |= {"coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"}
         else:
-            attrs |= {
-                "coordinate_transformation_mode": self.one_of(["half_pixel", "align_corners", "pytorch_half_pixel"])
-            }
+            how = self.one_of(["half_pixel", "align_corners", "pytorch_half_pixel"])
+            attrs |= {"coordinate_transformation_mode": how}
+            if how == "align_corners" and any(n * s != int(n * s) for n, s in zip(v.shape, scale, strict=True)):
+                # onnx's reference (and so the node tests Tessel passes) divides by the
+                # unrounded output length (n * scale - 1), onnxruntime by the rounded one:
+                # they disagree where n * scale is fractional, so only whole lengths here
+                scale = np.array([1, 1, 2.0, 2.0], np.float32)
+                out = tuple(int(n * s) for n, s in zip(v.shape, scale, strict=True))
         name = self.node("Resize", [v.name, "", self.const(scale, "scales")], **attrs)[0]
         self.push(name, out, exact=v.exact and mode == "nearest")
 

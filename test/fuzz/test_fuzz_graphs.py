@@ -12,6 +12,7 @@ from tg_graphs import Graph, apply, assert_bitwise_equal, assert_close, graphs
 
 from tessel.ir.weights import WeightStore
 from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
+from tessel.passes.tg.drop_padding_taps import TgDropPaddingTaps
 from tessel.passes.tg.fold_batchnorm import TgFoldBatchnorm
 from tessel.passes.tg.fold_constants import TgFoldConstants
 from tessel.passes.tg.fuse import TgFuse
@@ -29,6 +30,7 @@ PASSES = {
     "tg-fold-constants": (TgFoldConstants, False),
     "tg-layout": (TgLayout, False),
     "tg-conv-transpose-to-conv": (TgConvTransposeToConv, False),
+    "tg-drop-padding-taps": (TgDropPaddingTaps, False),
 }
 
 

@@ -42,8 +42,8 @@ def _initialize() -> tuple[str, str, str]:
     return llvm.get_process_triple(), llvm.get_host_cpu_name(), features.flatten()
 
 
-# The CPU features whose float -> bfloat16 conversions (vcvtneps2bf16, vcvtneps2bf16 in
-# AVX-NE-CONVERT) flush subnormal results to zero whatever MXCSR says: with them LLVM
+# The CPU features whose float -> bfloat16 conversion (vcvtneps2bf16: AVX512-BF16, and
+# VEX-encoded in AVX-NE-CONVERT) flushes subnormal results to zero whatever MXCSR says: with them LLVM
 # lowers every fptrunc to bfloat16 to that instruction and sigmoid(-91) in bfloat16 came out
 # 0 instead of 2.76e-40 on a Zen 5. Without them the conversion is the round-to-nearest-even
 # bit arithmetic of llvm_emit.SUPPORT, which keeps subnormals (as numpy's ml_dtypes does).
@@ -132,7 +132,6 @@ class CompiledModule:
                 _unlocked("LLVMPY_FinalizeObject")(self.engine)
             else:
                 self.engine.finalize_object()
-            self.tm_asm = target_machine()  # for emit_assembly, separate from the engine's
             self.seconds["llvm-codegen" if not self.cache_hit else "llvm-load-cached-object"] = (
                 time.perf_counter() - start
             )
@@ -173,7 +172,8 @@ class CompiledModule:
         return addr
 
     def assembly(self) -> str:
-        return self.tm_asm.emit_assembly(llvm.parse_assembly(self.optimized_ir))
+        # a target machine of its own (the engine owns the one it was given)
+        return target_machine().emit_assembly(llvm.parse_assembly(self.optimized_ir))
 
 
 def compile_workers() -> int:

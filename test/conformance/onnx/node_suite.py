@@ -396,7 +396,7 @@ def coverage_markdown(results: dict[tuple[str, str], tuple[Outcome, str, set[str
         mark = " (CNN core)" if op in CNN_CORE else ""
         lines.append(f"| {op}{mark} | {cells} | {per_op[op][first][Outcome.UNSUPPORTED]} |")
     lines += ["", "## Why tests are unsupported", "", "| reason | tests |", "|---|---:|"]
-    lines += [f"| {reason} | {n} |" for reason, n in reasons.most_common()]
+    lines += [f"| {reason} | {n} |" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))]
     lines += [
         "",
         "## Operators the importer rejects, by the tests they block",
@@ -406,7 +406,7 @@ def coverage_markdown(results: dict[tuple[str, str], tuple[Outcome, str, set[str
         "| operator | tests |",
         "|---|---:|",
     ]
-    lines += [f"| {op} | {n} |" for op, n in blockers.most_common()]
+    lines += [f"| {op} | {n} |" for op, n in sorted(blockers.items(), key=lambda kv: (-kv[1], kv[0]))]
     lines += [
         "",
         "## In-scope tests that are not passing, and why",

@@ -10,8 +10,8 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+from tessel.ir.machine import cpu_model
 from tessel.tune.quiet import cpu_idle, wait_for_quiet  # noqa: F401  (the benchmarks use them from here)
 
 
@@ -49,17 +49,6 @@ def interleaved(
 
 def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1e3
-
-
-def cpu_model() -> str:
-    """The CPU's model name as lscpu shows it (/proc/cpuinfo), else the platform's."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def environment(threads: int) -> str:

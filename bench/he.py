@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
 import statistics
 import sys
 import time
@@ -58,6 +57,7 @@ from tessel.dialects.hev import kernel
 from tessel.dialects.hev.metrics import depth, op_counts
 from tessel.dialects.hev.params import DEFAULT, ParamSet
 from tessel.dialects.hev.reference import run_kernel
+from tessel.ir.machine import cpu_model
 from tessel.ir.source import read_module
 from tessel.passes.he.model.estimate import latency_us
 from tessel.pipelines import he
@@ -89,12 +89,7 @@ def _environment() -> str:
     import xdsl
     import z3
 
-    cpu = platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), cpu)
-    except OSError:
-        pass
+    cpu = cpu_model()
     table = cost_table.load()
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     return (

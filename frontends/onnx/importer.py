@@ -358,9 +358,11 @@ def _without_large_weights(model: onnx.ModelProto) -> onnx.ModelProto:
     onnx's shape inference serializes the whole model first: for BERT that is 440 MB of
     weights copied to compute types that depend only on their shapes."""
     graph = model.graph
-    large = [t for t in graph.initializer if math.prod(t.dims) > _INFERENCE_VALUE_LIMIT]
-    if not large:
+    small = [t for t in graph.initializer if math.prod(t.dims) <= _INFERENCE_VALUE_LIMIT]
+    if len(small) == len(graph.initializer):
         return model
+    kept = {t.name for t in small}
+    large = [t for t in graph.initializer if t.name not in kept]
     light = onnx.ModelProto()
     light.ir_version = model.ir_version
     light.opset_import.extend(model.opset_import)
@@ -375,7 +377,7 @@ def _without_large_weights(model: onnx.ModelProto) -> onnx.ModelProto:
     )
     g.output.extend(graph.output)
     g.value_info.extend(graph.value_info)
-    g.initializer.extend(t for t in graph.initializer if math.prod(t.dims) <= _INFERENCE_VALUE_LIMIT)
+    g.initializer.extend(small)
     g.sparse_initializer.extend(graph.sparse_initializer)
     return light
 

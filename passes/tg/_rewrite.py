@@ -1,11 +1,13 @@
-"""What the tg rewrite passes share: inserting tg ops before the op being rewritten."""
+"""What the tg rewrite passes share: inserting tg ops before the op being rewritten, and
+applying one pattern over a module in a single sweep."""
 
 from __future__ import annotations
 
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
-from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import ints_attr
@@ -31,6 +33,11 @@ class Inserter:
         self.rewriter.insert(op)
         return op.results[0]
 
+    def slice(self, v: SSAValue, starts: list[int], shape: list[int], steps: list[int] | None = None) -> SSAValue:
+        """v[starts :: steps] with the result `shape` (steps: 1 on every axis by default)."""
+        props = {"starts": ints_attr(starts), "steps": ints_attr(steps or [1] * len(starts))}
+        return self.make(tg.SliceOp, [v], props, shape=shape)
+
     def reshape(self, v: SSAValue, shape: list[int]) -> SSAValue:
         return self.make(tg.ReshapeOp, [v], shape=shape)
 
@@ -38,3 +45,10 @@ class Inserter:
         if not any(pads):
             return v
         return self.make(tg.PadOp, [v], {"pads": ints_attr(pads), "mode": builtin.StringAttr("constant")})
+
+
+def rewrite_once(module: builtin.ModuleOp, pattern: RewritePattern) -> None:
+    """Apply `pattern` to every op once (not to the ops it creates), then drop what became dead."""
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
+    for region in module.regions:
+        region_dce(region)

@@ -31,13 +31,12 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints, ints_attr
 
-from ._rewrite import Inserter
+from ._rewrite import Inserter, rewrite_once
 
 
 class Conv3dAsConv2d(RewritePattern):
@@ -65,22 +64,12 @@ class Conv3dAsConv2d(RewritePattern):
         for t in range(kd):
             s = x
             if (t * dd, sd, do) != (0, 1, d):  # not the whole depth
-                s = b.make(
-                    tg.SliceOp,
-                    [x],
-                    {"starts": ints_attr([0, 0, t * dd, 0, 0]), "steps": ints_attr([1, 1, sd, 1, 1])},
-                    shape=[n, c, do, h, wd],
-                )
+                s = b.slice(x, [0, 0, t * dd, 0, 0], [n, c, do, h, wd], steps=[1, 1, sd, 1, 1])
             moved = b.make(tg.TransposeOp, [s], {"perm": ints_attr([0, 2, 1, 3, 4])})
             folded = b.reshape(moved, [n * do, c, h, wd])
             tap = w
             if kd > 1:
-                tap = b.make(
-                    tg.SliceOp,
-                    [w],
-                    {"starts": ints_attr([0, 0, t, 0, 0]), "steps": ints_attr([1, 1, 1, 1, 1])},
-                    shape=[m, cg, 1, kh, kw],
-                )
+                tap = b.slice(w, [0, 0, t, 0, 0], [m, cg, 1, kh, kw])
             weight = b.reshape(tap, [m, cg, kh, kw])
             weight.name_hint = f"{w.name_hint or 'weight'}_tap{t}"
             last = t == kd - 1
@@ -100,6 +89,4 @@ class TgConv3dToConv2d(ModulePass):
     name = "tg-conv3d-to-conv2d"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(Conv3dAsConv2d(), apply_recursively=False).rewrite_module(op)
-        for region in op.regions:
-            region_dce(region)
+        rewrite_once(op, Conv3dAsConv2d())

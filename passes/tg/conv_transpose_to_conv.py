@@ -28,13 +28,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints, ints_attr
 
-from ._rewrite import Inserter
+from ._rewrite import Inserter, rewrite_once
 
 
 class ConvTransposeAsConv(RewritePattern):
@@ -58,12 +57,7 @@ class ConvTransposeAsConv(RewritePattern):
         # W[(rh, rw, m), c, jh, jw] from w[c, m, kh, kw]: taps k = j*s + r, j reversed
         wp = b.pad(w, [0, 0, 0, 0, 0, 0, jh * sh - kh, jw * sw - kw])
         w6 = b.reshape(wp, [c, m, jh, sh, jw, sw])
-        flipped = b.make(
-            tg.SliceOp,
-            [w6],
-            {"starts": ints_attr([0, 0, jh - 1, 0, jw - 1, 0]), "steps": ints_attr([1, 1, -1, 1, -1, 1])},
-            shape=[c, m, jh, sh, jw, sw],
-        )
+        flipped = b.slice(w6, [0, 0, jh - 1, 0, jw - 1, 0], [c, m, jh, sh, jw, sw], steps=[1, 1, -1, 1, -1, 1])
         phases = b.make(tg.TransposeOp, [flipped], {"perm": ints_attr([3, 5, 1, 0, 2, 4])})
         weight = b.reshape(phases, [sh * sw * m, c, jh, jw])
         weight.name_hint = f"{w.name_hint or 'weight'}_phases"
@@ -102,6 +96,4 @@ class TgConvTransposeToConv(ModulePass):
     name = "tg-conv-transpose-to-conv"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ConvTransposeAsConv(), apply_recursively=False).rewrite_module(op)
-        for region in op.regions:
-            region_dce(region)
+        rewrite_once(op, ConvTransposeAsConv())

@@ -22,15 +22,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tessel.dialects import tg
-from tessel.dialects.tg.base import integer, ints, ints_attr
+from tessel.dialects.tg.base import ints, ints_attr
 
-from ._rewrite import Inserter
+from ._rewrite import Inserter, rewrite_once
 
 
 def live_taps(n: int, kernel: int, stride: int, dilation: int, pad_begin: int, out: int) -> list[int]:
@@ -69,23 +67,11 @@ class DropPaddingTaps(RewritePattern):
             new_pads[i], new_pads[i + 2] = max(0, begin), max(0, end)
             starts[2 + i] = crop_begin
             shape[2 + i] = sizes[i] - crop_begin - crop_end
-        x = op.input
-        if shape[2:] != sizes:
-            x = b.make(tg.SliceOp, [x], {"starts": ints_attr(starts), "steps": ints_attr([1, 1, 1, 1])}, shape=shape)
+        x = op.input if shape[2:] == sizes else b.slice(op.input, starts, shape)
         (ah, bh), (aw, bw) = ranges
-        w = b.make(
-            tg.SliceOp,
-            [op.weight],
-            {"starts": ints_attr([0, 0, ah, aw]), "steps": ints_attr([1, 1, 1, 1])},
-            shape=[m, cg, bh - ah + 1, bw - aw + 1],
-        )
+        w = b.slice(op.weight, [0, 0, ah, aw], [m, cg, bh - ah + 1, bw - aw + 1])
         w.name_hint = f"{op.weight.name_hint or 'weight'}_live_taps"
-        props = {
-            "strides": ints_attr(strides),
-            "pads": ints_attr(new_pads),
-            "dilations": ints_attr(dilations),
-            "groups": IntegerAttr(integer(op.properties, "groups"), i64),
-        }
+        props = {**op.properties, "pads": ints_attr(new_pads)}
         y = b.make(tg.Conv2dOp, [x, w] + ([op.bias] if op.bias is not None else []), props)
         assert y.type == op.result.type, "dropping taps keeps the output shape"
         y.name_hint = op.result.name_hint
@@ -97,6 +83,4 @@ class TgDropPaddingTaps(ModulePass):
     name = "tg-drop-padding-taps"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(DropPaddingTaps(), apply_recursively=False).rewrite_module(op)
-        for region in op.regions:
-            region_dce(region)
+        rewrite_once(op, DropPaddingTaps())

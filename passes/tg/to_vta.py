@@ -27,14 +27,15 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
-from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg, vta
 from tessel.dialects.tg.base import integer, ints
 from tessel.dialects.vta import HOST_ATTR
 from tessel.dialects.vta.layer import INT32_MAX, INT32_MIN, Conv2dLayer
+
+from ._rewrite import rewrite_once
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -201,6 +202,4 @@ class TgToVta(ModulePass):
     name = "tg-to-vta"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ConvToVta(), apply_recursively=False).rewrite_module(op)
-        for region in op.regions:
-            region_dce(region)
+        rewrite_once(op, ConvToVta())

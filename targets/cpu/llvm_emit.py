@@ -511,10 +511,11 @@ def emit_stage_modules(module: ModuleOp) -> tuple[dict[str, str], str]:
     """One LLVM module per stage function, plus the runtime's (the native plan's executor).
 
     Each stage is defined as `@tessel.stage` (and `@tessel.stage.dispatch`) with the helpers
-    it uses, so its text depends only on what it computes: identical stages (DenseNet's
-    same-shape layers) are compiled once, the object cache is keyed per kernel (a second model,
-    or a recompile after one kernel changed, reuses the rest), and the modules are compiled in
-    parallel threads (targets/cpu/jit.ShardedModule)."""
+    it uses, so its text depends only on what it computes: stages of different kernels whose
+    code is the same (three in ResNet-18; same-shape groups already share one kernel function)
+    are compiled once, the object cache is keyed per stage (a second model, or a recompile
+    after one kernel changed, reuses the rest), and the modules are compiled in parallel
+    threads (targets/cpu/jit.ShardedModule)."""
     stages: dict[str, str] = {}
     for op in _stages(module):
         declares: set[str] = set()

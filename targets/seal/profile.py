@@ -33,6 +33,7 @@ import numpy as np
 from tessel.dialects.hev.costs import LATENCY_OPS, LEVEL_LATENCY_OPS, PROFILE_COMMAND
 from tessel.dialects.hev.params import CANDIDATES, ParamSet, by_name
 from tessel.ir.diagnostics import TesselError
+from tessel.ir.machine import cpu_model
 from tessel.targets.seal.runtime import SealRuntime
 
 PLAIN_MODULUS = 65537
@@ -143,12 +144,7 @@ def profile(params: ParamSet, reps: int, seed: int = 0) -> dict:
 
 
 def _machine() -> dict:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
-    except OSError:
-        pass
+    cpu = cpu_model()
     import tenseal
 
     return {

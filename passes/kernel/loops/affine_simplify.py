@@ -94,7 +94,7 @@ def _linear(e: AffineExpr, ranges: list[Range]) -> Linear:
                 return rest + Linear(constant=-k * m)
             case AffineBinaryOpKind.CeilDiv if r[0] == r[1] and r[0] % m == 0:
                 return quotient + Linear(constant=k)
-    if kind is AffineBinaryOpKind.Mod and not quotient.terms:
+    if kind is AffineBinaryOpKind.Mod:
         lhs = rest  # (q*m + r) mod m = r mod m
     return Linear({AffineBinaryOpExpr(kind, lhs.expr(), AffineExpr.constant(m)): 1})
 

@@ -16,7 +16,7 @@ from tessel.dialects import all_dialects
 
 UPSTREAM = {
     "func": "xdsl.dialects.func:Func",
-    "arith": "xdsl.dialects.arith:Arith",
+    "arith": "tessel.dialects.arith_vectors:Arith",  # xDSL's, with its casts on vectors too
     "affine": "xdsl.dialects.affine:Affine",
     "memref": "xdsl.dialects.memref:MemRef",
     "scf": "xdsl.dialects.scf:Scf",

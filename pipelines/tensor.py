@@ -1,6 +1,6 @@
 """The tensor compiler's pipeline, from a tg module to an executable for a target.
 
-    ONNX -> tg -> tg-qdq-to-integer, tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-conv3d-to-conv2d,
+    ONNX -> tg -> tg-qdq-to-integer, tg-pack-integer-conv (cpu), tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-conv3d-to-conv2d,
                tg-drop-padding-taps, tg-layout, tg-fold-constants, tg-split-concat, tg-fuse, tg-plan-memory
                -> tg-to-kernel (kernel.compute stages) -> kernel-simplify-indices
                -> kernel-to-loops (scf/vector) -> LLVM IR, a module per stage -> machine code
@@ -39,12 +39,16 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.tg.fold_constants import TgFoldConstants
     from tessel.passes.tg.fuse import TgFuse
     from tessel.passes.tg.layout import TgLayout
+    from tessel.passes.tg.pack_integer_conv import TgPackIntegerConv
     from tessel.passes.tg.plan_memory import TgPlanMemory
     from tessel.passes.tg.qdq_to_integer import TgQdqToInteger
     from tessel.passes.tg.split_concat import TgSplitConcat
 
     return [
         TgQdqToInteger(),
+        # packed int8 weights feed the CPU's byte dot products (kernel.dot4); the GPU keeps
+        # the plain integer convolution, whose loads its shared-memory tiles can stage
+        *([TgPackIntegerConv()] if target == "cpu" else []),
         TgFoldBatchnorm(),
         TgConvTransposeToConv(),
         TgConv3dToConv2d(),

@@ -29,7 +29,7 @@ from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.passes.kernel.to_loops import stage_function
 from tessel.passes.sched.tuning.keys import anonymous_text, task_key
-from tessel.targets.cpu.jit import CompiledModule, host_description, host_vector_bits
+from tessel.targets.cpu.jit import CompiledModule, host_description, host_dot4_lanes, host_vector_bits
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
 
@@ -115,7 +115,7 @@ class StageRunner:
         op, visible = task.compute_op()
         view = schedule_from_stage(op, schedule) if schedule is not None else default_schedule(op, host_vector_bits())
         fn, extent = stage_function("stage", op, visible, view)
-        self.compiled = CompiledModule(emit_module(ModuleOp([fn])), use_cache=cache)
+        self.compiled = CompiledModule(emit_module(ModuleOp([fn]), host_dot4_lanes()), use_cache=cache)
         rng = np.random.default_rng(seed)
         if buffers is None:
             buffers = []

@@ -28,6 +28,7 @@ buffer (or where its optional `when` condition is false).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.affine import _print_affine_map_of_ssa_ids
 from xdsl.dialects.builtin import (
@@ -40,6 +41,9 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StringAttr,
     SymbolRefAttr,
+    VectorType,
+    container_of,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue, TypedAttribute
@@ -47,6 +51,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
+    VarConstraint,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -88,6 +93,11 @@ class ComputeOp(IRDLOperation):
     num_reduce = prop_def(IntegerAttr)  # how many trailing axes reduce
     combine = opt_prop_def(StringAttr)
     init = opt_prop_def(Attribute)
+    # The spatial axis the default schedule vectorizes (absent: the innermost). A lowering
+    # that lays an operand out for vectors along another axis names it, as TVM's strategies
+    # pick a schedule per op: the packed int8 convolution's 16 output channels per i32
+    # vector, whose output rows are the pixels.
+    lanes = opt_prop_def(StringAttr)
     body = region_def("single_block")
     then = region_def()  # empty, or one block
     traits = traits_def(RecursiveMemoryEffect())
@@ -114,6 +124,11 @@ class ComputeOp(IRDLOperation):
     def combiner(self) -> str | None:
         return self.combine.data if self.combine is not None else None
 
+    @property
+    def lanes_axis(self) -> int | None:
+        """The index of the `lanes` axis, if one is named."""
+        return self.axis_names.index(self.lanes.data) if self.lanes is not None else None
+
     @staticmethod
     def build(  # type: ignore[override]  # positional, unlike IRDLOperation.build's keywords
         stage: str,
@@ -123,6 +138,7 @@ class ComputeOp(IRDLOperation):
         combine: str | None = None,
         init: Attribute | None = None,
         with_then: bool = False,
+        lanes: str | None = None,
     ) -> ComputeOp:
         """An op with empty regions whose entry blocks carry the axis arguments."""
         names = [n for n, _ in axes] + [n for n, _ in reduce]
@@ -136,6 +152,8 @@ class ComputeOp(IRDLOperation):
             props["combine"] = StringAttr(combine)
         if init is not None:
             props["init"] = init
+        if lanes is not None:
+            props["lanes"] = StringAttr(lanes)
         body = Block(arg_types=[IndexType()] * len(names))
         for arg, n in zip(body.args, names):
             arg.name_hint = n
@@ -161,6 +179,8 @@ class ComputeOp(IRDLOperation):
             raise VerifyException(f"axes {names} need unique names and one extent each, got {extents}")
         if any(e < 0 for e in extents):
             raise VerifyException(f"extents must be non-negative, got {extents}")
+        if self.lanes is not None and self.lanes.data not in names[: self.spatial_count]:
+            raise VerifyException(f"lanes names {self.lanes.data}, not a spatial axis of {names[: self.spatial_count]}")
         out_type = self.out.type
         assert isinstance(out_type, MemRefType)
         spatial = extents[: self.spatial_count]
@@ -207,6 +227,8 @@ class ComputeOp(IRDLOperation):
             printer.print_string(f' combine "{self.combiner}" init ')
             assert self.init is not None, "a reduction has an init"
             printer.print_attribute(self.init)
+        if self.lanes is not None:
+            printer.print_string(f" lanes({self.lanes.data})")
         printer.print_string(" : ")
         printer.print_attribute(self.out.type)
         printer.print_string(" ")
@@ -228,6 +250,10 @@ class ComputeOp(IRDLOperation):
             props["combine"] = StringAttr(parser.parse_str_literal())
             parser.parse_keyword("init")
             props["init"] = parser.parse_attribute()
+        if parser.parse_optional_keyword("lanes") is not None:
+            parser.parse_punctuation("(")
+            props["lanes"] = StringAttr(parser.parse_identifier())
+            parser.parse_punctuation(")")
         parser.parse_punctuation(":")
         out_type = parser.parse_type()
         body = parser.parse_region()
@@ -347,4 +373,31 @@ class LaunchOp(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(),)
 
 
-KERNEL = Dialect("kernel", [ComputeOp, LoadOp, YieldOp, LaunchOp], [])
+@irdl_op_definition
+class Dot4Op(IRDLOperation):
+    """acc + the dot product of the four bytes of `lhs` read unsigned with the four bytes of
+    `rhs` read signed (byte j is bits 8j..8j+7), wrapping in i32; on vectors of i32, lane
+    by lane. It is one lane of x86's vpdpbusd (AVX-512 VNNI, AVX-VNNI) and of NVIDIA's
+    dp4a.u32.s32: an int8 convolution that packs four input channels into each i32 does
+    four multiply-adds per lane in one instruction (the LLVM emitter uses it where the CPU
+    has it, and the same arithmetic in generic vector code elsewhere).
+
+        %r = kernel.dot4 %acc, %a, %b : vector<16xi32>
+    """
+
+    name = "kernel.dot4"
+    T: ClassVar = VarConstraint("T", container_of(IntegerType))
+    acc = operand_def(T)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    assembly_format = "$acc `,` $lhs `,` $rhs attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        t = self.result.type
+        element = t.get_element_type() if isinstance(t, VectorType) else t
+        if element != i32:
+            raise VerifyException(f"works on i32 (four packed bytes) or vectors of i32, got {t}")
+
+
+KERNEL = Dialect("kernel", [ComputeOp, LoadOp, YieldOp, LaunchOp, Dot4Op], [])

@@ -340,6 +340,8 @@ class KernelEvaluator:
             return unsigned(np.asarray(v[0])).astype(np_type(rt))
         if isinstance(op, arith.BitcastOp):
             return np.asarray(v[0]).view(np_type(rt))
+        if isinstance(op, kernel.Dot4Op):
+            return dot4(*(np.asarray(x, np.int32) for x in v))
         raise NotImplementedError(f"kernel evaluator: {name}")
 
     def _padded_load(self, op: kernel.LoadOp, env: dict[SSAValue, np.ndarray]) -> np.ndarray:
@@ -378,6 +380,15 @@ def grids_for(extents: Sequence[int]) -> list[np.ndarray]:
     ]
 
 
+def dot4(acc: np.ndarray, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """kernel.dot4: acc + sum over the four bytes of unsigned lhs byte * signed rhs byte,
+    wrapping in int32."""
+    acc, lhs, rhs = np.broadcast_arrays(acc, lhs, rhs)
+    a = np.ascontiguousarray(lhs, "<i4").view(np.uint8).reshape(*lhs.shape, 4).astype(np.int64)
+    b = np.ascontiguousarray(rhs, "<i4").view(np.int8).reshape(*rhs.shape, 4).astype(np.int64)
+    return (acc.astype(np.int64) + (a * b).sum(-1)).astype(np.int32)
+
+
 def _divsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     q = np.floor_divide(a, np.where(b == 0, 1, b))
     fix = (np.remainder(a, np.where(b == 0, 1, b)) != 0) & ((a < 0) != (b < 0))
@@ -402,6 +413,8 @@ _FLOAT_BINARY: dict[str, Binary] = {
     "arith.divf": np.divide,
     "arith.maximumf": np.maximum,
     "arith.minimumf": np.minimum,
+    "arith.maxnumf": np.fmax,
+    "arith.minnumf": np.fmin,
     "math.powf": np.power,
     "math.copysign": np.copysign,
     "llvm.frem": np.fmod,

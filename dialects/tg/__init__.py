@@ -106,7 +106,7 @@ from .pool import (
     MaxPool2dOp,
     MaxPool3dOp,
 )
-from .quant import Conv2dIntegerOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
+from .quant import Conv2dIntegerOp, Conv2dIntegerPackedOp, DequantizeOp, MatmulIntegerOp, QuantizeOp, RequantizeOp
 from .reduction import (
     ArgMaxOp,
     ArgMinOp,

@@ -358,4 +358,116 @@ class Conv2dIntegerOp(TgOp):
         return [wrap_int32(y)]
 
 
-OPS: list[type[TgOp]] = [QuantizeOp, DequantizeOp, RequantizeOp, MatmulIntegerOp, Conv2dIntegerOp]
+# --------------------------------------------------------------------------- packed int8 convolution
+
+DOT_BYTES = 4  # input channels packed into one i32 (kernel.dot4, vpdpbusd)
+
+
+def pack_conv_weights(w: np.ndarray, block: int) -> np.ndarray:
+    """int8 OIHW weights [M, C, KH, KW] -> int32 [ceil(M/block), ceil(C/4), KH, KW, block]:
+    byte j of [mo, c4, kh, kw, mi] is w[mo*block + mi, 4*c4 + j, kh, kw] (zero past M and C)."""
+    m, c, kh, kw = w.shape
+    mo, c4 = -(-m // block), -(-c // DOT_BYTES)
+    full = np.zeros((mo * block, c4 * DOT_BYTES, kh, kw), np.int8)
+    full[:m, :c] = w
+    grouped = full.reshape(mo, block, c4, DOT_BYTES, kh, kw).transpose(0, 2, 4, 5, 1, 3)
+    return np.ascontiguousarray(grouped).view("<i4").reshape(mo, c4, kh, kw, block).astype(np.int32)
+
+
+def unpack_conv_weights(packed: np.ndarray, m: int, c: int) -> np.ndarray:
+    """The inverse of pack_conv_weights: int8 [m, c, KH, KW]."""
+    mo, c4, kh, kw, block = packed.shape
+    raw = np.ascontiguousarray(packed, "<i4").view(np.int8).reshape(mo, c4, kh, kw, block, DOT_BYTES)
+    return raw.transpose(0, 4, 1, 5, 2, 3).reshape(mo * block, c4 * DOT_BYTES, kh, kw)[:m, :c]
+
+
+def as_unsigned_bytes(x: np.ndarray) -> np.ndarray:
+    """8-bit values as the unsigned byte a dot-product instruction reads (int64): uint8 as
+    they are, int8 shifted by 128 (the sign bit flipped)."""
+    return x.astype(np.int64) + (128 if x.dtype == np.int8 else 0)
+
+
+@irdl_op_definition
+class Conv2dIntegerPackedOp(TgOp):
+    """conv2d_integer with int8 weights packed for byte dot products (kernel.dot4): four
+    input channels per i32, a block of output channels innermost (pack_conv_weights), so
+    that one vector of i32 lanes accumulates `block` output channels with one instruction
+    per four input channels. The input is read as unsigned bytes u(x) (int8 plus 128) and
+    padded with its zero point; the rest of the centering, -u(x_zp) * (sum of the weights
+    of each output channel), is the `offset` operand, computed when the weights are packed:
+
+    y[n, m, oh, ow] = offset[m] + sum over (c, kh, kw) of
+        u(x_padded[n, c, oh*s - pad + kh*d, ow*s - pad + kw*d]) * w(m, c, kh, kw)
+
+    With offset = -u(x_zp) * sum w(m), this is conv2d_integer(x, w, x_zp, 0) (groups 1).
+
+        %y = tg.conv2d_integer_packed %x, %w, %xz, %offset {...}
+             : (tensor<1x64x56x56xi8>, tensor<4x16x3x3x16xi32>, tensor<i8>, tensor<64xi32>) -> tensor<1x64x56x56xi32>
+    """
+
+    name = "tg.conv2d_integer_packed"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    input_zero_point = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    result = result_def(TensorType)
+    strides = prop_def(DenseArrayBase)
+    pads = prop_def(DenseArrayBase)
+    dilations = prop_def(DenseArrayBase)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        x, w, xz, offset = operand_types
+        require_rank(x, 4, "input")
+        require_rank(w, 5, "packed weight")
+        require_rank(offset, 1, "offset")
+        _eight_bit(x, "the input")
+        _zero_point(xz, x, "the input zero point")
+        require(num_elements(xz.get_shape()) == 1, f"the input zero point must be one value, got {xz}")
+        require(w.element_type == i32 and offset.element_type == i32, "the packed weight and the offset are i32")
+        n, c, h, wd = x.get_shape()
+        mo, c4, kh, kw, block = w.get_shape()
+        (m,) = offset.get_shape()
+        require(
+            block >= 1 and (mo - 1) * block < m <= mo * block,
+            f"{m} output channels do not fill {mo} blocks of {block}",
+        )
+        require(c4 == -(-c // DOT_BYTES), f"the packed weight has {c4} groups of 4 input channels, the input {c}")
+        strides, pads, dilations = ints(props, "strides"), ints(props, "pads"), ints(props, "dilations")
+        require(
+            len(strides) == 2 and len(dilations) == 2 and len(pads) == 4, "strides and dilations need 2 entries, pads 4"
+        )
+        require(min(strides) >= 1 and min(dilations) >= 1, "strides and dilations must be positive")
+        require(min(pads) >= 0, f"pads must be non-negative, got {list(pads)}")
+        out = [
+            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
+            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
+        ]
+        require(
+            min(out) >= 1, f"the {kh}x{kw} window (extent {window_extent(kh, dilations[0])}) does not fit the input"
+        )
+        return [TensorType(i32, [n, m, *out])]
+
+    def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        x, w, xz, offset = args
+        weights = unpack_conv_weights(w, offset.shape[0], x.shape[1]).astype(np.int64)
+        zero = as_unsigned_bytes(np.asarray(xz).reshape(()))
+        p = self.properties
+        # the padding holds the zero point: centered, it adds nothing to conv2d's sum
+        y = conv2d(
+            as_unsigned_bytes(x) - zero, weights, None, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"), 1
+        )
+        per_channel = zero * weights.sum(axis=(1, 2, 3)) + offset.astype(np.int64)
+        return [wrap_int32(y + per_channel.reshape(-1, 1, 1))]
+
+
+OPS: list[type[TgOp]] = [
+    QuantizeOp,
+    DequantizeOp,
+    RequantizeOp,
+    MatmulIntegerOp,
+    Conv2dIntegerOp,
+    Conv2dIntegerPackedOp,
+]

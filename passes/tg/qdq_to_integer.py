@@ -29,7 +29,6 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType, f32, i32
-from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -37,38 +36,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import bool_attr, flag, floating, ints_attr
-from tessel.dialects.tg.interpret import TgFunctions
 from tessel.dialects.tg.quant import EIGHT_BIT, int_kind
-from tessel.ir.weights import WeightsPass, WeightStore
-
-
-class Values:
-    """Compile-time values of tg SSA values (constants, weights and ops over them)."""
-
-    def __init__(self, store: WeightStore | None):
-        self.store = store
-        self.interpreter = Interpreter(builtin.ModuleOp([]))
-        self.interpreter.register_implementations(TgFunctions(store if store is not None else {}))
-        self.cache: dict[SSAValue, np.ndarray | None] = {}
-
-    def of(self, v: SSAValue) -> np.ndarray | None:
-        if v not in self.cache:
-            self.cache[v] = self._evaluate(v)
-        return self.cache[v]
-
-    def _evaluate(self, v: SSAValue) -> np.ndarray | None:
-        op = v.owner
-        if isinstance(op, tg.ConstantOp):
-            return tg.constant_value(op)
-        if isinstance(op, tg.WeightOp):
-            return np.asarray(self.store[op.weight_name]) if self.store is not None else None
-        if not isinstance(op, tg.TgOp) or op.regions or not op.operands or not tg.is_compile_time(v):
-            return None
-        args = [self.of(o) for o in op.operands]
-        if any(a is None for a in args):
-            return None
-        results = self.interpreter.run_op(op, tuple(args))
-        return np.asarray(results[next(i for i, r in enumerate(op.results) if r is v)])
+from tessel.ir.weights import WeightsPass
+from tessel.passes.tg._rewrite import Values
 
 
 def _single_use(v: SSAValue) -> bool:

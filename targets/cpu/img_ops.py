@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Operation
 
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.predicates import CMPF_PREDICATES, CMPI_PREDICATES
-from tessel.targets.cpu.llvm_tables import float_literal
+from tessel.targets.cpu.llvm_tables import CASTS, float_literal
 
 
 def elem_type(bits: int, is_float: bool) -> str:
@@ -167,8 +167,7 @@ def emit_op(f: Func, op: Operation, args: list[Value], lanes: int) -> Value:
         return Value(f.emit(f"select {vec_type('i1', lanes)} {a[0]}, {vt} {a[1]}, {vt} {a[2]}"))
     if isinstance(op, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp | arith.UIToFPOp | arith.SIToFPOp):
         src_t = _scalar(op.operands[0].type)
-        kind = {arith.ExtUIOp: "zext", arith.ExtSIOp: "sext", arith.TruncIOp: "trunc", arith.UIToFPOp: "uitofp",
-                arith.SIToFPOp: "sitofp"}[type(op)]  # fmt: skip
+        kind = CASTS[type(op)]  # (the class Tessel's context parsed: upstream or its vector form)
         return Value(f.emit(f"{kind} {vec_type(src_t, lanes)} {a[0]} to {vt}"))
     if isinstance(op, arith.FPToUIOp | arith.FPToSIOp):
         return _fp_to_int(f, isinstance(op, arith.FPToSIOp), a[0], t, lanes)

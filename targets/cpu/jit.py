@@ -63,6 +63,22 @@ def host_vector_bits() -> int:
     return 512 if "+avx512f" in features else 256 if "+avx" in features else 128
 
 
+def host_dot4_lanes() -> frozenset[int]:
+    """The vector lengths (lanes of i32) at which the host has vpdpbusd, for kernel.dot4:
+    16 with AVX-512 VNNI, 4 and 8 with AVX-512 VNNI + VL or with AVX-VNNI (Alder Lake, Zen 5);
+    none on CPUs without either (Zen 3, Skylake), which get generic code."""
+    _, _, features = _initialize()
+    have = set(features.split(","))
+    lanes: set[int] = set()
+    if "+avx512vnni" in have:
+        lanes.add(16)
+        if "+avx512vl" in have:
+            lanes |= {4, 8}
+    if "+avxvnni" in have:
+        lanes |= {4, 8}
+    return frozenset(lanes)
+
+
 def host_description() -> str:
     triple, cpu, features = _initialize()
     wide = "avx512f" if "+avx512f" in features else "avx2" if "+avx2" in features else "sse"

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from tessel.dialects import kernel
 from tessel.dialects.kernel import STAGE_ATTR
 from tessel.targets.cpu import native_plan, vector_math
 from tessel.targets.cpu.llvm_tables import (
@@ -51,8 +52,13 @@ ATTRIBUTES = '"prefer-vector-width"="512" "min-legal-vector-width"="512" nounwin
 
 
 class FunctionEmitter:
-    def __init__(self, fn: func.FuncOp, declares: set[str], symbol: str | None = None):
+    def __init__(
+        self, fn: func.FuncOp, declares: set[str], symbol: str | None = None, dot4_lanes: frozenset[int] = frozenset()
+    ):
+        """`dot4_lanes`: the vector lengths (of i32) for which the CPU has vpdpbusd
+        (jit.host_dot4_lanes); kernel.dot4 of other lengths is emitted as generic code."""
         self.fn = fn
+        self.dot4_lanes = dot4_lanes
         self.symbol = symbol or fn.sym_name.data  # the name it is defined under
         self.declares = declares
         self.names: dict[SSAValue, str] = {}
@@ -213,12 +219,45 @@ class FunctionEmitter:
             self.line(f"{splat} = shufflevector <1 x i64> {one}, <1 x i64> poison, <{n} x i32> zeroinitializer")
             iota = ", ".join(f"i64 {i}" for i in range(n))
             self.line(f"{name} = icmp slt <{n} x i64> <{iota}>, {splat}")
+        elif isinstance(op, kernel.Dot4Op):
+            self.dot4(op, name, t)
         elif isinstance(op, vector.FMAOp):
             fn = f"llvm.fma.{mangle(rt)}"
             self.declare(f"declare {t} @{fn}({t}, {t}, {t})")
             self.line(f"{name} = call {t} @{fn}({self.typed(op.lhs)}, {self.typed(op.rhs)}, {self.typed(op.acc)})")
         else:
             raise NotImplementedError(f"LLVM emission of {op.name}")
+
+    def dot4(self, op: kernel.Dot4Op, name: str, t: str) -> None:
+        """vpdpbusd where the CPU has it for this length (AVX-512 VNNI: 4, 8, 16 lanes with
+        AVX-512VL; AVX-VNNI: 4, 8); otherwise the same arithmetic in generic vector code: the
+        bytes widened (lhs unsigned, rhs signed), multiplied, and every fourth product summed.
+        The intrinsic on a CPU without the instruction would abort LLVM, hence the list."""
+        rt = op.result.type
+        n = rt.get_shape()[0] if isinstance(rt, VectorType) else 1
+        if n in self.dot4_lanes and n > 1:
+            fn = f"llvm.x86.avx512.vpdpbusd.{32 * n}"
+            self.declare(f"declare {t} @{fn}({t}, {t}, {t})")
+            self.line(f"{name} = call {t} @{fn}({self.typed(op.acc)}, {self.typed(op.lhs)}, {self.typed(op.rhs)})")
+            return
+        wide = f"<{4 * n} x i32>"
+        nb = f"<{4 * n} x i8>"
+        a, b, az, bz, p = (self.fresh() for _ in range(5))
+        self.line(f"{a} = bitcast {self.typed(op.lhs)} to {nb}")
+        self.line(f"{b} = bitcast {self.typed(op.rhs)} to {nb}")
+        self.line(f"{az} = zext {nb} {a} to {wide}")
+        self.line(f"{bz} = sext {nb} {b} to {wide}")
+        self.line(f"{p} = mul {wide} {az}, {bz}")
+        total = self.v(op.acc)
+        for j in range(4):
+            part, step = self.fresh(), self.fresh() if j < 3 else name
+            if n == 1:
+                self.line(f"{part} = extractelement {wide} {p}, i64 {j}")
+            else:
+                lanes = ", ".join(f"i32 {4 * i + j}" for i in range(n))
+                self.line(f"{part} = shufflevector {wide} {p}, {wide} poison, <{n} x i32> <{lanes}>")
+            self.line(f"{step} = add {t} {total}, {part}")
+            total = step
 
     def vector_load(self, op: vector.LoadOp | vector.MaskedLoadOp, name: str) -> None:
         """A vector load. Booleans are bytes in memory (numpy's and ONNX's layout) but LLVM
@@ -492,13 +531,14 @@ def _join(parts: list[str]) -> str:
     return "\n\n".join([*parts, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"
 
 
-def emit_module(module: ModuleOp) -> str:
+def emit_module(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset()) -> str:
     """The LLVM IR of every stage function in the module, as one module (exported libraries,
-    `tessel-translate`; the JIT compiles `emit_stage_modules`' pieces)."""
+    `tessel-translate`; the JIT compiles `emit_stage_modules`' pieces). `dot4_lanes`: see
+    FunctionEmitter (the default, none, is code for any x86-64)."""
     declares: set[str] = set()
     functions, dispatchers = [], []
     for op in _stages(module):
-        functions.append(FunctionEmitter(op, declares).emit())
+        functions.append(FunctionEmitter(op, declares, dot4_lanes=dot4_lanes).emit())
         dispatchers.append(native_plan.dispatcher(op.sym_name.data, len(op.body.block.args) - 2))
     return _join([*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT])
 
@@ -507,7 +547,7 @@ def emit_module(module: ModuleOp) -> str:
 STAGE_SYMBOL = "tessel.stage"
 
 
-def emit_stage_modules(module: ModuleOp) -> tuple[dict[str, str], str]:
+def emit_stage_modules(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset()) -> tuple[dict[str, str], str]:
     """One LLVM module per stage function, plus the runtime's (the native plan's executor).
 
     Each stage is defined as `@tessel.stage` (and `@tessel.stage.dispatch`) with the helpers
@@ -519,7 +559,7 @@ def emit_stage_modules(module: ModuleOp) -> tuple[dict[str, str], str]:
     stages: dict[str, str] = {}
     for op in _stages(module):
         declares: set[str] = set()
-        body = FunctionEmitter(op, declares, STAGE_SYMBOL).emit()
+        body = FunctionEmitter(op, declares, STAGE_SYMBOL, dot4_lanes).emit()
         dispatch = native_plan.dispatcher(STAGE_SYMBOL, len(op.body.block.args) - 2)
         stages[op.sym_name.data] = _join([*sorted(declares), body, dispatch, SUPPORT])
     return stages, _join([native_plan.RUNTIME])

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from tessel.dialects.arith_vectors import VECTOR_FORMS
 from tessel.ir.predicates import CMPF_PREDICATES, CMPI_PREDICATES
 
 
@@ -130,6 +131,8 @@ BINARY = {
 INTRINSIC_BINARY = {
     arith.MaximumfOp: "llvm.maximum",
     arith.MinimumfOp: "llvm.minimum",
+    arith.MaxnumfOp: "llvm.maxnum",
+    arith.MinnumfOp: "llvm.minnum",
     arith.MaxSIOp: "llvm.smax",
     arith.MinSIOp: "llvm.smin",
     arith.MaxUIOp: "llvm.umax",
@@ -148,6 +151,8 @@ CASTS = {
     arith.TruncIOp: "trunc",
     arith.BitcastOp: "bitcast",
 }
+# the vector-accepting forms Tessel's context parses these ops as (dialects/arith_vectors.py)
+CASTS.update({vector_form: CASTS[upstream] for upstream, vector_form in VECTOR_FORMS.items()})
 MATH_INTRINSICS: dict[type[Operation], str] = {
     mathd.ExpOp: "llvm.exp",
     mathd.SqrtOp: "llvm.sqrt",

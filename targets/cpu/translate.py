@@ -40,11 +40,11 @@ def check_options(options: Mapping[str, str]) -> str:
 
 def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
     """The LLVM IR (or optimized IR, or assembly) of a loop-level module."""
-    from tessel.targets.cpu.jit import CompiledModule
+    from tessel.targets.cpu.jit import CompiledModule, host_dot4_lanes
     from tessel.targets.cpu.llvm_emit import emit_module
 
     form = check_options(options)
-    ir = emit_module(module)
+    ir = emit_module(module, host_dot4_lanes())
     if form == "ll":
         return ir
     compiled = CompiledModule(ir, use_cache=False)

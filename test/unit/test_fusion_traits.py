@@ -11,6 +11,7 @@ EXPECTED = {
         "tg.gemm",
         "tg.matmul_integer",
         "tg.conv2d_integer",
+        "tg.conv2d_integer_packed",
         "tg.roi_align",
         "tg.conv2d",
         "tg.conv3d",

@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import kernel
+from tessel.dialects.arith_vectors import VECTOR_FORMS
 from tessel.passes.kernel.loops.affine_analysis import (
     Range,
     affine_range,
@@ -109,7 +110,8 @@ class RegionCloner:
                 value = e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
             operands.append(value)
         result_types = [VectorType(r.type, [self.width]) if varying else r.type for r in op.results]
-        clone = op.__class__.create(
+        cls = VECTOR_FORMS.get(type(op), type(op)) if varying else type(op)
+        clone = cls.create(
             operands=operands, result_types=result_types, properties=dict(op.properties), attributes=dict(op.attributes)
         )
         if varying and not _accepts_vectors(clone):

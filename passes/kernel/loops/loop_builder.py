@@ -541,6 +541,8 @@ class StageLowering:
             "umax": arith.MaxUIOp,
             "umin": arith.MinUIOp,
         }
+        if kind == "add" and (fused := _accumulate_dot4(e, acc, term)) is not None:
+            return fused
         return e.emit(ints[kind](acc, term))
 
     def _body(self, e: Emitter, axes: list[Index], mask: SSAValue | None) -> SSAValue:
@@ -550,3 +552,32 @@ class StageLowering:
         if not self.op.then.blocks:
             return acc
         return RegionCloner(self, e, axes, mask).run(self.op.then.block, [*axes[: self.k], acc])
+
+
+def _accumulate_dot4(e: Emitter, acc: SSAValue, term: SSAValue) -> SSAValue | None:
+    """acc + kernel.dot4(0, a, b) as kernel.dot4(acc, a, b): the body computes its term from
+    zero (it cannot see the accumulator), and vpdpbusd adds into its destination, so the
+    sum would otherwise cost a second instruction per step. The zero-based dot4 is dropped
+    when nothing else reads it."""
+    dot = term.owner
+    if not isinstance(dot, kernel.Dot4Op) or not _is_zero(dot.acc) or dot.acc.type != acc.type:
+        return None
+    fused = e.emit(kernel.Dot4Op.create(operands=[acc, dot.lhs, dot.rhs], result_types=[acc.type]))
+    if not dot.result.uses:
+        dot.detach()
+        dot.erase()
+    return fused
+
+
+def _is_zero(v: SSAValue) -> bool:
+    """An integer zero: a constant, or a vector broadcast of one."""
+    owner = v.owner
+    if isinstance(owner, vector.BroadcastOp):
+        return _is_zero(owner.source)
+    if isinstance(owner, arith.ConstantOp):
+        value = owner.value
+        if isinstance(value, IntegerAttr):
+            return value.value.data == 0
+        values = getattr(value, "get_values", lambda: None)()
+        return values is not None and all(x == 0 for x in values)
+    return False

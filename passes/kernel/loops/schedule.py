@@ -273,9 +273,10 @@ def _pick_rows(n: int) -> int:
 
 
 def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> StageSchedule:
-    """Parallel outer spatial loop, vectorized innermost spatial axis, and for reductions a
-    register tile of up to 14 rows of the second-innermost spatial axis by one vector
-    (14 accumulators, as the micro-kernels of shared/research/llvmlite_gemm.md).
+    """Parallel outer spatial loop, vectorized innermost spatial axis (or the stage's `lanes`
+    axis), and for reductions a register tile of up to 14 rows of the innermost other spatial
+    axis by one vector (14 accumulators, as the micro-kernels of
+    shared/research/llvmlite_gemm.md).
 
     `vector_bits` is the target's vector register: the tile holds 14 of them, which on AVX2
     (16 ymm registers) must be 256-bit vectors; 512-bit ones there are pairs of ymm, 28
@@ -285,19 +286,21 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     spatial = [Loop(d, extents[d], 1) for d in range(k)]
     reduce = [Loop(d, extents[d], 1) for d in range(k, len(extents))]
     lanes = vector_width(op, vector_bits)
-    width = _pick_width(extents[k - 1], lanes) if k else 1
+    named = op.lanes_axis
+    v = named if named is not None else k - 1  # the vector axis
+    width = _pick_width(extents[v], lanes) if k else 1
     # No power-of-two width divides the vector axis (ViT's 197 tokens): vectors anyway, the
     # last one moved back to end at the axis's end (it recomputes a few elements; no stage
     # writes a buffer it reads, tg-plan-memory keeps them apart), not a scalar stage.
-    overlap = bool(k) and width == 1 and extents[k - 1] >= 4 and lanes >= 4 and _shifts_freely(op, k - 1)
+    overlap = bool(k) and v == k - 1 and width == 1 and extents[v] >= 4 and lanes >= 4 and _shifts_freely(op, v)
     if overlap:
-        width = min(lanes, 1 << (extents[k - 1].bit_length() - 1))
+        width = min(lanes, 1 << (extents[v].bit_length() - 1))
     total = math.prod(extents[:k])
     notes = []
     if not op.reduce_count:
         loops = list(spatial)
         if width > 1:
-            last = loops.pop()
+            last = loops.pop(v)
             steps = Loop(last.axis, -(-last.extent // width), width, clamp=overlap)
             loops += [steps, Loop(last.axis, width, 1, "vector")]
             notes.append(f"vector {width}" + (", last vector overlapping" if overlap else ""))
@@ -305,24 +308,25 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     if width > 1:
         # the rows: the innermost spatial axis outside the vector one that has more than one
         # point (a [197, 1, 384] sequence-first activation tiles its 197 tokens, not the 1)
-        rows_axis = max((d for d in range(k - 1) if extents[d] > 1), default=k - 2 if k >= 2 else None)
+        others = [d for d in range(k) if d != v]
+        rows_axis = max((d for d in others if extents[d] > 1), default=others[-1] if others else None)
         rows = _pick_rows(extents[rows_axis]) if rows_axis is not None else 1
         clamp = rows > 1 and rows_axis is not None and extents[rows_axis] % rows != 0
         # Few rows (a matrix-vector product, a 1x1 output): widen the tile along the vector
         # axis instead, so each reduction step still issues several independent FMAs.
-        vectors = -(-extents[k - 1] // width)
+        vectors = -(-extents[v] // width)
         cols = next((c for c in (8, 4, 2) if rows * c <= 16 and vectors % c == 0), 1) if rows < 4 and not overlap else 1
         outer = []
         for d in range(k):
-            if d == k - 1:
+            if d == v:
                 outer.append(Loop(d, vectors // cols, width * cols, clamp=overlap))
             elif d == rows_axis and rows > 1:
                 outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
             else:
                 outer.append(Loop(d, extents[d], 1))
         tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 and rows_axis is not None else []
-        tile += [Loop(k - 1, cols, width, "unroll")] if cols > 1 else []
-        tile += [Loop(k - 1, width, 1, "vector")]
+        tile += [Loop(v, cols, width, "unroll")] if cols > 1 else []
+        tile += [Loop(v, width, 1, "vector")]
         notes.append(f"register tile {rows}x{cols * width}" + (", last vector overlapping" if overlap else ""))
         loops = outer + reduce + tile
         return _parallelize(StageSchedule(loops, len(outer), notes), total * math.prod(extents[k:]))

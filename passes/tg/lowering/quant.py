@@ -21,9 +21,9 @@ from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float64Ty
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from tessel.dialects import tg
+from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import integer, ints
-from tessel.dialects.tg.quant import dequantize_precision, int_kind, quant_range
+from tessel.dialects.tg.quant import DOT_BYTES, dequantize_precision, int_kind, quant_range
 from tessel.passes.tg.lowering.index_maps import Index, broadcast_index, expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, element_of, is_unsigned, rule, shape_of, storage_type
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, anchor
@@ -87,9 +87,9 @@ def saturate(b: ElementBuilder, rounded: SSAValue, zp: SSAValue, zp_element: Att
     assert isinstance(t, AnyFloat)
     lo, hi = quant_range(out)
     value = b.emit(arith.AddfOp(rounded, to_float(b, zp, zp_element, t)))
-    clamped = b.emit(arith.MinimumfOp(b.emit(arith.MaximumfOp(value, b.const(lo, t))), b.const(hi, t)))
-    nan = b.emit(arith.CmpfOp(value, value, "uno"))
-    clamped = b.emit(arith.SelectOp(nan, b.const(lo, t), clamped))
+    # maxnum/minnum return the other operand where one is NaN: NaN saturates to `lo`, with
+    # no compare and select (which xDSL has only for scalars: one per vector lane)
+    clamped = b.emit(arith.MinnumfOp(b.emit(arith.MaxnumfOp(value, b.const(lo, t))), b.const(hi, t)))
     st = storage_type(out)
     assert isinstance(st, IntegerType)
     return b.emit(arith.FPToUIOp(clamped, st) if is_unsigned(out) else arith.FPToSIOp(clamped, st))
@@ -232,4 +232,78 @@ def _conv2d_integer(kb: KernelBuilder, op: Operation, dests: list[SSAValue], the
         i32,
         body,
         then,
+    )
+
+
+@anchor(tg.Conv2dIntegerPackedOp)
+def _conv2d_integer_packed(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    """Two stages. `pack` writes the input as i32 words of four channels' unsigned bytes
+    (int8 with its sign bit flipped: x + 128), padded with the zero point, [N, C/4, H', W'];
+    `conv` accumulates kernel.dot4 of those words and the packed weights, vectorized along
+    the output channels (`lanes`: 16 per block, contiguous in the packed weight) with rows
+    of output pixels, each pixel's word broadcast: one vpdpbusd per four input channels,
+    16 output channels and one pixel."""
+    x, w, xz, offset = op.operands
+    p = op.properties
+    strides, pads, dilations = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
+    n, m, oh, ow = shape_of(op.results[0])
+    _, c4, kh, kw, block = shape_of(w)
+    _, c, h, wd = shape_of(x)
+    ex = element_of(x)
+    t = TensorType(i32, [n, c4, h + pads[0] + pads[2], wd + pads[1] + pads[3]])
+    words = kb.temp(t, "packed")
+    source = kb.buffers[x]
+
+    def unsigned_byte(b: ElementBuilder, v: SSAValue) -> SSAValue:
+        if not is_unsigned(ex):
+            v = b.emit(arith.XOrIOp(v, b.const(-128, v.type)))
+        return b.emit(arith.ExtUIOp(v, i32))
+
+    # the border reads the zero point: as the load's pad where it is a constant (a masked
+    # vector load), else selected (per lane); channels past C read it too, or 0 (their
+    # packed weights are 0: any value would do)
+    zero = known_value(xz)
+    pad = int(zero.reshape(()).view(np.int8)) if zero is not None else 0
+
+    def pack(b: ElementBuilder, idx: Index) -> SSAValue:
+        hw: Index = [expr(idx[2]) - pads[0], expr(idx[3]) - pads[1]]
+        inside = b.in_bounds(hw, (h, wd)) if any(pads) and zero is None else None
+        word = None
+        for j in range(DOT_BYTES):
+            byte = b.load(source, [idx[0], expr(idx[1]) * DOT_BYTES + j, *hw], ex, pad=pad)
+            if inside is not None:
+                byte = b.emit(arith.SelectOp(inside, byte, b.value(xz, [])))
+            part = unsigned_byte(b, byte)
+            if j:
+                part = b.emit(arith.ShLIOp(part, b.const(8 * j, i32)))
+            word = part if word is None else b.emit(arith.OrIOp(word, part))
+        assert word is not None
+        return word
+
+    kb.elementwise("pack", words, i32, pack)
+    packed = kb.placeholder(t, words)
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        hi = expr(s[2]) * strides[0] + expr(r[1]) * dilations[0]
+        wi = expr(s[3]) * strides[1] + expr(r[2]) * dilations[1]
+        a = b.value(packed, [s[0], r[0], hi, wi])
+        weights = b.value(w, [expr(s[1]) // block, r[0], r[1], r[2], expr(s[1]) % block])
+        return b.emit(kernel.Dot4Op.create(operands=[b.const(0, i32), a, weights], result_types=[i32]))
+
+    def with_offset(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, b.emit(arith.AddiOp(acc, b.value(offset, [s[1]]))))
+
+    spatial = _axes("o", (n, m, oh, ow))
+    kb.reduction(
+        "conv_dot4",
+        dests[0],
+        i32,
+        spatial,
+        [("c4", c4), ("kh", kh), ("kw", kw)],
+        "add",
+        0,
+        i32,
+        body,
+        with_offset,
+        lanes=spatial[1][0],
     )

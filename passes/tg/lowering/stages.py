@@ -113,8 +113,10 @@ class KernelBuilder:
         acc_type: Attribute,
         body: Callable[[ElementBuilder, Index, Index], SSAValue],
         then: Then = identity_then,
+        lanes: str | None = None,
     ) -> None:
-        """dest[s] = then(s, combine over r of body(s, r)), with acc_type accumulation.
+        """dest[s] = then(s, combine over r of body(s, r)), with acc_type accumulation;
+        `lanes` names the spatial axis to vectorize when not the innermost (kernel.compute).
 
         A float reduction whose output rows have no vector axis (the innermost spatial extent
         under 4: softmax's and layer norm's sums, a reduction to a scalar) but whose innermost
@@ -123,8 +125,8 @@ class KernelBuilder:
         `rf` by the default schedule) and a stage combining them. Without it the sum is one
         scalar loop with a serial dependence (whisper's softmax: 2.8 ns an element)."""
         name = self._name(stage)
-        op = self._reduction_op(name, dest, spatial, reduce, combine, init, acc_type, body, then)
-        width = _rfactor_width(op, spatial, reduce, combine, acc_type)
+        op = self._reduction_op(name, dest, spatial, reduce, combine, init, acc_type, body, then, lanes)
+        width = _rfactor_width(op, spatial, reduce, combine, acc_type) if lanes is None else 0
         if not width:
             self.block.add_op(op)
             return
@@ -178,8 +180,11 @@ class KernelBuilder:
         acc_type: Attribute,
         body: Callable[[ElementBuilder, Index, Index], SSAValue],
         then: Then = identity_then,
+        lanes: str | None = None,
     ) -> kernel.ComputeOp:
-        op = kernel.ComputeOp.build(name, dest, spatial, reduce, combine, typed_attr(init, acc_type), with_then=True)
+        op = kernel.ComputeOp.build(
+            name, dest, spatial, reduce, combine, typed_attr(init, acc_type), with_then=True, lanes=lanes
+        )
         k = len(spatial)
         b = ElementBuilder(op.body.block, k + len(reduce), self.buffers)
         s_idx: Index = [AffineExpr.dimension(d) for d in range(k)]

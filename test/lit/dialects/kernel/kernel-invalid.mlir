@@ -282,3 +282,25 @@ func.func @load_not_memref(%x: tensor<4xf32>, %y: memref<4xf32>) {
   }
   func.return
 }
+
+// -----
+
+// kernel.dot4 reads four bytes packed in each i32: other element types are refused.
+func.func @dot4_type(%a: vector<8xi64>) {
+  // CHECK: kernel-invalid.mlir:[[# @LINE + 1]]:3: error: 'kernel.dot4' op works on i32 (four packed bytes) or vectors of i32, got vector<8xi64>
+  %d = kernel.dot4 %a, %a, %a : vector<8xi64>
+  func.return
+}
+
+// -----
+
+// `lanes` names a spatial axis: a reduction axis cannot be vectorized.
+func.func @lanes_reduction(%x: memref<4x2xf32>, %y: memref<4xf32>) {
+  // CHECK: kernel-invalid.mlir:[[# @LINE + 1]]:3: error: 'kernel.compute' op lanes names r, not a spatial axis of ['i']
+  kernel.compute "s" %y(i = 4) reduce(r = 2) combine "add" init 0.000000e+00 : f32 lanes(r) : memref<4xf32> {
+  ^bb0(%i: index, %r: index):
+    %a = affine.load %x[%i, %r] : memref<4x2xf32>
+    kernel.yield %a : f32
+  }
+  func.return
+}

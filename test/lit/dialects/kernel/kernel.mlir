@@ -164,3 +164,30 @@ func.func @launch(%x: memref<8xf32>, %y: memref<f32>) {
   kernel.launch @launch__s1() over 1 : i64 :
   func.return
 }
+
+// -----
+
+// kernel.dot4 (four unsigned bytes times four signed bytes, summed into an i32), on
+// scalars and on vectors; `lanes(o1)` names the axis the default schedule vectorizes.
+// CHECK-LABEL: func.func @dot4
+// CHECK-NEXT:    kernel.compute "conv_dot4" %y(o0 = 4, o1 = 16) reduce(c4 = 2) combine "add" init 0 : i32 lanes(o1) : memref<4x16xi32> {
+// CHECK-NEXT:    ^bb0(%o0: index, %o1: index, %c4: index):
+// CHECK-NEXT:      %a = affine.load %x[%o0, %c4] : memref<4x2xi32>
+// CHECK-NEXT:      %b = affine.load %w[%c4, %o1] : memref<2x16xi32>
+// CHECK-NEXT:      %zero = arith.constant 0 : i32
+// CHECK-NEXT:      %d = kernel.dot4 %zero, %a, %b : i32
+// CHECK-NEXT:      kernel.yield %d : i32
+// CHECK-NEXT:    }
+// CHECK:         %v = kernel.dot4 %va, %va, %va : vector<16xi32>
+func.func @dot4(%x: memref<4x2xi32>, %w: memref<2x16xi32>, %y: memref<4x16xi32>, %va: vector<16xi32>) {
+  kernel.compute "conv_dot4" %y(o0 = 4, o1 = 16) reduce(c4 = 2) combine "add" init 0 : i32 lanes(o1) : memref<4x16xi32> {
+  ^bb0(%o0: index, %o1: index, %c4: index):
+    %a = affine.load %x[%o0, %c4] : memref<4x2xi32>
+    %b = affine.load %w[%c4, %o1] : memref<2x16xi32>
+    %zero = arith.constant 0 : i32
+    %d = kernel.dot4 %zero, %a, %b : i32
+    kernel.yield %d : i32
+  }
+  %v = kernel.dot4 %va, %va, %va : vector<16xi32>
+  func.return
+}

@@ -229,3 +229,21 @@ func.func @conv_window(%x: tensor<1x2x2x2xui8>, %w: tensor<3x2x3x3xui8>, %xz: te
   %r = tg.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x2x2x2xui8>, tensor<3x2x3x3xui8>, tensor<ui8>, tensor<ui8>) -> tensor<1x3x1x1xi32>
   func.return
 }
+
+// -----
+
+// The packed weight's groups of four input channels must cover the input's channels.
+func.func @packed_channels(%x: tensor<1x6x8x8xi8>, %w: tensor<2x1x3x3x16xi32>, %xz: tensor<i8>, %o: tensor<20xi32>) {
+  // CHECK: quant-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_integer_packed' op the packed weight has 1 groups of 4 input channels, the input 6
+  %y = tg.conv2d_integer_packed %x, %w, %xz, %o {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x6x8x8xi8>, tensor<2x1x3x3x16xi32>, tensor<i8>, tensor<20xi32>) -> tensor<1x20x8x8xi32>
+  func.return
+}
+
+// -----
+
+// The offset has one entry per output channel, which the blocks must hold.
+func.func @packed_blocks(%x: tensor<1x6x8x8xi8>, %w: tensor<2x2x3x3x16xi32>, %xz: tensor<i8>, %o: tensor<40xi32>) {
+  // CHECK: quant-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_integer_packed' op 40 output channels do not fill 2 blocks of 16
+  %y = tg.conv2d_integer_packed %x, %w, %xz, %o {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x6x8x8xi8>, tensor<2x2x3x3x16xi32>, tensor<i8>, tensor<40xi32>) -> tensor<1x40x8x8xi32>
+  func.return
+}

@@ -30,3 +30,14 @@ func.func @integer(%a: tensor<4x3xui8>, %b: tensor<3x2xi8>, %az: tensor<4x1xui8>
   %c = tg.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x2x5x5xui8>, tensor<3x2x3x3xui8>, tensor<ui8>, tensor<3xui8>) -> tensor<1x3x5x5xi32>
   func.return %r : tensor<4x2xi8>
 }
+
+// -----
+
+// The int8 convolution on packed weights (tg-pack-integer-conv): four input channels per
+// i32 word, 16 output channels per block, a per-channel i32 offset.
+// CHECK-LABEL: func.func @packed
+// CHECK: %y = tg.conv2d_integer_packed %x, %w, %xz, %o {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x6x8x8xi8>, tensor<2x2x3x3x16xi32>, tensor<i8>, tensor<20xi32>) -> tensor<1x20x4x4xi32>
+func.func @packed(%x: tensor<1x6x8x8xi8>, %w: tensor<2x2x3x3x16xi32>, %xz: tensor<i8>, %o: tensor<20xi32>) -> tensor<1x20x4x4xi32> {
+  %y = tg.conv2d_integer_packed %x, %w, %xz, %o {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x6x8x8xi8>, tensor<2x2x3x3x16xi32>, tensor<i8>, tensor<20xi32>) -> tensor<1x20x4x4xi32>
+  func.return %y : tensor<1x20x4x4xi32>
+}

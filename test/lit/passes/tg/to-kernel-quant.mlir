@@ -38,12 +38,10 @@
 // CHECK-NEXT:      %[[FZ:.+]] = arith.uitofp %[[VZ]] : i8 to f32
 // CHECK-NEXT:      %[[V:.+]] = arith.addf %[[R]], %[[FZ]] : f32
 // CHECK-NEXT:      %[[LO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:      %[[V1:.+]] = arith.maximumf %[[V]], %[[LO]] : f32
+// CHECK-NEXT:      %[[V1:.+]] = arith.maxnumf %[[V]], %[[LO]] : f32
 // CHECK-NEXT:      %[[HI:.+]] = arith.constant 2.550000e+02 : f32
-// CHECK-NEXT:      %[[V2:.+]] = arith.minimumf %[[V1]], %[[HI]] : f32
-// CHECK-NEXT:      %[[NAN:.+]] = arith.cmpf uno, %[[V]], %[[V]] : f32
-// CHECK-NEXT:      %[[V3:.+]] = arith.select %[[NAN]], %[[LO]], %[[V2]] : f32
-// CHECK-NEXT:      %[[Q:.+]] = arith.fptoui %[[V3]] : f32 to i8
+// CHECK-NEXT:      %[[V2:.+]] = arith.minnumf %[[V1]], %[[HI]] : f32
+// CHECK-NEXT:      %[[Q:.+]] = arith.fptoui %[[V2]] : f32 to i8
 // CHECK-NEXT:      kernel.yield %[[Q]] : i8
 func.func @main(%x: tensor<1x2x4x4xui8>, %w: tensor<3x2x3x3xi8>) -> tensor<1x3x4x4xui8> {
   %xz = tg.constant dense<7> : tensor<ui8>
@@ -102,4 +100,39 @@ func.func @main(%x: tensor<4xf16>, %s: tensor<f16>, %z: tensor<i16>) -> tensor<4
   %t = tg.constant dense<0.5> : tensor<f32>
   %d = tg.dequantize %q, %t, %z : (tensor<4xi16>, tensor<f32>, tensor<i16>) -> tensor<4xf32>
   func.return %d : tensor<4xf32>
+}
+
+// -----
+
+// The packed int8 convolution: stage `pack` writes each pixel's four channels as one i32
+// of unsigned bytes (int8 with the sign bit flipped), the border reading the zero point
+// (-3) as the load's pad; stage `conv_dot4` accumulates kernel.dot4 of those words and
+// the packed weights (block o1 floordiv 16, lane o1 mod 16), vectorized along the output
+// channels (`lanes(o1)`), and adds the per-channel offset in its then region.
+// CHECK-LABEL: func.func @k0_conv2d_integer_packed(
+// CHECK:         %[[P:.+]] = memref.alloc() : memref<1x2x7x7xi32>
+// CHECK-NEXT:    kernel.compute "pack" %[[P]](i0 = 1, i1 = 2, i2 = 7, i3 = 7) : memref<1x2x7x7xi32> {
+// CHECK:           kernel.load %{{.+}}[%i0, %i1 * 4, %i2 + -1, %i3 + -1] pad -3 : i8 : memref<1x6x5x5xi8>
+// CHECK-NEXT:      %[[K:.+]] = arith.constant -128 : i8
+// CHECK-NEXT:      arith.xori %{{.+}}, %[[K]] : i8
+// CHECK:           kernel.load %{{.+}}[%i0, %i1 * 4 + 3, %i2 + -1, %i3 + -1] pad -3 : i8 : memref<1x6x5x5xi8>
+// CHECK:           %[[S:.+]] = arith.constant 24 : i32
+// CHECK-NEXT:      %[[B3:.+]] = arith.shli %{{.+}}, %[[S]] : i32
+// CHECK-NEXT:      %[[WORD:.+]] = arith.ori %{{.+}}, %[[B3]] : i32
+// CHECK-NEXT:      kernel.yield %[[WORD]] : i32
+// CHECK:         kernel.compute "conv_dot42" %{{.+}}(o0 = 1, o1 = 20, o2 = 5, o3 = 5) reduce(c4 = 2, kh = 3, kw = 3) combine "add" init 0 : i32 lanes(o1) : memref<1x20x5x5xi32> {
+// CHECK:           %[[A:.+]] = affine.load %[[P]][%o0, %c4, %o2 + %kh, %o3 + %kw] : memref<1x2x7x7xi32>
+// CHECK-NEXT:      %[[W:.+]] = affine.load %{{.+}}[%o1 floordiv 16, %c4, %kh, %kw, %o1 mod 16] : memref<2x2x3x3x16xi32>
+// CHECK-NEXT:      %[[Z:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[D:.+]] = kernel.dot4 %[[Z]], %[[A]], %[[W]] : i32
+// CHECK-NEXT:      kernel.yield %[[D]] : i32
+// CHECK-NEXT:    } then {
+// CHECK-NEXT:    ^bb0(%{{.+}}: index, %[[C:[a-z0-9_]+]]: index, %{{.+}}: index, %{{.+}}: index, %[[ACC:.+]]: i32):
+// CHECK-NEXT:      %[[O:.+]] = affine.load %{{.+}}[%[[C]]] : memref<20xi32>
+// CHECK-NEXT:      %[[R:.+]] = arith.addi %[[ACC]], %[[O]] : i32
+// CHECK-NEXT:      kernel.yield %[[R]] : i32
+func.func @main(%x: tensor<1x6x5x5xi8>, %w: tensor<2x2x3x3x16xi32>, %o: tensor<20xi32>) -> tensor<1x20x5x5xi32> {
+  %xz = tg.constant dense<-3> : tensor<i8>
+  %y = tg.conv2d_integer_packed %x, %w, %xz, %o {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x6x5x5xi8>, tensor<2x2x3x3x16xi32>, tensor<i8>, tensor<20xi32>) -> tensor<1x20x5x5xi32>
+  func.return %y : tensor<1x20x5x5xi32>
 }

@@ -1,0 +1,130 @@
+"""tg-pack-integer-conv and the kernel.dot4 convolution it leads to: ONNX ConvInteger
+models (uint8 and int8 inputs, any zero point, channels that do not fill a word of four
+or a block of 16, strides, dilations, asymmetric padding, outputs narrower than a vector)
+compiled for the CPU give exactly the int32 result of the reference semantics, both with
+the CPU's vpdpbusd (where it has one) and with the generic code other CPUs get."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+from xdsl.passes import PassPipeline
+
+from tessel.dialects import kernel, tg
+from tessel.dialects.context import make_context
+from tessel.frontends.onnx import import_model
+from tessel.ir.weights import WeightStore, with_weights
+from tessel.passes.tg.pack_integer_conv import TgPackIntegerConv
+from tessel.pipelines.tensor import compile_for_cpu
+from tessel.targets.cpu import runtime
+from tessel.targets.reference.interpreter import run
+
+# (input channels, output channels, height, width, kernel, stride, pads, dilation, input type, zero point)
+CASES = [
+    (3, 16, 9, 9, 3, 2, [1, 1, 1, 1], 1, np.uint8, 7),
+    (8, 20, 7, 6, 3, 1, [1, 0, 2, 1], 1, np.int8, -5),
+    (16, 32, 5, 5, 1, 1, [0, 0, 0, 0], 1, np.int8, 0),
+    (4, 8, 2, 3, 3, 1, [2, 2, 2, 2], 2, np.uint8, 255),
+    (5, 64, 14, 14, 3, 1, [1, 1, 1, 1], 1, np.int8, -128),
+]
+
+
+def _conv_integer(case: tuple, rng: np.random.Generator) -> tuple[onnx.ModelProto, np.ndarray]:
+    c, m, h, w, k, stride, pads, dilation, dtype, zero = case
+    info = np.iinfo(dtype)
+    x = rng.integers(info.min, info.max + 1, (1, c, h, w)).astype(dtype)
+    weights = rng.integers(-128, 128, (m, c, k, k)).astype(np.int8)
+    inits = [
+        numpy_helper.from_array(weights, "w"),
+        numpy_helper.from_array(np.array(zero, dtype), "xz"),
+        numpy_helper.from_array(np.array(0, np.int8), "wz"),
+    ]
+    node = helper.make_node(
+        "ConvInteger", ["x", "w", "xz", "wz"], ["y"], strides=[stride] * 2, pads=pads, dilations=[dilation] * 2
+    )
+    elem = TensorProto.UINT8 if dtype == np.uint8 else TensorProto.INT8
+    graph = helper.make_graph(
+        [node],
+        "conv_integer",
+        [helper.make_tensor_value_info("x", elem, list(x.shape))],
+        [helper.make_tensor_value_info("y", TensorProto.INT32, None)],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), x
+
+
+@pytest.mark.parametrize("generic", [False, True], ids=["host", "generic"])
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_packed_convolution_is_exact(case: int, generic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if generic:  # the code a CPU without VNNI gets, checked on this one
+        monkeypatch.setattr(runtime, "host_dot4_lanes", lambda: frozenset())
+    model, x = _conv_integer(CASES[case], np.random.default_rng(case))
+    result = import_model(model)
+    expected = run(result.module.clone(), [x], result.weights)[0]
+    executable, _ = compile_for_cpu(result.module, WeightStore(result.weights), threads=2)
+    try:
+        assert any(isinstance(op, kernel.Dot4Op) for op in executable.module.walk())
+        np.testing.assert_array_equal(executable.run([x])[0], expected)
+    finally:
+        executable.close()
+
+
+def test_rewrite_keeps_the_reference_result() -> None:
+    """The rewritten graph (packed weights, offset) means what the original meant."""
+    model, x = _conv_integer(CASES[1], np.random.default_rng(7))
+    result = import_model(model)
+    expected = run(result.module.clone(), [x], result.weights)[0]
+    store = WeightStore(result.weights)
+    PassPipeline(with_weights((TgPackIntegerConv(),), store)).apply(make_context(), result.module)
+    ops = {type(op) for op in result.module.walk()}
+    assert tg.Conv2dIntegerPackedOp in ops and tg.Conv2dIntegerOp not in ops
+    np.testing.assert_array_equal(run(result.module, [x], store)[0], expected)
+
+
+def test_nonzero_weight_zero_point_is_left_alone() -> None:
+    """vpdpbusd cannot subtract a weight zero point: such a convolution stays as it is."""
+    model, x = _conv_integer(CASES[0], np.random.default_rng(1))
+    for init in model.graph.initializer:
+        if init.name == "wz":
+            init.CopyFrom(numpy_helper.from_array(np.array(3, np.int8), "wz"))
+    result = import_model(model)
+    store = WeightStore(result.weights)
+    PassPipeline(with_weights((TgPackIntegerConv(),), store)).apply(make_context(), result.module)
+    assert any(isinstance(op, tg.Conv2dIntegerOp) for op in result.module.walk())
+
+
+DOT4_STAGE = """
+func.func @dot4(%x: memref<4x2xi32>, %w: memref<2x16xi32>, %y: memref<4x16xi32>) attributes {kernel.kernel} {
+  kernel.compute "conv_dot4" %y(o0 = 4, o1 = 16) reduce(c4 = 2) combine "add" init 0 : i32 lanes(o1) : memref<4x16xi32> {
+  ^bb0(%o0: index, %o1: index, %c4: index):
+    %a = affine.load %x[%o0, %c4] : memref<4x2xi32>
+    %b = affine.load %w[%c4, %o1] : memref<2x16xi32>
+    %zero = arith.constant 0 : i32
+    %d = kernel.dot4 %zero, %a, %b : i32
+    kernel.yield %d : i32
+  }
+  func.return
+}
+"""
+
+
+def test_dot4_emission_follows_the_cpu() -> None:
+    """vpdpbusd's intrinsic only for the lengths the CPU has (on others LLVM aborts), the
+    generic widen-multiply-sum otherwise; on a CPU with AVX-512 VNNI the assembly has it."""
+    from xdsl.parser import Parser
+
+    from tessel.passes.kernel.to_loops import KernelToLoops
+    from tessel.targets.cpu.jit import CompiledModule, host_dot4_lanes
+    from tessel.targets.cpu.llvm_emit import emit_module
+
+    ctx = make_context()
+    module = Parser(ctx, DOT4_STAGE).parse_module()
+    KernelToLoops(vector_bits=512).apply(ctx, module)
+    native = emit_module(module, frozenset({16}))
+    generic = emit_module(module)
+    assert "@llvm.x86.avx512.vpdpbusd.512" in native
+    assert "vpdpbusd" not in generic and "sext <64 x i8>" in generic and "zext <64 x i8>" in generic
+    if 16 in host_dot4_lanes():
+        assert "vpdpbusd" in CompiledModule(native, use_cache=False).assembly()

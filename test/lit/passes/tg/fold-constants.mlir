@@ -111,6 +111,31 @@ func.func @two_results() -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
 // NPZ:      ['m']
 // NPZ-NEXT: float32 (4, 5) -16.0 -14.0 -12.0 -10.0 -8.0 -6.0 -4.0 -2.0 0.0 2.0 4.0 6.0 8.0 10.0 12.0 14.0 16.0 18.0 20.0 22.0{{$}}
 
+// -----
+
+// A value an operand-less op generates (tg.fill: ONNX's ConstantOfShape) folds into a
+// consumer whose inputs are all known (a mask built by scatter_nd, as swin's attention
+// mask is), so no kernel computes it on every run; consumed by an op with a run-time
+// input, or by a large result, the fill stays (it is free to compute in a kernel).
+// CHECK-LABEL: func.func @generated
+// CHECK-NEXT:    %m = tg.constant dense<{{\[\[}}0.000000e+00, 5.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 5.000000e+00]]> : tensor<2x3xf32>
+// CHECK-NEXT:    %z = tg.fill {value = 0.000000e+00 : f32} : tensor<2x3xf32>
+// CHECK-NEXT:    %a = tg.add %x, %z
+// CHECK-NEXT:    %big = tg.fill {value = 1.000000e+00 : f32} : tensor<512x512xf32>
+// CHECK-NEXT:    %b = tg.add %big, %big
+// CHECK-NEXT:    func.return %m, %a, %b
+func.func @generated(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<512x512xf32>) {
+  %f = tg.fill {value = 0.0 : f32} : tensor<2x3xf32>
+  %i = tg.constant dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>
+  %u = tg.constant dense<[5.0, 5.0]> : tensor<2xf32>
+  %m = tg.scatter_nd %f, %i, %u {reduction = "none"} : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2xf32>) -> tensor<2x3xf32>
+  %z = tg.fill {value = 0.0 : f32} : tensor<2x3xf32>
+  %a = tg.add %x, %z : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %big = tg.fill {value = 1.0 : f32} : tensor<512x512xf32>
+  %b = tg.add %big, %big : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  func.return %m, %a, %b : tensor<2x3xf32>, tensor<2x3xf32>, tensor<512x512xf32>
+}
+
 // IR: builtin.module attributes {tg.weights = "w.npz"} {
 // IR:   func.func @main(%x: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4xf32>) {
 // IR:     %w = tg.weight @w : tensor<4x5xf32>

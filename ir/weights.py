@@ -27,6 +27,7 @@ class WeightStore(Mapping[str, np.ndarray]):
         self._path = path
         self._npz: np.lib.npyio.NpzFile | None = None
         self.created: list[str] = []  # names added by passes, to be written out with the IR
+        self._suffix: dict[str, int] = {}  # the next suffix to try per base name
 
     @classmethod
     def for_module(cls, module: ModuleOp, ir_path: str | None) -> WeightStore:
@@ -66,10 +67,13 @@ class WeightStore(Mapping[str, np.ndarray]):
 
     def add(self, name: str, array: np.ndarray) -> str:
         """Store a new array (e.g. folded by a pass) under a fresh name derived from `name`."""
-        base, n = name, 0
-        while name in self:
+        base, n = name, self._suffix.get(name, 0)
+        if n:
+            name = f"{base}.{n}"
+        while name in self:  # (from the second array of a name on, the count resumes: linear, not quadratic)
             n += 1
             name = f"{base}.{n}"
+        self._suffix[base] = n + 1
         self._arrays[name] = array
         self.created.append(name)
         return name

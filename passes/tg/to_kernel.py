@@ -13,7 +13,6 @@ kernels in order. Structurally identical groups share one kernel.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, memref
@@ -34,7 +33,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.printer import Printer
 
 from tessel.dialects import tg
 from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
@@ -42,6 +40,7 @@ from tessel.dialects.tg.fused import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.names import ssa_name
 from tessel.passes.tg.lowering import rules  # noqa: F401  (registers every lowering rule)
+from tessel.passes.tg.lowering.quant import READS_CONSTANT_INPUTS
 from tessel.passes.tg.lowering.scalar import storage_type
 from tessel.passes.tg.lowering.stages import KernelBuilder, lower_group
 
@@ -67,10 +66,36 @@ def kernel_function(name: str, fused: tg.FusedOp) -> func.FuncOp:
     return fn
 
 
-def _structure_key(fn: func.FuncOp) -> str:
-    out = StringIO()
-    Printer(stream=out).print_region(fn.body)
-    return str(fn.function_type) + out.getvalue()
+def group_key(fused: tg.FusedOp) -> tuple:
+    """What the kernel of a group is made from, so that groups with equal keys share one
+    kernel without lowering each: the input and result types, the values of inputs that
+    are inline constants (a lowering may read them: a zero point known to be zero), and
+    each op of the region (name, operands by position, result types, properties and
+    attributes, without the names the importer gave values). An RNN unrolled over its
+    sequence has thousands of groups and a few kernels; lowering and printing every group
+    to compare them took most of GRU's compile time."""
+    block = fused.body.block
+    position: dict[SSAValue, tuple[int, int]] = {arg: (-1, i) for i, arg in enumerate(block.args)}
+    reads = any(isinstance(op, READS_CONSTANT_INPUTS) for op in block.ops)
+    parts: list[object] = [
+        tuple(str(v.type) for v in fused.inputs),
+        tuple(str(r.type) for r in fused.results),
+        tuple(str(v.owner.value) if reads and isinstance(v.owner, tg.ConstantOp) else None for v in fused.inputs),
+    ]
+    for n, op in enumerate(block.walk()):
+        parts.append(
+            (
+                op.name,
+                tuple(position.get(v, (-2, id(v))) for v in op.operands),
+                tuple(str(r.type) for r in op.results),
+                tuple(sorted((k, str(v)) for k, v in op.properties.items())),
+                tuple(sorted((k, str(v)) for k, v in op.attributes.items())),
+                len(op.regions),
+            )
+        )
+        for i, r in enumerate(op.results):
+            position[r] = (n, i)
+    return tuple(parts)
 
 
 @dataclass
@@ -79,9 +104,9 @@ class GraphLowering:
     main: func.FuncOp
 
     def run(self) -> None:
-        kernels: dict[str, str] = {}  # structure -> kernel name
+        kernels: dict[tuple, str] = {}  # group_key -> kernel name
         new_funcs: list[func.FuncOp] = []
-        globals_: list[Operation] = []
+        globals_: dict[str, Operation] = {}  # by symbol name (a model may have thousands)
         old = self.main.body.block
         inputs = list(old.args)
         assert old.last_op is not None  # the body ends in func.return
@@ -110,9 +135,9 @@ class GraphLowering:
                 dests = [dest_of.get(r) or self._buffer(block, arena, op, i) for i, r in enumerate(op.results)]
                 for r, d in zip(op.results, dests):
                     value_of[r] = d
-                fn = kernel_function(f"k{len(new_funcs)}_{op.kind.data}"[:64], op)
-                key = _structure_key(fn)
+                key = group_key(op)
                 if key not in kernels:
+                    fn = kernel_function(f"k{len(new_funcs)}_{op.kind.data}"[:64], op)
                     kernels[key] = fn.sym_name.data
                     new_funcs.append(fn)
                 call = func.CallOp(kernels[key], [*(value_of[v] for v in op.inputs), *dests], [])
@@ -143,7 +168,7 @@ class GraphLowering:
         self.module.body.block.insert_op_before(new_main, self.main)
         self.main.detach()
         self.main.erase()
-        for g in globals_:
+        for g in globals_.values():
             self.module.body.block.insert_op_before(g, new_main)
         for fn in new_funcs:
             self.module.body.block.insert_op_before(fn, new_main)
@@ -176,18 +201,16 @@ class GraphLowering:
         return value
 
     def _global(
-        self, block: Block, globals_: list[Operation], name: str, t, value: DenseIntOrFPElementsAttr | None
+        self, block: Block, globals_: dict[str, Operation], name: str, t, value: DenseIntOrFPElementsAttr | None
     ) -> SSAValue:
         mt = memref_of(t)
         if value is not None and value.type.element_type != mt.get_element_type():
             element = mt.get_element_type()
             assert isinstance(element, IntegerType | AnyFloat)  # a constant's storage type
             value = DenseIntOrFPElementsAttr(TensorType(element, mt.get_shape()), value.data)
-        if not any(g.sym_name.data == name for g in globals_):  # type: ignore[attr-defined]
-            globals_.append(
-                memref.GlobalOp.get(
-                    StringAttr(name), mt, value if value is not None else UnitAttr(), constant=UnitAttr()
-                )
+        if name not in globals_:
+            globals_[name] = memref.GlobalOp.get(
+                StringAttr(name), mt, value if value is not None else UnitAttr(), constant=UnitAttr()
             )
         get = memref.GetGlobalOp(name, mt)
         get.results[0].name_hint = ssa_name(name, "global")

@@ -36,6 +36,11 @@ def operand_at(b: ElementBuilder, v: SSAValue, idx: Index, shape: Sequence[int])
     return b.value(v, broadcast_index(idx, shape_of(v), shape))
 
 
+# The ops whose kernels depend on the values of inline-constant inputs (through
+# known_value): groups holding one share a kernel only with equal such values.
+READS_CONSTANT_INPUTS = (tg.MatmulIntegerOp, tg.Conv2dIntegerOp, tg.Conv2dIntegerPackedOp)
+
+
 def known_value(v: SSAValue) -> np.ndarray | None:
     """The value of a tg.constant feeding `v` (directly, or through the fused group's
     block argument), else None."""

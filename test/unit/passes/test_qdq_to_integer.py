@@ -120,3 +120,28 @@ def test_matmul_with_separate_bias_add_keeps_the_add() -> None:
     PassPipeline(with_weights((TgQdqToInteger(),), store)).apply(make_context(), result.module)
     assert not any(isinstance(op, tg.MatmulIntegerOp) for op in result.module.walk())
     np.testing.assert_array_equal(run(result.module, [x], store)[0], before)
+
+
+def test_check_reports_an_oracle_that_cannot_run_the_model(tmp_path) -> None:
+    """onnx.reference has no DequantizeLinear at opset 17 (onnx 1.19): `tessel-run --check`
+    said 'internal error' on the zoo's int8 ResNet-18; it reports that oracle as not run
+    and checks against the others."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    model, x = _qdq_model("conv", np.random.default_rng(0))
+    model.graph.output[0].CopyFrom(helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 6, 7, 7]))
+    onnx.save(model, tmp_path / "qdq.onnx")
+    np.savez(tmp_path / "in.npz", x=x)
+    tool = Path(sys.executable).with_name("tessel-run")
+    done = subprocess.run(
+        [str(tool), "qdq.onnx", "--target", "reference", "--inputs", "in.npz", "--check"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "internal error" not in done.stderr, done.stderr
+    assert "check against onnx.reference: not run, it cannot run this model" in done.stdout, done.stdout
+    assert "check against onnxruntime" in done.stdout

@@ -247,11 +247,11 @@ def run_command(args: argparse.Namespace) -> int:
     if not is_onnx:
         return 0 if ok else 1
     feed_by_name = {p.name: a for p, a in zip(in_ports, feed)} | parse_bindings(args.bind)
-    for oracle, expected in onnx_oracles(model, feed_by_name):
-        if isinstance(expected, str):
-            print(f"check against {oracle}: not run, it cannot run this model ({expected})")
+    for oracle, outcome in onnx_oracles(model, feed_by_name):
+        if isinstance(outcome, str):
+            print(f"check against {oracle}: not run, it cannot run this model ({outcome})")
             continue
-        report = compare(named, expected, args.rtol, args.atol)
+        report = compare(named, outcome, args.rtol, args.atol)
         print(f"check against {oracle}: {report.summary()}")
         ok &= report.ok
     return 0 if ok else 1

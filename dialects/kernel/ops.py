@@ -20,7 +20,11 @@ indices) to the stored element, which is where fused element-wise consumers go.
       kernel.yield %r : f32
     }
 
-The algorithm says nothing about loop order, tiling or vectors: that is the schedule's job.
+The algorithm says nothing about loop order, tiling or vectors: that is the schedule's job,
+except for one hint a lowering may give: `lanes(axis)` after the init names the spatial axis
+the default schedule vectorizes when it is not the innermost (the packed int8 convolution's
+output channels). `kernel.dot4` is the one arithmetic op of the dialect: a four-byte dot
+product into an i32 (vpdpbusd's lane), which upstream arith cannot express as one op.
 Out-of-bounds reads (padding) are explicit: `kernel.load ... pad V` reads V outside the
 buffer (or where its optional `when` condition is false).
 """

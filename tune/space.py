@@ -4,7 +4,8 @@ Ansor-style rules instead of per-op templates: the sketch is derived from the st
 iteration domain alone (which axes are spatial, which reduce, their extents), so every
 kernel.compute gets a space, fused epilogues included.
 
-- Element-wise stages: the innermost axis split for a vector (width a knob), the outer
+- Element-wise stages: the innermost axis (or the stage's `lanes` axis, as everywhere below)
+  split for a vector (width a knob), the outer
   loops in a chosen order, the first of them parallel (or none).
 - Reductions: a register tile of `rows` along one spatial axis by `cols` vectors along the
   innermost one, accumulated over the reduction loops in a chosen order (cache_write at
@@ -44,12 +45,19 @@ MAX_ROWS = 16
 WORK_FOR_THREADS = 4096
 
 
+def vector_axis(op: kernel.ComputeOp) -> int:
+    """The axis the sketch vectorizes: the stage's `lanes` axis when it names one (the
+    lowering laid an operand out for vectors along it), else the innermost spatial axis."""
+    named = op.lanes_axis
+    return named if named is not None else op.spatial_count - 1
+
+
 def _widths(op: kernel.ComputeOp) -> list[int]:
     k = op.spatial_count
     if not k:
         return [1]
     widest = vector_width(op)
-    n = op.domain[k - 1]
+    n = op.domain[vector_axis(op)]
     return [w for w in (16, 8, 4) if w <= widest and w <= n] + [1]
 
 
@@ -64,8 +72,9 @@ def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
     k = op.spatial_count
     space: dict[str, list] = {"vector": _widths(op), "parallel": [True, False]}
     if op.reduce_count and k:
-        space["rows_axis"] = list(range(k - 1)) or [None]
-        longest = max((extents[d] for d in range(k - 1)), default=1)
+        others = [d for d in range(k) if d != vector_axis(op)]
+        space["rows_axis"] = others or [None]
+        longest = max((extents[d] for d in others), default=1)
         space["rows"] = [r for r in range(1, min(MAX_ROWS, longest) + 1)]
         space["cols"] = [1, 2, 4, 8]
         space["clamp"] = [True, False]
@@ -125,7 +134,7 @@ def loops(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
     extents = op.domain
     k = op.spatial_count
     width = knob_int(knobs, "vector", 1)
-    if not k or width > extents[k - 1]:
+    if not k or width > extents[vector_axis(op)]:
         width = 1
     if not op.reduce_count:
         return _elementwise(op, knobs, width)
@@ -144,7 +153,7 @@ def _elementwise(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedul
     outer = [Loop(d, extents[d], 1) for d in range(k)]
     inner: list[Loop] = []
     if width > 1:
-        last = outer.pop()
+        last = outer.pop(vector_axis(op))
         outer.append(Loop(last.axis, -(-last.extent // width), width))
         inner = [Loop(last.axis, width, 1, "vector")]
     order = _outer_order(knobs, len(outer))
@@ -156,11 +165,14 @@ def _elementwise(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedul
 def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
     extents = op.domain
     k = op.spatial_count
+    v = vector_axis(op) if k else -1
     rows_axis = knob_axis(knobs, "rows_axis") if k >= 2 else None
+    if rows_axis == v:  # (a record of the stage before it named its lanes)
+        rows_axis = None
     rows = knob_int(knobs, "rows", 1) if rows_axis is not None else 1
     if rows_axis is not None:
         rows = max(1, min(rows, extents[rows_axis]))
-    vectors = -(-extents[k - 1] // width) if k else 1
+    vectors = -(-extents[v] // width) if k else 1
     cols = knob_int(knobs, "cols", 1)
     while cols > 1 and cols > vectors:
         cols //= 2
@@ -168,7 +180,7 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
     kind: Kind = "unroll" if knobs.get("unroll", True) else "serial"
     outer: list[Loop] = []
     for d in range(k):
-        if d == k - 1 and (width > 1 or cols > 1):
+        if d == v and (width > 1 or cols > 1):
             outer.append(Loop(d, -(-extents[d] // (width * cols)), width * cols))
         elif d == rows_axis and rows > 1:
             outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
@@ -182,9 +194,9 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
     if rows > 1 and rows_axis is not None:
         tile.append(Loop(rows_axis, rows, 1, kind))
     if cols > 1:
-        tile.append(Loop(k - 1, cols, width, kind))
+        tile.append(Loop(v, cols, width, kind))
     if width > 1:
-        tile.append(Loop(k - 1, width, 1, "vector"))
+        tile.append(Loop(v, width, 1, "vector"))
     if not tile:  # scalar accumulation, one output element at a time
         return _parallel(StageSchedule(outer + reduce, None, ["sampled"]), knobs, math.prod(extents))
     schedule = StageSchedule(outer + reduce + tile, len(outer), ["sampled"])

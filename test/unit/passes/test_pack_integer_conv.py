@@ -128,3 +128,29 @@ def test_dot4_emission_follows_the_cpu() -> None:
     assert "vpdpbusd" not in generic and "sext <64 x i8>" in generic and "zext <64 x i8>" in generic
     if 16 in host_dot4_lanes():
         assert "vpdpbusd" in CompiledModule(native, use_cache=False).assembly()
+
+
+def test_tuning_sketch_vectorizes_the_lanes_axis() -> None:
+    """tessel-tune's sketch draws its vector loop on the stage's `lanes` axis too (drawn on
+    the innermost axis, every candidate of the packed convolution gathered its weights and
+    lost to the default), and never makes that axis the register tile's rows."""
+    import random
+
+    from xdsl.parser import Parser
+
+    from tessel.dialects import kernel as kd
+    from tessel.tune import space
+
+    module = Parser(make_context(), DOT4_STAGE).parse_module()
+    op = next(o for o in module.walk() if isinstance(o, kd.ComputeOp))
+    assert op.lanes_axis == 1 and space.vector_axis(op) == 1
+    assert 1 not in space.knob_space(op)["rows_axis"]
+    rng = random.Random(0)
+    vectorized = 0
+    for _ in range(50):
+        schedule = space.loops(op, space.sample(op, rng))
+        schedule.validate(op)
+        vector = [loop for loop in schedule.loops if loop.kind == "vector"]
+        assert all(loop.axis == 1 for loop in vector)
+        vectorized += bool(vector)
+    assert vectorized > 10

@@ -59,6 +59,7 @@ class RegionCloner:
         self.mask = mask
         self.vec_axis = stage.vec.axis if stage.vec is not None else None
         self.width = stage.width
+        self.gathered: set[Index] = set()  # vectors built lane by lane (_gather_vector)
 
     def run(self, block: Block, args: Sequence[Index]) -> SSAValue:
         env: dict[SSAValue, Index] = {}
@@ -99,6 +100,13 @@ class RegionCloner:
             env[op.result] = e.const(op.value)
             return
         varying = any(self._varies(v) for v in op.operands)
+        if varying and type(op) in VECTOR_FORMS and any(env[v] in self.gathered for v in op.operands):
+            # a cast of a vector built lane by lane (a strided load) stays per lane, before the
+            # insertion: LLVM assembles a vector of bytes from scalars through the stack, which
+            # made a stride-2 int8 convolution 5x slower than casting each loaded byte
+            env[op.results[0]] = self._per_lane(op, env)
+            self.lanes.add(op.results[0])
+            return
         if varying and _scalar_only(op):
             env[op.results[0]] = self._per_lane(op, env)
             self.lanes.add(op.results[0])
@@ -222,6 +230,7 @@ class RegionCloner:
         result = e.emit(vector.BroadcastOp(scalars[0], vt))
         for lane, s in enumerate(scalars[1:], start=1):
             result = e.emit(vector.InsertOp(s, result, [lane]))
+        self.gathered.add(result)
         return result
 
     def _load(self, op: affine.LoadOp | kernel.LoadOp, env: dict[SSAValue, Index]) -> SSAValue:

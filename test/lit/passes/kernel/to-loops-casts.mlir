@@ -1,0 +1,30 @@
+// RUN: %tessel-opt %s -p 'kernel-to-loops{vector_bits=512}' | filecheck %s
+
+// A cast of lanes loaded as one vector is one vector cast (arith's casts on vectors,
+// dialects/arith_vectors.py: vpmovzxbd); a cast of lanes loaded one by one (a stride-2
+// load) stays per lane, applied to each extracted byte, which LLVM folds into the scalar
+// load (movzbl): building a vector of bytes from scalars goes through the stack and made a
+// stride-2 int8 convolution 5x slower.
+// CHECK-LABEL: func.func @casts__s0(
+// CHECK:         %[[V:.+]] = vector.load %x[%{{.+}}] : memref<64xi8>, vector<16xi8>
+// CHECK-NEXT:    arith.extui %[[V]] : vector<16xi8> to vector<16xi32>
+// CHECK-LABEL: func.func @casts__s1(
+// CHECK-COUNT-16: memref.load %x[%{{.+}}] : memref<64xi8>
+// CHECK:         %[[B:.+]] = vector.extract %{{.+}}[0] : i8 from vector<16xi8>
+// CHECK-NEXT:    arith.extui %[[B]] : i8 to i32
+// CHECK-NOT:     arith.extui %{{.+}} : vector<16xi8> to vector<16xi32>
+func.func @casts(%x: memref<64xi8>, %y: memref<16xi32>, %z: memref<16xi32>) attributes {kernel.kernel} {
+  kernel.compute "contiguous" %y(i = 16) : memref<16xi32> {
+  ^bb0(%i: index):
+    %a = affine.load %x[%i] : memref<64xi8>
+    %w = arith.extui %a : i8 to i32
+    kernel.yield %w : i32
+  }
+  kernel.compute "strided" %z(i = 16) : memref<16xi32> {
+  ^bb0(%i: index):
+    %a = affine.load %x[%i * 2] : memref<64xi8>
+    %w = arith.extui %a : i8 to i32
+    kernel.yield %w : i32
+  }
+  func.return
+}

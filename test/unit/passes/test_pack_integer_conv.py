@@ -154,3 +154,57 @@ def test_tuning_sketch_vectorizes_the_lanes_axis() -> None:
         assert all(loop.axis == 1 for loop in vector)
         vectorized += bool(vector)
     assert vectorized > 10
+
+
+DOT4_FUNCTION = """
+func.func @dot4_f(%acc: memref<{n}xi32>, %a: memref<{n}xi32>, %b: memref<{n}xi32>, %out: memref<{n}xi32>) {{
+  %c0 = arith.constant 0 : index
+  %x = {load} %acc[%c0] : memref<{n}xi32>{vt}
+  %y = {load} %a[%c0] : memref<{n}xi32>{vt}
+  %z = {load} %b[%c0] : memref<{n}xi32>{vt}
+  %d = kernel.dot4 %x, %y, %z : {t}
+  {store} %d, %out[%c0] : memref<{n}xi32>{vt}
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize("lanes", [1, 8, 16])
+@pytest.mark.parametrize("native", [False, True], ids=["generic", "native"])
+def test_dot4_code_matches_its_semantics(lanes: int, native: bool) -> None:
+    """The emitted kernel.dot4, JIT-compiled, against its numpy semantics on extreme bytes
+    (0, 255 unsigned; -128, 127 signed) and random ones, with a wrapping accumulator."""
+    import ctypes
+
+    from xdsl.parser import Parser
+
+    from tessel.dialects.kernel.reference import dot4
+    from tessel.targets.cpu.jit import CompiledModule, host_dot4_lanes
+    from tessel.targets.cpu.llvm_emit import FunctionEmitter
+
+    if native and lanes not in host_dot4_lanes():
+        pytest.skip(f"this CPU has no vpdpbusd for {lanes} lanes")
+    vector = lanes > 1
+    text = DOT4_FUNCTION.format(
+        n=lanes,
+        load="vector.load" if vector else "memref.load",
+        store="vector.store" if vector else "memref.store",
+        vt=f", vector<{lanes}xi32>" if vector else "",
+        t=f"vector<{lanes}xi32>" if vector else "i32",
+    )
+    fn = Parser(make_context(), text).parse_module().body.block.first_op
+    declares: set[str] = set()
+    body = FunctionEmitter(fn, declares, dot4_lanes=frozenset({lanes}) if native else frozenset()).emit()
+    ir = "\n".join([*sorted(declares), body, 'attributes #0 = { "min-legal-vector-width"="512" }']) + "\n"
+    module = CompiledModule(ir, use_cache=False)
+    rng = np.random.default_rng(lanes)
+    edges = np.array([0, 255, 0x7F80FF00, 0xFFFFFFFF, 0x01020304], np.uint32).view(np.int32)
+    a = np.concatenate([edges, rng.integers(-(2**31), 2**31, 64, dtype=np.int64).astype(np.int32)])
+    b = np.concatenate([edges[::-1], rng.integers(-(2**31), 2**31, 64, dtype=np.int64).astype(np.int32)])
+    acc = np.concatenate([np.full(5, 2**31 - 100, np.int32), rng.integers(-1000, 1000, 64).astype(np.int32)])
+    call = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * 4)(module.address("dot4_f"))
+    for start in range(0, len(a) - lanes + 1, lanes):
+        chunk = [np.ascontiguousarray(v[start : start + lanes]) for v in (acc, a, b)]
+        out = np.zeros(lanes, np.int32)
+        call(*(v.ctypes.data for v in (*chunk, out)))
+        np.testing.assert_array_equal(out, dot4(*chunk))

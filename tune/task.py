@@ -29,6 +29,7 @@ from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.passes.kernel.to_loops import stage_function
 from tessel.passes.sched.tuning.keys import anonymous_text, task_key
+from tessel.targets.cpu.cache_flush import flush_function
 from tessel.targets.cpu.jit import CompiledModule, host_description, host_dot4_lanes, host_vector_bits
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
@@ -146,17 +147,34 @@ class StageRunner:
         self.plan.run()
         return self.buffers[self.out_index]
 
-    def timings(self, repeats: int = 5, min_seconds: float = 0.02) -> tuple[float, float]:
-        """(median, fastest) seconds per run over `repeats` samples of about `min_seconds`."""
+    def timings(self, repeats: int = 5, min_seconds: float = 0.02, cold: bool = True) -> tuple[float, float]:
+        """(median, fastest) seconds per run over `repeats` samples of about `min_seconds`.
+        `cold`: the stage's buffers are flushed from the caches before every run (and that
+        time left out), as a stage inside a model finds them (targets/cpu/cache_flush.py)."""
+        flush = flush_function() if cold else None
         self.plan.run()
-        start = time.perf_counter()
-        self.plan.run()
-        once = max(time.perf_counter() - start, 1e-7)
-        inner = max(1, int(min_seconds / once))
+        if flush is None:
+            start = time.perf_counter()
+            self.plan.run()
+            once = max(time.perf_counter() - start, 1e-7)
+            inner = max(1, int(min_seconds / once))
+            samples = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                for _ in range(inner):
+                    self.plan.run()
+                samples.append((time.perf_counter() - start) / inner)
+            return float(np.median(samples)), float(min(samples))
         samples = []
         for _ in range(repeats):
-            start = time.perf_counter()
-            for _ in range(inner):
+            runs, total = 0, 0.0
+            begin = time.perf_counter()
+            while runs < 3 or time.perf_counter() - begin < min_seconds:
+                for b in self.buffers:
+                    flush(b.ctypes.data, b.nbytes)
+                start = time.perf_counter()
                 self.plan.run()
-            samples.append((time.perf_counter() - start) / inner)
+                total += time.perf_counter() - start
+                runs += 1
+            samples.append(total / runs)
         return float(np.median(samples)), float(min(samples))

@@ -173,3 +173,34 @@ def test_model_guided_search_proposes_valid_unmeasured_points():
         assert len(batch) == 8 and not {knob_id(p) for p in batch} & measured
         for p in batch:
             space.loops(op, p).validate(op)
+
+
+def test_cold_timing_flushes_the_buffers_and_keeps_the_result(monkeypatch):
+    """Stages are timed as a model finds their buffers: flushed from the caches before each
+    run (targets/cpu/cache_flush.py), every buffer before every timed run; the flush keeps
+    the data (clflush writes dirty lines back)."""
+    from tessel.targets.cpu.cache_flush import flush_function
+    from tessel.tune import task as task_module
+
+    flush = flush_function()
+    data = np.arange(1 << 16, dtype=np.float32)
+    if flush is not None:
+        flush(data.ctypes.data, data.nbytes)
+    np.testing.assert_array_equal(data, np.arange(1 << 16, dtype=np.float32))
+    flushed: list[int] = []
+
+    def counting(address: int, size: int) -> None:
+        flushed.append(address)
+        if flush is not None:
+            flush(address, size)
+
+    monkeypatch.setattr(task_module, "flush_function", lambda: counting)
+    runner = task_module.StageRunner(task_of(MATMUL), threads=1)
+    expected = runner.run().copy()
+    runner.timings(repeats=2, min_seconds=0.001, cold=True)
+    addresses = {b.ctypes.data for b in runner.buffers}
+    assert set(flushed) == addresses and len(flushed) >= 2 * 3 * len(addresses)  # >= 3 runs a sample
+    flushed.clear()
+    runner.timings(repeats=2, min_seconds=0.001, cold=False)
+    assert not flushed
+    np.testing.assert_array_equal(runner.run(), expected)

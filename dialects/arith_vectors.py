@@ -12,6 +12,7 @@ accept vectors too; Tessel's context registers them in place of xDSL's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects import arith
@@ -36,7 +37,7 @@ def _shape_and_element(t: Attribute) -> tuple[tuple[int, ...], Attribute]:
     return (), t
 
 
-def _same_shape(op: IRDLOperation) -> tuple[Attribute, Attribute]:
+def _same_shape(op: IRDLOperation) -> tuple[Attribute, Attribute]:  # also the casts' verifier
     """The input's and the result's element types, after checking their shapes agree."""
     (si, ei), (so, eo) = (_shape_and_element(v.type) for v in (op.operands[0], op.results[0]))
     if si != so:
@@ -46,88 +47,50 @@ def _same_shape(op: IRDLOperation) -> tuple[Attribute, Attribute]:
     return ei, eo
 
 
-def _widths(op: IRDLOperation) -> tuple[int, int]:
-    ei, eo = _same_shape(op)
-    if not isinstance(ei, IntegerType) or not isinstance(eo, IntegerType):
-        raise VerifyException(f"{op.name} takes integers or vectors of integers")
-    return ei.width.data, eo.width.data
+def _width_check(relation: Callable[[int, int], bool], message: str) -> Callable[[IRDLOperation], None]:
+    """extsi/extui/trunci's verifier: equal shapes, integer elements, the widths related."""
+
+    def verify_(op: IRDLOperation) -> None:
+        ei, eo = _same_shape(op)
+        if not isinstance(ei, IntegerType) or not isinstance(eo, IntegerType):
+            raise VerifyException(f"{op.name} takes integers or vectors of integers")
+        if not relation(eo.width.data, ei.width.data):
+            raise VerifyException(message)
+
+    return verify_
 
 
-@irdl_op_definition
-class SIToFPOp(_Format, arith.SIToFPOp):
-    name = "arith.sitofp"
-    input = operand_def(container_of(IntegerType))
-    result = result_def(container_of(AnyFloat))  # type: ignore[arg-type]  # wider than upstream
-
-    def verify_(self) -> None:
-        _same_shape(self)
+WIDER = _width_check(
+    lambda target, source: target > source, "Destination bit-width must be larger than the input bit-width"
+)
+NARROWER = _width_check(
+    lambda target, source: target < source, "Destination bit-width must be smaller than the input bit-width"
+)
 
 
-@irdl_op_definition
-class UIToFPOp(_Format, arith.UIToFPOp):
-    name = "arith.uitofp"
-    input = operand_def(container_of(IntegerType))
-    result = result_def(container_of(AnyFloat))  # type: ignore[arg-type]  # wider than upstream
-
-    def verify_(self) -> None:
-        _same_shape(self)
-
-
-@irdl_op_definition
-class FPToSIOp(_Format, arith.FPToSIOp):
-    name = "arith.fptosi"
-    input = operand_def(container_of(AnyFloat))
-    result = result_def(container_of(IntegerType))  # type: ignore[arg-type]  # wider than upstream
-
-    def verify_(self) -> None:
-        _same_shape(self)
+def _vector_form(
+    upstream: type[IRDLOperation], source: Any, target: Any, verify: Callable[[IRDLOperation], object] = _same_shape
+) -> type[IRDLOperation]:
+    """`upstream` with its operand and result of element types `source` and `target` or
+    vectors of them, under the upstream name and syntax."""
+    body = {
+        "__module__": __name__,
+        "__qualname__": upstream.__name__,
+        "name": upstream.name,
+        "input": operand_def(container_of(source)),
+        "result": result_def(container_of(target)),
+        "verify_": lambda self: verify(self),
+    }
+    return irdl_op_definition(type(upstream.__name__, (_Format, upstream), body))
 
 
-@irdl_op_definition
-class FPToUIOp(_Format, arith.FPToUIOp):
-    name = "arith.fptoui"
-    input = operand_def(container_of(AnyFloat))
-    result = result_def(container_of(IntegerType))  # type: ignore[arg-type]  # wider than upstream
-
-    def verify_(self) -> None:
-        _same_shape(self)
-
-
-@irdl_op_definition
-class ExtSIOp(_Format, arith.ExtSIOp):
-    name = "arith.extsi"
-    input = operand_def(container_of(IntegerType))
-    result = result_def(container_of(IntegerType))  # type: ignore[arg-type]  # wider than upstream
-
-    def verify_(self) -> None:
-        source, target = _widths(self)
-        if target <= source:
-            raise VerifyException("Destination bit-width must be larger than the input bit-width")
-
-
-@irdl_op_definition
-class ExtUIOp(_Format, arith.ExtUIOp):
-    name = "arith.extui"
-    input = operand_def(container_of(IntegerType))
-    result = result_def(container_of(IntegerType))  # type: ignore[arg-type]  # wider than upstream
-
-    def verify_(self) -> None:
-        source, target = _widths(self)
-        if target <= source:
-            raise VerifyException("Destination bit-width must be larger than the input bit-width")
-
-
-@irdl_op_definition
-class TruncIOp(_Format, arith.TruncIOp):
-    name = "arith.trunci"
-    input = operand_def(container_of(IntegerType))
-    result = result_def(container_of(IntegerType))  # type: ignore[arg-type]  # wider than upstream
-
-    def verify_(self) -> None:
-        source, target = _widths(self)
-        if target >= source:
-            raise VerifyException("Destination bit-width must be smaller than the input bit-width")
-
+SIToFPOp = _vector_form(arith.SIToFPOp, IntegerType, AnyFloat)
+UIToFPOp = _vector_form(arith.UIToFPOp, IntegerType, AnyFloat)
+FPToSIOp = _vector_form(arith.FPToSIOp, AnyFloat, IntegerType)
+FPToUIOp = _vector_form(arith.FPToUIOp, AnyFloat, IntegerType)
+ExtSIOp = _vector_form(arith.ExtSIOp, IntegerType, IntegerType, WIDER)
+ExtUIOp = _vector_form(arith.ExtUIOp, IntegerType, IntegerType, WIDER)
+TruncIOp = _vector_form(arith.TruncIOp, IntegerType, IntegerType, NARROWER)
 
 # upstream class -> its vector-accepting form
 VECTOR_FORMS: dict[type[Operation], type[Operation]] = {

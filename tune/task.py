@@ -153,18 +153,20 @@ class StageRunner:
         time left out), as a stage inside a model finds them (targets/cpu/cache_flush.py)."""
         flush = flush_function() if cold else None
         self.plan.run()
-        if flush is None:
-            start = time.perf_counter()
-            self.plan.run()
-            once = max(time.perf_counter() - start, 1e-7)
-            inner = max(1, int(min_seconds / once))
-            samples = []
-            for _ in range(repeats):
+        samples = []
+        for _ in range(repeats):
+            runs, total = 0, 0.0
+            begin = time.perf_counter()
+            while runs < 3 or time.perf_counter() - begin < min_seconds:
+                if flush is not None:
+                    for b in self.buffers:
+                        flush(b.ctypes.data, b.nbytes)
                 start = time.perf_counter()
-                for _ in range(inner):
-                    self.plan.run()
-                samples.append((time.perf_counter() - start) / inner)
-            return float(np.median(samples)), float(min(samples))
+                self.plan.run()
+                total += time.perf_counter() - start
+                runs += 1
+            samples.append(total / runs)
+        return float(np.median(samples)), float(min(samples))
         samples = []
         for _ in range(repeats):
             runs, total = 0, 0.0

@@ -239,6 +239,24 @@ def _zero_point(zp: TensorType, of: TensorType, what: str) -> None:
     require(zp.element_type == of.element_type, f"{what} must be {of.element_type}, got {zp.element_type}")
 
 
+def _window_output(props: Props, size: Sequence[int], kernel: Sequence[int]) -> list[int]:
+    """The output height and width of the integer convolutions' 2-D window, after checking
+    strides, pads and dilations."""
+    strides, pads, dilations = ints(props, "strides"), ints(props, "pads"), ints(props, "dilations")
+    require(
+        len(strides) == 2 and len(dilations) == 2 and len(pads) == 4, "strides and dilations need 2 entries, pads 4"
+    )
+    require(min(strides) >= 1 and min(dilations) >= 1, "strides and dilations must be positive")
+    require(min(pads) >= 0, f"pads must be non-negative, got {list(pads)}")
+    out = [
+        conv_output_size(n, k, s, pads[i], pads[i + 2], d)
+        for i, (n, k, s, d) in enumerate(zip(size, kernel, strides, dilations))
+    ]
+    kh, kw = kernel
+    require(min(out) >= 1, f"the {kh}x{kw} window (extent {window_extent(kh, dilations[0])}) does not fit the input")
+    return out
+
+
 def centered(x: np.ndarray, zp: np.ndarray) -> np.ndarray:
     """x - zp as exact int64."""
     return x.astype(np.int64) - zp.astype(np.int64)
@@ -327,20 +345,7 @@ class Conv2dIntegerOp(TgOp):
             groups >= 1 and c % groups == 0 and m % groups == 0, f"groups={groups} must divide {c} and {m} channels"
         )
         require(cg == c // groups, f"weight has {cg} input channels per group, expected {c // groups}")
-        strides, pads, dilations = ints(props, "strides"), ints(props, "pads"), ints(props, "dilations")
-        require(
-            len(strides) == 2 and len(dilations) == 2 and len(pads) == 4, "strides and dilations need 2 entries, pads 4"
-        )
-        require(min(strides) >= 1 and min(dilations) >= 1, "strides and dilations must be positive")
-        require(min(pads) >= 0, f"pads must be non-negative, got {list(pads)}")
-        out = [
-            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
-            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
-        ]
-        require(
-            min(out) >= 1, f"the {kh}x{kw} window (extent {window_extent(kh, dilations[0])}) does not fit the input"
-        )
-        return [TensorType(i32, [n, m, *out])]
+        return [TensorType(i32, [n, m, *_window_output(props, (h, wd), (kh, kw))])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         x, w, xz, wz = args
@@ -435,20 +440,7 @@ class Conv2dIntegerPackedOp(TgOp):
             f"{m} output channels do not fill {mo} blocks of {block}",
         )
         require(c4 == -(-c // DOT_BYTES), f"the packed weight has {c4} groups of 4 input channels, the input {c}")
-        strides, pads, dilations = ints(props, "strides"), ints(props, "pads"), ints(props, "dilations")
-        require(
-            len(strides) == 2 and len(dilations) == 2 and len(pads) == 4, "strides and dilations need 2 entries, pads 4"
-        )
-        require(min(strides) >= 1 and min(dilations) >= 1, "strides and dilations must be positive")
-        require(min(pads) >= 0, f"pads must be non-negative, got {list(pads)}")
-        out = [
-            conv_output_size(size, k, s, pads[i], pads[i + 2], d)
-            for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
-        ]
-        require(
-            min(out) >= 1, f"the {kh}x{kw} window (extent {window_extent(kh, dilations[0])}) does not fit the input"
-        )
-        return [TensorType(i32, [n, m, *out])]
+        return [TensorType(i32, [n, m, *_window_output(props, (h, wd), (kh, kw))])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         x, w, xz, offset = args

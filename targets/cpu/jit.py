@@ -63,6 +63,7 @@ def host_vector_bits() -> int:
     return 512 if "+avx512f" in features else 256 if "+avx" in features else 128
 
 
+@cache
 def host_dot4_lanes() -> frozenset[int]:
     """The vector lengths (lanes of i32) at which the host has vpdpbusd, for kernel.dot4:
     16 with AVX-512 VNNI, 4 and 8 with AVX-512 VNNI + VL or with AVX-VNNI (Alder Lake, Zen 5);

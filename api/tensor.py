@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import onnx
 
     from tessel.pipelines.tensor import CompileReport
+    from tessel.targets.cpu.cpu_target import CpuTarget
 
 TARGETS = ("cpu",)
 
@@ -39,10 +40,11 @@ class CompiledModel(Model):
     >>> model.save("model.tessel")  # doctest: +SKIP
     """
 
-    def __init__(self, llvm_ir: str, target: dict[str, Any], report: CompileReport, **kwargs: Any):
+    def __init__(self, llvm_ir: str, target: dict[str, Any], report: CompileReport, cpu: CpuTarget, **kwargs: Any):
         super().__init__(**kwargs)
         self.llvm_ir = llvm_ir
-        self.target = target
+        self.target = target  # the manifest's description of `cpu`
+        self.cpu = cpu
         self.report = report
 
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -59,7 +61,7 @@ class CompiledModel(Model):
         tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
         os.chmod(tmp, 0o755)  # (mkdtemp makes it private; a deployed model is read by others)
         try:
-            write_library(self.llvm_ir, str(tmp / LIBRARY))
+            write_library(self.llvm_ir, str(tmp / LIBRARY), self.cpu)
             keys = self.plan["weights"]
             arrays: dict[str, Any] = {keys[name]: np.asarray(array) for name, array in self.weights.items()}
             np.savez(tmp / WEIGHTS, **arrays)
@@ -106,12 +108,16 @@ def compile(
     threads: int | None = None,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     records: str | os.PathLike[str] | None = None,
+    mcpu: str | None = None,
 ) -> CompiledModel:
     """Compile an ONNX model (a path, bytes or an `onnx.ModelProto`) for `target`.
 
     `threads`: the threads each call runs on (default: every CPU); `input_shapes`: static
     shapes for inputs with symbolic dimensions, by name; `records`: a tuning log
-    (`tessel.tune`) whose fastest schedule each kernel stage uses.
+    (`tessel.tune`) whose fastest schedule each kernel stage uses; `mcpu`: the CPU to
+    compile for instead of this one (`x86-64-v3` for any AVX2 server, `skylake-avx512`,
+    `znver4`, ...: tessel.targets.cpu.cpu_target.KNOWN), which this machine must be able to
+    run, since the compiled model is callable here; `save()` keeps its code for that CPU.
 
     >>> import tessel
     >>> model = tessel.compile("resnet18.onnx", threads=2)  # doctest: +SKIP
@@ -127,9 +133,12 @@ def compile(
     from tessel.ir.signature import inputs, outputs
     from tessel.ir.source import verify
     from tessel.pipelines.tensor import lower
+    from tessel.targets.cpu import cpu_target
     from tessel.targets.cpu.export import JitCode, PlannedExecutable, plan_spec, target_description
     from tessel.targets.reference.interpreter import entry_function
 
+    cpu = cpu_target.named(mcpu) if mcpu is not None else cpu_target.host()
+    cpu_target.require_runnable(cpu, "tessel.compile(mcpu=...): the compiled model")
     proto, source = _onnx_model(model)
     imported = import_model(proto, source=source, input_shapes=input_shapes)
     module = imported.module
@@ -139,13 +148,16 @@ def compile(
     outs = [Port(p.name, tuple(p.shape), p.dtype) for p in outputs(fn)]
     if records is not None and not os.path.exists(records):
         raise TesselError(f"no tuning records at {os.fspath(records)}")
-    store, report = lower(module, imported.weights, records=os.fspath(records) if records is not None else None)
-    exe = PlannedExecutable(module, store, threads=threads)
-    plan, weights = plan_spec(exe)
+    with cpu_target.use(cpu):
+        store, report = lower(module, imported.weights, records=os.fspath(records) if records is not None else None)
+        exe = PlannedExecutable(module, store, threads=threads)
+        plan, weights = plan_spec(exe)
+        llvm_ir = exe.llvm_ir
     return CompiledModel(
-        exe.llvm_ir,
-        target_description(),
+        llvm_ir,
+        target_description(cpu),
         report,
+        cpu,
         code=JitCode(exe),
         plan=plan,
         weights=weights,

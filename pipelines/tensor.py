@@ -70,9 +70,9 @@ def kernel_passes(target: str = "cpu", vector_bits: int | None = None) -> list[M
 
     if target == "cpu":
         if vector_bits is None:
-            from tessel.targets.cpu.jit import host_vector_bits
+            from tessel.targets.cpu.jit import target_vector_bits
 
-            vector_bits = host_vector_bits()
+            vector_bits = target_vector_bits()
         return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target, vector_bits=vector_bits)]
     return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target)]
 
@@ -231,9 +231,9 @@ def apply_records(module: ModuleOp, path: str, host: str | None = None) -> tuple
     names of the others. `host`: the machine the records are for (this CPU by default)."""
     from tessel.passes.sched.tuning.apply import insert_schedules, recorded_schedules
     from tessel.passes.sched.tuning.records import Records
-    from tessel.targets.cpu.jit import host_description
+    from tessel.targets.cpu.jit import target_cpu_description
 
-    schedules, untuned = recorded_schedules(module, Records(path), host or host_description())
+    schedules, untuned = recorded_schedules(module, Records(path), host or target_cpu_description())
     insert_schedules(module, schedules)
     return len(schedules), untuned
 
@@ -327,10 +327,12 @@ def translate_for_cpu(path: str, options: Mapping[str, str]) -> str:
     """`tessel-translate FILE --target cpu`: a tg module compiled through the pipeline (a
     module already at loop level as it is), then the CPU target's LLVM IR or assembly."""
     from tessel.targets.cpu import translate as cpu
+    from tessel.targets.cpu.cpu_target import use
 
     cpu.check_options(options)
     bits = options.get("vector-bits")
-    return cpu.translate(_loop_level(path, "cpu", int(bits) if bits else None), options)
+    with use(options.get("mcpu")):
+        return cpu.translate(_loop_level(path, "cpu", int(bits) if bits else None), options)
 
 
 def translate_for_gpu(path: str, options: Mapping[str, str]) -> str:

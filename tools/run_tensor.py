@@ -55,6 +55,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="median time of every kernel launch over N runs, slowest first (cpu)",
     )
+    p.add_argument(
+        "--mcpu",
+        metavar="NAME",
+        help="cpu: compile for this CPU (x86-64-v3, skylake-avx512, znver4, ...; default: this one's); it must run here",
+    )
     p.add_argument("--threads", type=int, default=2, help="threads for the cpu target (default: 2)")
     p.add_argument("--emulate", action="store_true", help="gpu: run the GPU kernels on this CPU (no GPU needed)")
     p.add_argument("--arch", metavar="sm_XX", help="gpu: the architecture to compile for (default: the device's)")
@@ -156,6 +161,13 @@ def run_command(args: argparse.Namespace) -> int:
             )
     if (args.emulate or args.arch) and args.target != "gpu":
         raise TesselError("--emulate and --arch apply to the gpu target")
+    if args.mcpu is not None and args.target != "cpu":
+        raise TesselError("--mcpu applies to the cpu target")
+    from tessel.targets.cpu import cpu_target  # (llvmlite: only when compiling for the CPU)
+
+    cpu = cpu_target.named(args.mcpu) if args.mcpu is not None else None
+    if cpu is not None:
+        cpu_target.require_runnable(cpu, f"--mcpu {args.mcpu}: the model")
     check_output_path(args.output)
     weights: Mapping[str, np.ndarray]
     started = time.perf_counter()
@@ -194,14 +206,15 @@ def run_command(args: argparse.Namespace) -> int:
                 verify_each=args.verify_each or None,
             )
         else:
-            executable, report = compile_for_cpu(
-                module,
-                weights,
-                threads=args.threads,
-                dump_dir=args.dump_ir,
-                records=args.records,
-                verify_each=args.verify_each or None,
-            )
+            with cpu_target.use(cpu):
+                executable, report = compile_for_cpu(
+                    module,
+                    weights,
+                    threads=args.threads,
+                    dump_dir=args.dump_ir,
+                    records=args.records,
+                    verify_each=args.verify_each or None,
+                )
         print(report.summary())
         if args.time_passes:
             report.seconds = {"import": imported, **report.seconds}

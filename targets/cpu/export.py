@@ -25,8 +25,9 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 from tessel.ir.diagnostics import TesselError
-from tessel.targets.cpu import native_plan
-from tessel.targets.cpu.jit import CompiledModule, ShardedModule, _initialize, cache_dir
+from tessel.targets.cpu import cpu_target, native_plan
+from tessel.targets.cpu.cpu_target import CpuTarget
+from tessel.targets.cpu.jit import CompiledModule, ShardedModule, cache_dir
 from tessel.targets.cpu.runtime import CpuExecutable, Slot
 
 
@@ -122,28 +123,31 @@ class JitCode:
             self.exe.close()
 
 
-def target_description() -> dict[str, Any]:
-    """The machine the code is compiled for: LLVM triple, CPU name and enabled features."""
-    triple, cpu, features = _initialize()
-    enabled = sorted(f[1:] for f in features.split(",") if f.startswith("+"))
-    return {"triple": triple, "cpu": cpu, "features": enabled}
+def target_description(target: CpuTarget | None = None) -> dict[str, Any]:
+    """The machine the code is compiled for (default: the current target): LLVM triple, CPU
+    name and enabled features, which a saved model's manifest records for `check_machine`."""
+    target = target or cpu_target.current()
+    return {"triple": target.triple, "cpu": target.cpu, "features": sorted(target.enabled)}
 
 
-def write_library(llvm_ir: str, path: str) -> None:
-    """Compile LLVM IR (O3, this CPU, position-independent) and link it into a shared library.
-    The object code is cached by a hash of the IR and the target, as the JIT's is."""
+def write_library(llvm_ir: str, path: str, target: CpuTarget | None = None) -> None:
+    """Compile LLVM IR (O3, for `target`, by default the current one, position-independent)
+    and link it into a shared library. The object code is cached by a hash of the IR and the
+    target, as the JIT's is."""
     cc = shutil.which(os.environ.get("CC", "cc"))
     if cc is None:
         raise TesselError(
             "saving a compiled model links a shared library with the system's C compiler, and there is none "
             "(no `cc` on PATH): install gcc or clang, or set CC"
         )
-    triple, cpu, features = _initialize()
-    key = hashlib.sha256(f"{llvmlite.__version__}|{triple}|{cpu}|{features}|pic|{llvm_ir}".encode()).hexdigest()
+    target = target or cpu_target.current()
+    key = hashlib.sha256(
+        f"{llvmlite.__version__}|{target.triple}|{target.cpu}|{target.features}|pic|{llvm_ir}".encode()
+    ).hexdigest()
     cached = cache_dir() / f"{key}.pic.o"
     if not cached.exists():
         tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(_object_code(llvm_ir, triple, cpu, features))
+        tmp.write_bytes(_object_code(llvm_ir, target))
         os.replace(tmp, cached)
     with tempfile.TemporaryDirectory() as tmp_dir:
         out = os.path.join(tmp_dir, "model.so")
@@ -159,11 +163,9 @@ def write_library(llvm_ir: str, path: str) -> None:
         shutil.move(out, path)
 
 
-def _object_code(llvm_ir: str, triple: str, cpu: str, features: str) -> bytes:
-    """O3 for this CPU, as the JIT optimizes, then position-independent object code."""
-    tm = llvm.Target.from_triple(triple).create_target_machine(
-        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default"
-    )
+def _object_code(llvm_ir: str, target: CpuTarget) -> bytes:
+    """O3 for the target, as the JIT optimizes, then position-independent object code."""
+    tm = target.target_machine(opt=3, jit=False, reloc="pic")
     mod = llvm.parse_assembly(llvm_ir)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)

@@ -9,81 +9,46 @@ once per machine: a hit costs a parse and an object load (~4 ms) instead of O3 +
 from __future__ import annotations
 
 import contextlib
-import ctypes.util
 import hashlib
 import os
 import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import llvmlite
 import llvmlite.binding as llvm
 
+from tessel.targets.cpu import cpu_target
+from tessel.targets.cpu.cpu_target import CpuTarget
+
 _LOCK = threading.Lock()
 
 
-@cache
-def _initialize() -> tuple[str, str, str]:
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    # LLVM lowers some conversions (double -> half) to compiler-rt/libgcc calls; MCJIT
-    # resolves them from the process, so the library must be loaded.
-    gcc_s = ctypes.util.find_library("gcc_s")
-    if gcc_s:
-        llvm.load_library_permanently(gcc_s)
-    features = llvm.get_host_cpu_features()
-    for exact in _FLUSHING_CONVERSIONS:  # bfloat16 results rounded as the reference rounds
-        if features.get(exact):
-            features[exact] = False
-    return llvm.get_process_triple(), llvm.get_host_cpu_name(), features.flatten()
+def _initialize() -> None:
+    cpu_target.initialize()
 
 
-# The CPU features whose float -> bfloat16 conversion (vcvtneps2bf16: AVX512-BF16, and
-# VEX-encoded in AVX-NE-CONVERT) flushes subnormal results to zero whatever MXCSR says: with them LLVM
-# lowers every fptrunc to bfloat16 to that instruction and sigmoid(-91) in bfloat16 came out
-# 0 instead of 2.76e-40 on a Zen 5. Without them the conversion is the round-to-nearest-even
-# bit arithmetic of llvm_emit.SUPPORT, which keeps subnormals (as numpy's ml_dtypes does).
-_FLUSHING_CONVERSIONS = ("avx512bf16", "avxneconvert")
+def target_machine(opt: int = 3, target: CpuTarget | None = None) -> llvm.TargetMachine:
+    """A fresh target machine for `target` (default: the current one; an MCJIT engine owns the
+    one it is given)."""
+    return (target or cpu_target.current()).target_machine(opt)
 
 
-def target_machine(opt: int = 3) -> llvm.TargetMachine:
-    """A fresh target machine for the host (an MCJIT engine owns the one it is given)."""
-    triple, cpu, features = _initialize()
-    return llvm.Target.from_triple(triple).create_target_machine(cpu=cpu, features=features, opt=opt, jit=True)
+def target_vector_bits() -> int:
+    """The vector register of the CPU being compiled for (the host unless --mcpu names one)."""
+    return cpu_target.current().vector_bits
 
 
-def host_vector_bits() -> int:
-    """The host's widest vector register for the default schedules: 512 with AVX-512F, 256
-    with AVX (AVX2 machines: 16 ymm registers), else 128."""
-    _, _, features = _initialize()
-    return 512 if "+avx512f" in features else 256 if "+avx" in features else 128
+def target_dot4_lanes() -> frozenset[int]:
+    """The lengths at which the CPU being compiled for has vpdpbusd (CpuTarget.dot4_lanes)."""
+    return cpu_target.current().dot4_lanes
 
 
-@cache
-def host_dot4_lanes() -> frozenset[int]:
-    """The vector lengths (lanes of i32) at which the host has vpdpbusd, for kernel.dot4:
-    16 with AVX-512 VNNI, 4 and 8 with AVX-512 VNNI + VL or with AVX-VNNI (Alder Lake, Zen 5);
-    none on CPUs without either (Zen 3, Skylake), which get generic code."""
-    _, _, features = _initialize()
-    have = set(features.split(","))
-    lanes: set[int] = set()
-    if "+avx512vnni" in have:
-        lanes.add(16)
-        if "+avx512vl" in have:
-            lanes |= {4, 8}
-    if "+avxvnni" in have:
-        lanes |= {4, 8}
-    return frozenset(lanes)
-
-
-def host_description() -> str:
-    triple, cpu, features = _initialize()
-    wide = "avx512f" if "+avx512f" in features else "avx2" if "+avx2" in features else "sse"
-    return f"{triple} cpu={cpu} widest={wide}"
+def target_cpu_description() -> str:
+    return cpu_target.current().description
 
 
 def cache_dir() -> Path:
@@ -109,19 +74,22 @@ def _unlocked(name: str) -> Callable[..., Any]:
 class CompiledModule:
     """A JIT-compiled LLVM module; keep it alive while its function pointers are used."""
 
-    def __init__(self, ir: str, use_cache: bool = True, own_context: bool = False):
+    def __init__(self, ir: str, use_cache: bool = True, own_context: bool = False, target: CpuTarget | None = None):
         """`own_context`: parse into a fresh LLVM context instead of the global one, so that
         modules can be compiled in parallel threads (llvmlite's calls release the GIL, and
         LLVM is thread-safe across contexts); otherwise compiles hold one process-wide lock."""
-        triple, cpu, features = _initialize()
-        self.key = hashlib.sha256(f"{llvmlite.__version__}|{triple}|{cpu}|{features}|{ir}".encode()).hexdigest()
+        target = target or cpu_target.current()
+        self.target = target
+        self.key = hashlib.sha256(
+            f"{llvmlite.__version__}|{target.triple}|{target.cpu}|{target.features}|{ir}".encode()
+        ).hexdigest()
         self.cache_hit = False
         # where the time goes (`--time-passes`): parsing the text, O3, machine code
         self.seconds: dict[str, float] = {}
         self._context = llvm.create_context() if own_context else None
         with contextlib.nullcontext() if own_context else _LOCK:
             start = time.perf_counter()
-            tm = target_machine()
+            tm = target.target_machine()
             mod = llvm.parse_assembly(ir, context=self._context)
             mod.triple = tm.triple
             mod.data_layout = str(tm.target_data)
@@ -190,7 +158,7 @@ class CompiledModule:
 
     def assembly(self) -> str:
         # a target machine of its own (the engine owns the one it was given)
-        return target_machine().emit_assembly(llvm.parse_assembly(self.optimized_ir))
+        return self.target.target_machine().emit_assembly(llvm.parse_assembly(self.optimized_ir))
 
 
 def compile_workers() -> int:
@@ -208,12 +176,13 @@ class ShardedModule:
 
     def __init__(self, stages: Mapping[str, str], runtime: str, symbol: str, use_cache: bool = True):
         _initialize()  # once, before the threads
+        target = cpu_target.current()  # (a context variable: the threads do not inherit it)
         # the longest first, so the last module to finish is a short one
         unique = sorted(dict.fromkeys(stages.values()), key=len, reverse=True)
         start = time.perf_counter()
         workers = max(1, min(compile_workers(), len(unique) + 1))
         with ThreadPoolExecutor(workers) as pool:
-            jobs = [pool.submit(CompiledModule, ir, use_cache, True) for ir in [runtime, *unique]]
+            jobs = [pool.submit(CompiledModule, ir, use_cache, True, target) for ir in [runtime, *unique]]
             compiled = [job.result() for job in jobs]
         self.runtime, by_text = compiled[0], dict(zip(unique, compiled[1:], strict=True))
         self.stages = {name: by_text[ir] for name, ir in stages.items()}

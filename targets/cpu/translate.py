@@ -5,6 +5,9 @@ The input is a module at loop level (after `kernel-to-loops`); the tensor pipeli
   --opt form=ll        LLVM IR as the emitter writes it (default; what the JIT is given)
   --opt form=opt-ll    after LLVM's O3 for this host
   --opt form=asm       host assembly (check the vector width: zmm registers on AVX-512)
+  --opt mcpu=NAME      for the CPU NAME instead of this one (cpu_target.KNOWN: x86-64-v3,
+                       sapphirerapids, znver4, ...): its vector width, instructions, tuning
+  --opt vector-bits=N  the default schedules' vector register (default: the CPU's)
 """
 
 from __future__ import annotations
@@ -23,13 +26,19 @@ VECTOR_BITS = ("128", "256", "512")
 
 def check_options(options: Mapping[str, str]) -> str:
     """The form asked for; unknown options are one-line errors (before any compiling).
-    `vector-bits` sets the default schedules' vector register (the host's when absent), so
-    the code for an AVX-512 or an AVX2 machine can be looked at on either."""
-    unknown = sorted(set(options) - {"form", "vector-bits"})
+    `mcpu` names the CPU to compile for (cpu_target.named), so the code for an AVX-512 or an
+    AVX2 machine, an Intel or an AMD one, can be looked at on any; `vector-bits` overrides
+    the default schedules' vector register (the CPU's when absent)."""
+    unknown = sorted(set(options) - {"form", "vector-bits", "mcpu"})
     if unknown:
         raise TesselError(
-            f"cpu takes --opt form={'|'.join(FORMS)} and vector-bits={'|'.join(VECTOR_BITS)}, got '{unknown[0]}'"
+            f"cpu takes --opt form={'|'.join(FORMS)}, mcpu=NAME and vector-bits={'|'.join(VECTOR_BITS)}, "
+            f"got '{unknown[0]}'"
         )
+    if "mcpu" in options:
+        from tessel.targets.cpu.cpu_target import named
+
+        named(options["mcpu"])  # an unknown name is an error here
     form = options.get("form", "ll")
     if form not in FORMS:
         raise TesselError(f"cpu: unknown form '{form}' (choose {', '.join(FORMS)})")
@@ -39,12 +48,13 @@ def check_options(options: Mapping[str, str]) -> str:
 
 
 def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
-    """The LLVM IR (or optimized IR, or assembly) of a loop-level module."""
-    from tessel.targets.cpu.jit import CompiledModule, host_dot4_lanes
+    """The LLVM IR (or optimized IR, or assembly) of a loop-level module, for the current
+    CPU target (pipelines.tensor.translate_for_cpu sets it from `mcpu`)."""
+    from tessel.targets.cpu.jit import CompiledModule, target_dot4_lanes
     from tessel.targets.cpu.llvm_emit import emit_module
 
     form = check_options(options)
-    ir = emit_module(module, host_dot4_lanes())
+    ir = emit_module(module, target_dot4_lanes())
     if form == "ll":
         return ir
     compiled = CompiledModule(ir, use_cache=False)

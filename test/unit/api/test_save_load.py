@@ -112,3 +112,33 @@ def test_save_without_a_c_compiler_is_one_line(compiled_1, tmp_path: Path, monke
     with pytest.raises(TesselError, match="there is none"):
         compiled_1.save(tmp_path / "m")
     assert not (tmp_path / "m").exists()
+
+
+def test_compiled_for_a_fleet_loads_on_an_avx2_cpu(small, tmp_path: Path, monkeypatch) -> None:
+    """mcpu="x86-64-v3" on any machine with AVX2 or more: AVX2 code that runs here with the
+    reference's result and, saved, asks only AVX2-level features of the CPU it is loaded on
+    (a simulated AVX2 server accepts it; it refuses the model compiled for this host where
+    this host has AVX-512)."""
+    from .conftest import reference
+
+    fleet = tessel.compile(small, threads=1, mcpu="x86-64-v3")
+    x = np.random.default_rng(5).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    np.testing.assert_allclose(fleet(x)["y"], reference(small, x), rtol=1e-4, atol=1e-5)
+    features = fleet.target["features"]
+    assert fleet.target["cpu"] == "x86-64-v3" and "avx2" in features and "fma" in features
+    assert not [f for f in features if f.startswith("avx512")]
+    folder = fleet.save(tmp_path / "fleet")
+    avx2_server = {artefact._CPUINFO.get(f, f) for f in features}
+    monkeypatch.setattr(artefact, "host_features", lambda: avx2_server)
+    np.testing.assert_array_equal(tessel.load(folder, threads=1)(x)["y"], fleet(x)["y"])
+    native = tessel.compile(small, threads=1)
+    if any(f.startswith("avx512") for f in native.target["features"]):
+        with pytest.raises(TesselError, match="which this CPU lacks"):
+            tessel.load(native.save(tmp_path / "native"))
+
+
+def test_compile_for_a_cpu_this_one_cannot_run_is_one_line(small) -> None:
+    with pytest.raises(TesselError, match=r"compiled for graniterapids, which has .*amx-tile"):
+        tessel.compile(small, mcpu="graniterapids")
+    with pytest.raises(TesselError, match="unknown CPU 'i486'"):
+        tessel.compile(small, mcpu="i486")

@@ -1,9 +1,9 @@
-// REQUIRES: avx2
-// RUN: %tessel-translate %s --target cpu --opt form=asm --opt vector-bits=256 | filecheck %s
+// RUN: %tessel-translate %s --target cpu --opt form=asm --opt mcpu=x86-64-v3 | filecheck %s
+// RUN: %tessel-translate %s --target cpu --opt form=asm --opt mcpu=znver3 | filecheck %s
 
-// With AVX2's 256-bit vectors (16 ymm registers) the convolution's inner loop is 256-bit
-// FMAs: each 16-channel block is two ymm vectors, the input broadcast from memory, and no
-// 512-bit (zmm) register anywhere. (512-bit vectors here were pairs of ymm: a 14-row tile
+// For an AVX2 server (x86-64-v3, a Zen 3), compiled on any machine: with 256-bit vectors
+// (16 ymm registers) the convolution's inner loop is 256-bit FMAs: each 16-channel block is
+// two ymm vectors, the input broadcast from memory, and no 512-bit (zmm) register anywhere. (512-bit vectors here were pairs of ymm: a 14-row tile
 // of them needed 28 accumulators and spilled.)
 // CHECK-LABEL: k1_conv2d_nchwc_relu__s1:
 // CHECK:       vfmadd231ps {{.*}}, %ymm{{[0-9]+}}, %ymm{{[0-9]+}}

@@ -1,9 +1,9 @@
-// REQUIRES: avx512f
-// RUN: %tessel-translate %s --target cpu --opt form=asm | filecheck %s
+// RUN: %tessel-translate %s --target cpu --opt form=asm --opt mcpu=sapphirerapids | filecheck %s
+// RUN: %tessel-translate %s --target cpu --opt form=asm --opt mcpu=znver4 | filecheck %s
 
-// On an AVX-512 host the convolution's inner loop is 512-bit FMAs on zmm registers with
-// the input broadcast from memory ({1to16}), one per accumulator of the 8-row register
-// tile, and no 256-bit (ymm) instruction after them (the relu epilogue included).
+// For an AVX-512 server (an Intel Sapphire Rapids, an AMD Zen 4), compiled on any machine,
+// the convolution's inner loop is 512-bit FMAs on zmm registers with the input broadcast
+// from memory ({1to16}), one per accumulator of the 8-row register tile, and no 256-bit (ymm) instruction after them (the relu epilogue included).
 // CHECK-LABEL: k1_conv2d_nchwc_relu__s1:
 // CHECK-COUNT-8: vfmadd231ps {{.*}}{1to16}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // CHECK-NOT:   ymm

@@ -2,6 +2,7 @@
 // RUN: %tessel-translate %s --target cpu --opt vector-bits=512 --opt form=opt-ll | filecheck %s --check-prefix=OPT
 // RUN: %tessel-translate %s --target cpu --opt vector-bits=256 | filecheck %s --check-prefix=AVX2
 // RUN: not %tessel-translate %s --target cpu --opt vector-bits=384 2>&1 | filecheck %s --check-prefix=BITS
+// RUN: not %tessel-translate %s --target cpu --opt mcpu=pentium4 2>&1 | filecheck %s --check-prefix=MCPU
 
 // The schedules follow the vector register they are given (`vector-bits`, by default the
 // host's): the 16 channels of a block are one 512-bit vector on AVX-512, two 256-bit ones on
@@ -10,6 +11,7 @@
 // AVX2: fmul contract <8 x float>
 // AVX2-NOT: <16 x float>
 // BITS: error: cpu: vector-bits must be 128, 256, 512, got '384'
+// MCPU: error: unknown CPU 'pentium4' for mcpu (known: native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4, {{.*}}znver5)
 
 // A 3x3 convolution with bias and relu, where the weights and bias are inputs (not
 // constants, so their transforms to the blocked layout are kernels of their own). The

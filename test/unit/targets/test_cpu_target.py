@@ -1,0 +1,85 @@
+"""The CPU compiled for (targets/cpu/cpu_target.py): the parameters each named server CPU
+gets (vector register, byte dot products), the table's feature names as LLVM spells them,
+the target reaching the JIT and the saved model's manifest, and one-line refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from tessel.ir.diagnostics import TesselError
+from tessel.targets.cpu import cpu_target
+from tessel.targets.cpu.jit import CompiledModule, target_dot4_lanes, target_vector_bits
+
+# (name, vector bits of the default schedules, vpdpbusd lengths in i32 lanes)
+PROFILES = [
+    ("x86-64", 128, frozenset()),
+    ("x86-64-v3", 256, frozenset()),
+    ("znver3", 256, frozenset()),
+    ("x86-64-v4", 512, frozenset()),
+    ("skylake-avx512", 512, frozenset()),
+    ("cascadelake", 512, frozenset({4, 8, 16})),
+    ("sapphirerapids", 512, frozenset({4, 8, 16})),
+    ("emeraldrapids", 512, frozenset({4, 8, 16})),
+    ("znver4", 512, frozenset({4, 8, 16})),
+    ("znver5", 512, frozenset({4, 8, 16})),
+]
+
+
+@pytest.mark.parametrize(("name", "bits", "lanes"), PROFILES)
+def test_parameters_of_each_cpu(name: str, bits: int, lanes: frozenset[int]) -> None:
+    target = cpu_target.named(name)
+    assert (target.vector_bits, target.dot4_lanes) == (bits, lanes)
+    with cpu_target.use(name):
+        assert (target_vector_bits(), target_dot4_lanes()) == (bits, lanes)
+    assert cpu_target.current() is cpu_target.host()
+
+
+def test_table_names_features_llvm_knows() -> None:
+    import llvmlite.binding as llvm
+
+    cpu_target.initialize()
+    known = set(llvm.get_host_cpu_features())
+    for name, features in cpu_target.KNOWN.items():
+        assert set(features) <= known, (name, sorted(set(features) - known))
+        # what is not in the table is switched off, whatever LLVM's default for the name
+        enabled = cpu_target.named(name).enabled
+        assert enabled == set(features) - set(cpu_target.FLUSHING_CONVERSIONS), name
+
+
+def test_flushing_bfloat16_conversion_never_enabled() -> None:
+    for name in ("sapphirerapids", "znver4"):
+        assert not cpu_target.named(name).enabled & set(cpu_target.FLUSHING_CONVERSIONS)
+    assert not cpu_target.host().enabled & set(cpu_target.FLUSHING_CONVERSIONS)
+
+
+def test_unknown_cpu_is_one_line() -> None:
+    with pytest.raises(TesselError, match=r"unknown CPU 'pentium4' for mcpu \(known: native, x86-64, "):
+        cpu_target.named("pentium4")
+    assert cpu_target.named("native") is cpu_target.host()
+
+
+def test_code_for_a_cpu_with_more_is_refused_here() -> None:
+    amx = cpu_target.named("graniterapids")
+    assert "amx-tile" in amx.missing_here()
+    with pytest.raises(TesselError, match=r"compiled for graniterapids, which has .*amx-tile.*: choose an mcpu"):
+        cpu_target.require_runnable(amx, "the model")
+    cpu_target.require_runnable(cpu_target.named("x86-64"), "the model")  # any x86-64 runs it
+
+
+def test_object_cache_key_and_assembly_follow_the_target() -> None:
+    ir = """
+define void @axpy(ptr noalias %x, ptr noalias %y) {
+  %a = load <16 x float>, ptr %x
+  %b = load <16 x float>, ptr %y
+  %s = call <16 x float> @llvm.fma.v16f32(<16 x float> %a, <16 x float> %a, <16 x float> %b)
+  store <16 x float> %s, ptr %y
+  ret void
+}
+declare <16 x float> @llvm.fma.v16f32(<16 x float>, <16 x float>, <16 x float>)
+"""
+    with cpu_target.use("x86-64-v3"):
+        avx2 = CompiledModule(ir, use_cache=False)
+    avx512 = CompiledModule(ir, use_cache=False, target=cpu_target.named("skylake-avx512"))
+    assert avx2.key != avx512.key
+    assert "ymm" in avx2.assembly() and "zmm" not in avx2.assembly()
+    assert "zmm" in avx512.assembly()

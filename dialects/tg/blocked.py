@@ -57,6 +57,16 @@ def blocked_shape(shape: Sequence[int], src: str, dst: str) -> tuple[int, ...]:
     raise ValueError(f"no conversion from {src} to {dst}")
 
 
+def activation_block(layout: str) -> int | None:
+    """k for "NCHW{k}c", None for "NCHW"; ValueError for anything else."""
+    if layout == "NCHW":
+        return None
+    if m := ACTIVATION.match(layout):
+        if int(m.group(1)) >= 1:
+            return int(m.group(1))
+    raise ValueError(f'layout must be "NCHW" or "NCHW<k>c", got "{layout}"')
+
+
 @irdl_op_definition
 class LayoutTransformOp(TgOp):
     name = "tg.layout_transform"

@@ -5,6 +5,11 @@ explicit and per edge, `pads = [begin..., end...]` (ONNX order); auto_pad is res
 the frontend, and 1-D pools are lifted to 2-D with a unit height. Positions outside the
 input never contribute a value; each op says how it counts them.
 
+The 2-D pools (max without Indices, average, global average) also take an optional
+`layout = "NCHW16c"`: the input and result are then N, C/16, H, W, 16, as the blocked
+convolutions write them (tg-layout moves the conversions past a pool instead of converting
+to NCHW and back around it; TVM's pools take the same `layout` attribute).
+
     %y = tg.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>,
            pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false}
          : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
@@ -13,11 +18,11 @@ input never contribute a value; each op says how it counts them.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType, i64
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -28,6 +33,7 @@ from xdsl.irdl import (
     traits_def,
 )
 from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
 
 from .base import (
     COMPLEX_OUT_FUSABLE,
@@ -41,8 +47,32 @@ from .base import (
     require_rank,
     tensor_of,
 )
+from .blocked import activation_block
 from .nn import _check_window_props, _numeric, window_extent
-from .reference import avg_pool, lp_pool, max_pool, wide
+from .reference import avg_pool, lp_pool, max_pool, to_layout, wide
+
+
+def layout_block(props: Props, spatial: int) -> int | None:
+    """The channel block of an op's optional `layout` (None: NCHW); 2-D pools only."""
+    layout = props.get("layout")
+    if layout is None:
+        return None
+    if not isinstance(layout, StringAttr):
+        raise VerifyException(f'layout must be a string such as "NCHW16c", got {layout}')
+    try:
+        block = activation_block(layout.data)
+    except ValueError as err:
+        raise VerifyException(str(err)) from None
+    require(block is None or spatial == 2, "a blocked layout applies to 2-D pooling only")
+    return block
+
+
+def in_layout(op: TgOp, fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """fn over NCHW, for an op whose `layout` may be blocked: unblock, apply, block."""
+    layout = op.properties.get("layout")
+    if not isinstance(layout, StringAttr) or layout.data == "NCHW":
+        return fn(x)
+    return np.ascontiguousarray(to_layout(fn(to_layout(x, layout.data, "NCHW")), "NCHW", layout.data))
 
 
 def pool_output_size(
@@ -73,13 +103,17 @@ class PoolOp(TgOp):
     pads = prop_def(DenseArrayBase)
     dilations = prop_def(DenseArrayBase)
     ceil_mode = prop_def(IntegerAttr)
+    layout = opt_prop_def(StringAttr)  # "NCHW" when absent, or "NCHW<k>c" (2-D only)
     traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
     assembly_format = "$input attr-dict `:` functional-type(operands, results)"
 
     @classmethod
     def output_shape(cls, x: TensorType, props: Props) -> list[int]:
         _numeric(x, "input")
-        require_rank(x, cls.SPATIAL + 2, "input")
+        block = layout_block(props, cls.SPATIAL)
+        require_rank(x, cls.SPATIAL + 2 + (block is not None), "input")
+        if block is not None:
+            require(x.get_shape()[-1] == block, f"the input's last dim must be the block {block}, got {x}")
         kernel = ints(props, "kernel")
         require(len(kernel) == cls.SPATIAL, f"kernel must have {cls.SPATIAL} entries, got {len(kernel)}")
         require(all(k >= 1 for k in kernel), f"kernel must be positive, got {list(kernel)}")
@@ -98,7 +132,7 @@ class PoolOp(TgOp):
             for i in range(cls.SPATIAL)
         ]
         require(all(o >= 1 for o in out), f"the pooling window does not fit the input {x}")
-        return [*shape[:2], *out]
+        return [*shape[:2], *out, *([block] if block is not None else [])]
 
     def window(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """kernel, strides, pads and dilations."""
@@ -106,7 +140,7 @@ class PoolOp(TgOp):
         return ints(p, "kernel"), ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
 
     def out_spatial(self) -> tuple[int, ...]:
-        return tensor_of(self.results[0]).get_shape()[2:]
+        return tensor_of(self.results[0]).get_shape()[2 : 2 + self.SPATIAL]
 
 
 class MaxPoolOp(PoolOp):
@@ -133,13 +167,16 @@ class MaxPoolOp(PoolOp):
         (values,) = cls.infer_result_types(operand_types, props)
         expected = [values, TensorType(i64, values.get_shape())]
         require(1 <= len(result_types) <= 2, f"expected 1 or 2 results, got {len(result_types)}")
+        blocked = layout_block(props, cls.SPATIAL) is not None
+        require(not blocked or len(result_types) == 1, "a blocked max pool has no Indices result")
         for i, (want, got) in enumerate(zip(expected, result_types)):
             require(want == got, f"result #{i} type should be {want}, got {got}")
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         order = integer(self.properties, "storage_order", default=0)
-        values, indices = max_pool(args[0], self.out_spatial(), *self.window(), order)
-        return [values, indices][: len(self.results)]
+        if len(self.results) == 1:
+            return [in_layout(self, lambda x: max_pool(x, self.out_spatial(), *self.window(), order)[0], args[0])]
+        return list(max_pool(args[0], self.out_spatial(), *self.window(), order))
 
 
 @irdl_op_definition
@@ -170,7 +207,7 @@ class AvgPoolOp(PoolOp):
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         include_pad = flag(self.properties, "count_include_pad")
-        return [avg_pool(args[0], self.out_spatial(), *self.window(), include_pad)]
+        return [in_layout(self, lambda x: avg_pool(x, self.out_spatial(), *self.window(), include_pad), args[0])]
 
 
 @irdl_op_definition
@@ -199,6 +236,11 @@ class LpPoolOp(PoolOp):
         require(p >= 1, f"p must be positive, got {p}")
         return [TensorType(x.element_type, cls.output_shape(x, props))]
 
+    @classmethod
+    def output_shape(cls, x: TensorType, props: Props) -> list[int]:
+        require("layout" not in props, f"{cls.name} has no layout property (NCHW only)")
+        return super().output_shape(x, props)
+
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         return [lp_pool(args[0], self.out_spatial(), *self.window(), integer(self.properties, "p"))]
 
@@ -216,11 +258,13 @@ class LpPool3dOp(LpPoolOp):
 
 @irdl_op_definition
 class GlobalAvgPool2dOp(TgOp):
-    """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1)."""
+    """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1); blocked, (N, C/k, H, W, k) ->
+    (N, C/k, 1, 1, k)."""
 
     name = "tg.global_avg_pool2d"
     input = operand_def(TensorType)
     result = result_def(TensorType)
+    layout = opt_prop_def(StringAttr)
     traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
     assembly_format = "$input attr-dict `:` functional-type(operands, results)"
 
@@ -228,12 +272,14 @@ class GlobalAvgPool2dOp(TgOp):
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (x,) = operand_types
         require_float(x, "input")
-        require_rank(x, 4, "input")
-        n, c, _, _ = x.get_shape()
-        return [TensorType(x.element_type, [n, c, 1, 1])]
+        block = layout_block(props, 2)
+        require_rank(x, 4 if block is None else 5, "input")
+        if block is not None:
+            require(x.get_shape()[-1] == block, f"the input's last dim must be the block {block}, got {x}")
+        return [TensorType(x.element_type, [*x.get_shape()[:2], 1, 1, *x.get_shape()[4:]])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
-        return [wide(args[0]).mean(axis=(2, 3), keepdims=True)]
+        return [wide(args[0]).mean(axis=(2, 3), keepdims=True)]  # (the same over NCHW<k>c)
 
 
 OPS: list[type[TgOp]] = [

@@ -5,9 +5,10 @@ of the block) becomes conv2d_nchwc between layout transforms: the input to NCHW[
 transform of a constant, which tg-fold-constants evaluates), the result back to NCHW.
 Element-wise ops whose operands come out of such transforms then run in the blocked
 layout too (their other operands are blocked or broadcast to match), so the conversion
-moves past them; where a conversion meets its inverse, both vanish. A ResNet then stays in
-NCHW16c from one convolution to the next, with conversions only around the ops that need
-NCHW (pooling, flatten).
+moves past them, as it does past 2-D pooling (the pools' blocked `layout`) and channel
+concats of whole blocks; where a conversion meets its inverse, both vanish. A ResNet, a
+DenseNet or an Inception then stays in NCHW16c from one convolution to the next, with
+conversions only around the ops that need NCHW (flatten, reshapes).
 
 A matmul or gemm by a constant matrix becomes dense_packed with the matrix packed as
 [N/16, K, 16] (padded with zero columns to a whole block): reshape, transpose and pad of a
@@ -254,6 +255,57 @@ class PushThroughSpatial(RewritePattern):
         rewriter.replace(op, back)
 
 
+def _back_to_nchw(rewriter: PatternRewriter, op: Operation, new: Operation, block: int) -> None:
+    """Replace op by NCHW(new's blocked result)."""
+    rewriter.insert(new)
+    back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})
+    back.results[0].name_hint = op.results[0].name_hint
+    rewriter.replace(op, back)
+
+
+class PushThroughPool(RewritePattern):
+    """2-D max (without Indices), average and global average pooling of an NCHW view of
+    blocked data pool the blocked data (`layout = "NCHW16c"`): a ResNet's stem max pool, a
+    SqueezeNet's or an Inception's pools and an EfficientNet's squeeze-and-excite means run
+    between two convolutions without converting to NCHW and back."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, tg.MaxPool2dOp | tg.AvgPool2dOp | tg.GlobalAvgPool2dOp) or "layout" in op.properties:
+            return
+        if len(op.results) != 1:
+            return  # (max pool's Indices are flat NCHW positions)
+        found = _from_blocked(op.operands[0])
+        if found is None:
+            return
+        x, block = found
+        props = dict(op.properties) | {"layout": StringAttr(f"NCHW{block}c")}
+        _back_to_nchw(rewriter, op, op.__class__.make([x], props), block)
+
+
+class PushThroughConcat(RewritePattern):
+    """A channel concat of NCHW views of blocked data, every piece whole blocks, is a concat
+    of the blocked data along the block axis (pieces not yet blocked are converted): a
+    DenseNet's growing feature maps, an Inception's or a SqueezeNet's branches stay blocked."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tg.ConcatOp, rewriter: PatternRewriter, /) -> None:
+        result = op.result.type
+        if not isinstance(result, TensorType) or result.get_num_dims() != 4 or integer(op.properties, "axis") != 1:
+            return
+        found = [_from_blocked(v) for v in op.inputs]
+        blocks = {b for _, b in filter(None, found)}
+        if len(blocks) != 1:
+            return
+        (block,) = blocks
+        if any(tg.tensor_of(v).get_shape()[1] % block for v in op.inputs):
+            return
+        pieces = [
+            f[0] if f is not None else _transform(rewriter, v, "NCHW", f"NCHW{block}c")
+            for v, f in zip(op.inputs, found)
+        ]
+        _back_to_nchw(rewriter, op, tg.ConcatOp.make(pieces, dict(op.properties)), block)
+
+
 class CancelTransforms(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.LayoutTransformOp, rewriter: PatternRewriter, /) -> None:
@@ -367,7 +419,15 @@ class TgLayout(ModulePass):
         ]
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([PushThroughElementwise(), PushThroughSpatial(), CancelTransforms()])
+            GreedyRewritePatternApplier(
+                [
+                    PushThroughElementwise(),
+                    PushThroughSpatial(),
+                    PushThroughPool(),
+                    PushThroughConcat(),
+                    CancelTransforms(),
+                ]
+            )
         ).rewrite_module(op)
         for region in op.regions:
             region_dce(region)

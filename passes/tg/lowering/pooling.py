@@ -8,6 +8,9 @@ combination's identity and, where it matters, are not counted).
   arithmetic of the output position (no per-tap test).
 - Lp: combine add of |x|^p (p multiplications); the then region takes the p-th root.
 - global average: a reduction over H and W, scaled in the then region.
+
+In the blocked layout (`layout = "NCHW16c"`) the output has a fifth axis, the channel lane,
+which indexes the input's last dim: the default schedule vectorizes it, 16 contiguous lanes.
 """
 
 from __future__ import annotations
@@ -44,6 +47,12 @@ from tessel.passes.tg.lowering.stages import (
 )
 
 
+def _tap_index(s: Index, r: Index, strides: list[int], pads: list[int], dilations: list[int]) -> Index:
+    """The input position of window tap r of output s; a blocked layout's trailing channel
+    lane (NCHW16c: s[4]) passes through."""
+    return [*_window_index(s, r, strides, pads, dilations), *s[2 + len(strides) :]]
+
+
 def _windows(op: Operation) -> tuple[list[int], list[int], list[int], list[int]]:
     p = op.properties
     return list(ints(p, "kernel")), list(ints(p, "strides")), list(ints(p, "pads")), list(ints(p, "dilations"))
@@ -60,7 +69,7 @@ def _max_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
     taps = [(f"t{d}", k) for d, k in enumerate(kernel_)]
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        return read(b, x, _window_index(s, r, strides, pads, dilations), pad=fill)
+        return read(b, x, _tap_index(s, r, strides, pads, dilations), pad=fill)
 
     kb.reduction("max_pool", dests[0], et, spatial, taps, max_combiner(et), fill, compute_type(et), body, then)
     if len(dests) == 1:
@@ -107,7 +116,7 @@ def _avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: The
     sp = len(kernel_)
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        return read(b, x, _window_index(s, r, strides, pads, dilations), pad=0)
+        return read(b, x, _tap_index(s, r, strides, pads, dilations), pad=0)
 
     def divide(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         count: SSAValue | None = None
@@ -149,18 +158,27 @@ def _tap_count(b: ElementBuilder, start: AffineExpr, k: int, dilation: int, lo: 
 @anchor(tg.GlobalAvgPool2dOp)
 def _global_avg_pool(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
     x = op.operands[0]
-    n, c, h, w = shape_of(x)
+    n, c, h, w, *lane = shape_of(x)  # (lane: NCHW16c's block)
     et = element_of(x)
     acc_t = compute_type(et)
 
     def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
-        return b.value(x, [s[0], s[1], r[0], r[1]])
+        return b.value(x, [s[0], s[1], r[0], r[1], *s[4:]])
 
     def scale(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
         return then(b, s, b.emit(arith.MulfOp(acc, b.const(1.0 / (h * w), acc_t))))
 
     kb.reduction(
-        "global_avg_pool", dests[0], et, _axes("o", (n, c, 1, 1)), [("h", h), ("w", w)], "add", 0, acc_t, body, scale
+        "global_avg_pool",
+        dests[0],
+        et,
+        _axes("o", (n, c, 1, 1, *lane)),
+        [("h", h), ("w", w)],
+        "add",
+        0,
+        acc_t,
+        body,
+        scale,
     )
 
 

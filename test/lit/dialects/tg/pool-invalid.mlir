@@ -256,3 +256,43 @@ func.func @lp_pool3d_missing_p(%x: tensor<1x1x4x4x4xf32>) {
   %y = tg.lp_pool3d %x {kernel = array<i64: 2, 2, 2>, strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, ceil_mode = false} : (tensor<1x1x4x4x4xf32>) -> tensor<1x1x3x3x3xf32>
   func.return
 }
+
+// -----
+
+func.func @blocked_layout_name(%x: tensor<1x2x9x9x16xf32>) {
+  // CHECK: pool-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.max_pool2d' op layout must be "NCHW" or "NCHW<k>c", got "NHWC"
+  %y = tg.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, layout = "NHWC"} : (tensor<1x2x9x9x16xf32>) -> tensor<1x2x4x4x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @blocked_lane_mismatch(%x: tensor<1x2x9x9x8xf32>) {
+  // CHECK: pool-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.avg_pool2d' op the input's last dim must be the block 16, got tensor<1x2x9x9x8xf32>
+  %y = tg.avg_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false, layout = "NCHW16c"} : (tensor<1x2x9x9x8xf32>) -> tensor<1x2x4x4x8xf32>
+  func.return
+}
+
+// -----
+
+func.func @blocked_with_indices(%x: tensor<1x2x9x9x16xf32>) {
+  // CHECK: pool-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.max_pool2d' op a blocked max pool has no Indices result
+  %y, %i = tg.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, layout = "NCHW16c"} : (tensor<1x2x9x9x16xf32>) -> (tensor<1x2x4x4x16xf32>, tensor<1x2x4x4x16xi64>)
+  func.return
+}
+
+// -----
+
+func.func @blocked_3d(%x: tensor<1x2x4x9x9x16xf32>) {
+  // CHECK: pool-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.max_pool3d' op a blocked layout applies to 2-D pooling only
+  %y = tg.max_pool3d %x {kernel = array<i64: 1, 3, 3>, strides = array<i64: 1, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, ceil_mode = false, layout = "NCHW16c"} : (tensor<1x2x4x9x9x16xf32>) -> tensor<1x2x4x4x4x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @global_blocked_rank(%x: tensor<1x32x9x9xf32>) {
+  // CHECK: pool-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.global_avg_pool2d' op input must have rank 5
+  %y = tg.global_avg_pool2d %x {layout = "NCHW16c"} : (tensor<1x32x9x9xf32>) -> tensor<1x32x1x1xf32>
+  func.return
+}

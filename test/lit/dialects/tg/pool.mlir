@@ -117,3 +117,18 @@ func.func @lp_pool(%x: tensor<1x3x28x28xf32>, %y: tensor<1x1x3x3x3xf64>) -> tens
   %b = tg.lp_pool3d %y {kernel = array<i64: 2, 2, 2>, strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, ceil_mode = false, p = 2 : i64} : (tensor<1x1x3x3x3xf64>) -> tensor<1x1x2x2x2xf64>
   func.return %a : tensor<1x3x30x30xf32>
 }
+
+// -----
+
+// The blocked layout (NCHW16c): the window slides over dims 2 and 3, the channel lane is
+// carried through; a global average keeps the lane too.
+// CHECK-LABEL: func.func @blocked
+// CHECK: tg.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, layout = "NCHW16c"} : (tensor<1x2x9x9x16xf32>) -> tensor<1x2x4x4x16xf32>
+// CHECK: tg.avg_pool2d %x {{.*}}layout = "NCHW16c"} : (tensor<1x2x9x9x16xf32>) -> tensor<1x2x5x5x16xf32>
+// CHECK: tg.global_avg_pool2d %x {layout = "NCHW16c"} : (tensor<1x2x9x9x16xf32>) -> tensor<1x2x1x1x16xf32>
+func.func @blocked(%x: tensor<1x2x9x9x16xf32>) -> (tensor<1x2x4x4x16xf32>, tensor<1x2x5x5x16xf32>, tensor<1x2x1x1x16xf32>) {
+  %m = tg.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, layout = "NCHW16c"} : (tensor<1x2x9x9x16xf32>) -> tensor<1x2x4x4x16xf32>
+  %a = tg.avg_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false, layout = "NCHW16c"} : (tensor<1x2x9x9x16xf32>) -> tensor<1x2x5x5x16xf32>
+  %g = tg.global_avg_pool2d %x {layout = "NCHW16c"} : (tensor<1x2x9x9x16xf32>) -> tensor<1x2x1x1x16xf32>
+  func.return %m, %a, %g : tensor<1x2x4x4x16xf32>, tensor<1x2x5x5x16xf32>, tensor<1x2x1x1x16xf32>
+}

@@ -182,3 +182,44 @@ func.func @narrow_groups(%x: tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32> {
   %y = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x32x8x8xf32>, tensor<32x2x3x3xf32>) -> tensor<1x32x8x8xf32>
   func.return %y : tensor<1x32x8x8xf32>
 }
+
+// -----
+
+// A max pool and a global average of blocked data run blocked (layout = "NCHW16c"); a
+// channel concat of blocked pieces concatenates whole blocks along dim 1 (an NCHW piece of
+// whole blocks is converted): no conversion between the convolutions.
+// CHECK-LABEL: func.func @pool_and_concat_stay_blocked
+// CHECK:      %[[A:.*]] = tg.conv2d_nchwc %{{.*}}, %{{.*}} {{.*}} -> tensor<1x2x8x8x16xf32>
+// CHECK-NEXT: %[[P:.*]] = tg.max_pool2d %[[A]] {{.*}}layout = "NCHW16c"} : (tensor<1x2x8x8x16xf32>) -> tensor<1x2x4x4x16xf32>
+// CHECK:      %[[B:.*]] = tg.conv2d_nchwc %[[P]], %{{.*}} -> tensor<1x1x4x4x16xf32>
+// CHECK:      %[[E:.*]] = tg.layout_transform %e {src = "NCHW", dst = "NCHW16c"} : tensor<1x16x4x4xf32> -> tensor<1x1x4x4x16xf32>
+// CHECK-NEXT: %[[C:.*]] = tg.concat %[[P]], %[[B]], %[[E]] {axis = 1 : i64} : (tensor<1x2x4x4x16xf32>, tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xf32>) -> tensor<1x4x4x4x16xf32>
+// CHECK-NEXT: %[[G:.*]] = tg.global_avg_pool2d %[[C]] {layout = "NCHW16c"} : (tensor<1x4x4x4x16xf32>) -> tensor<1x4x1x1x16xf32>
+// CHECK-NEXT: tg.layout_transform %[[G]] {src = "NCHW16c", dst = "NCHW"} : tensor<1x4x1x1x16xf32> -> tensor<1x64x1x1xf32>
+func.func @pool_and_concat_stay_blocked(%x: tensor<1x16x8x8xf32>, %w1: tensor<32x16x3x3xf32>, %w2: tensor<16x32x1x1xf32>, %e: tensor<1x16x4x4xf32>) -> tensor<1x64x1x1xf32> {
+  %a = tg.conv2d %x, %w1 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32>
+  %p = tg.max_pool2d %a {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x32x8x8xf32>) -> tensor<1x32x4x4xf32>
+  %b = tg.conv2d %p, %w2 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x4x4xf32>, tensor<16x32x1x1xf32>) -> tensor<1x16x4x4xf32>
+  %c = tg.concat %p, %b, %e {axis = 1 : i64} : (tensor<1x32x4x4xf32>, tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>) -> tensor<1x64x4x4xf32>
+  %g = tg.global_avg_pool2d %c : (tensor<1x64x4x4xf32>) -> tensor<1x64x1x1xf32>
+  func.return %g : tensor<1x64x1x1xf32>
+}
+
+// -----
+
+// What stays NCHW: a max pool with Indices (flat NCHW positions), a concat along another
+// axis, a concat with a piece of a partial block (8 channels), an Lp pool.
+// CHECK-LABEL: func.func @pool_and_concat_stay_nchw
+// CHECK:      tg.max_pool2d %{{.*}} : (tensor<1x32x8x8xf32>) -> (tensor<1x32x4x4xf32>, tensor<1x32x4x4xi64>)
+// CHECK:      tg.concat %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<1x32x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x32x16x8xf32>
+// CHECK:      tg.concat %{{.*}}, %e {axis = 1 : i64} : (tensor<1x32x8x8xf32>, tensor<1x8x8x8xf32>) -> tensor<1x40x8x8xf32>
+// CHECK:      tg.lp_pool2d %{{.*}} : (tensor<1x32x8x8xf32>) -> tensor<1x32x4x4xf32>
+// CHECK-NOT:  layout = "NCHW16c"
+func.func @pool_and_concat_stay_nchw(%x: tensor<1x16x8x8xf32>, %w1: tensor<32x16x3x3xf32>, %e: tensor<1x8x8x8xf32>) -> (tensor<1x32x4x4xf32>, tensor<1x32x4x4xi64>, tensor<1x32x16x8xf32>, tensor<1x40x8x8xf32>, tensor<1x32x4x4xf32>) {
+  %a = tg.conv2d %x, %w1 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32>
+  %p, %i = tg.max_pool2d %a {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x32x8x8xf32>) -> (tensor<1x32x4x4xf32>, tensor<1x32x4x4xi64>)
+  %h = tg.concat %a, %a {axis = 2 : i64} : (tensor<1x32x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x32x16x8xf32>
+  %c = tg.concat %a, %e {axis = 1 : i64} : (tensor<1x32x8x8xf32>, tensor<1x8x8x8xf32>) -> tensor<1x40x8x8xf32>
+  %l = tg.lp_pool2d %a {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, p = 2 : i64} : (tensor<1x32x8x8xf32>) -> tensor<1x32x4x4xf32>
+  func.return %p, %i, %h, %c, %l : tensor<1x32x4x4xf32>, tensor<1x32x4x4xi64>, tensor<1x32x16x8xf32>, tensor<1x40x8x8xf32>, tensor<1x32x4x4xf32>
+}

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -38,28 +38,12 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
-from tessel.dialects.tg.base import Elementwise, bool_attr, flag, floating, int_attr, integer, ints, ints_attr
-from tessel.dialects.tg.blocked import blocked_shape
+from tessel.dialects.tg.base import bool_attr, flag, floating, int_attr, integer, ints_attr
 from tessel.ir import dtypes
+from tessel.passes.tg._layout_moves import MOVES, convert, pad, pad_channels, reshape, to_nchw
 
 BLOCK = 16
 MIN_PADDED_OUTPUTS = 4  # fewer output channels stay in NCHW rather than pad a block
-
-
-def _transform(rewriter: PatternRewriter, v: SSAValue, src: str, dst: str) -> SSAValue:
-    op = tg.LayoutTransformOp.make([v], {"src": StringAttr(src), "dst": StringAttr(dst)})
-    rewriter.insert(op)
-    return op.results[0]
-
-
-def _reshape(rewriter: PatternRewriter, v: SSAValue, shape: list[int]) -> SSAValue:
-    t = v.type
-    assert isinstance(t, TensorType)
-    if list(t.get_shape()) == shape:
-        return v
-    op = tg.ReshapeOp.make([v], result_types=[TensorType(t.element_type, shape)])
-    rewriter.insert(op)
-    return op.results[0]
 
 
 def input_block(channels: int) -> int:
@@ -90,12 +74,12 @@ def _merged_groups(rewriter: PatternRewriter, w: SSAValue, groups: int, r: int) 
     channel o of sub-group j reading only its own C/g inputs (an identity mask, folded)."""
     m, cg, kh, kw = tg.tensor_of(w).get_shape()
     element = tg.tensor_of(w).element_type
-    w7 = _reshape(rewriter, w, [groups // r, r, m // groups, 1, cg, kh, kw])
+    w7 = reshape(rewriter, w, [groups // r, r, m // groups, 1, cg, kh, kw])
     eye = tg.constant_op(np.eye(r, dtype=dtypes.to_numpy(element)).reshape(1, r, 1, r, 1, 1, 1))
     rewriter.insert(eye)
     masked = tg.MulOp.make([w7, eye.results[0]])
     rewriter.insert(masked)
-    return _reshape(rewriter, masked.results[0], [m, r * cg, kh, kw])
+    return reshape(rewriter, masked.results[0], [m, r * cg, kh, kw])
 
 
 class BlockConv(RewritePattern):
@@ -123,195 +107,42 @@ class BlockConv(RewritePattern):
         # blocked conv with a quarter of its lanes idle still beats the NCHW one
         extra = -m % BLOCK
         if extra:
-            weight = _pad(rewriter, weight, [0, 0, 0, 0, extra, 0, 0, 0])
-            bias = _pad(rewriter, bias, [0, extra]) if bias is not None else None
+            weight = pad(rewriter, weight, [0, 0, 0, 0, extra, 0, 0, 0])
+            bias = pad(rewriter, bias, [0, extra]) if bias is not None else None
         cb = input_block(c)
-        x = _transform(rewriter, op.input, "NCHW", f"NCHW{cb}c")
-        w = _transform(rewriter, weight, "OIHW", f"OIHW{cb}i{BLOCK}o")
+        x = convert(rewriter, op.input, "NCHW", f"NCHW{cb}c")
+        w = convert(rewriter, weight, "OIHW", f"OIHW{cb}i{BLOCK}o")
         operands = [x, w] + ([bias] if bias is not None else [])
         props = {k: v for k, v in op.properties.items() if k != "groups"}
         if groups > 1:
             props["groups"] = int_attr(groups)
-        conv = tg.Conv2dNchwcOp.make(operands, props)
-        rewriter.insert(conv)
-        back: Operation = tg.LayoutTransformOp.make(
-            [conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")}
-        )
-        if extra:
-            rewriter.insert(back)
-            n, _, h, w_ = tg.tensor_of(back.results[0]).get_shape()
-            back = tg.SliceOp.make(
-                [back.results[0]],
-                {"starts": ints_attr([0, 0, 0, 0]), "steps": ints_attr([1, 1, 1, 1])},
-                [TensorType(op.result.type.element_type, [n, m, h, w_])],
-            )
-        back.results[0].name_hint = op.result.name_hint
-        rewriter.replace(op, back)
+        to_nchw(rewriter, op, tg.Conv2dNchwcOp.make(operands, props), BLOCK, m)
 
 
 class BlockDepthwise(RewritePattern):
-    """A depthwise conv2d (groups = input channels = output channels, a multiple of the
-    block) runs on NCHW16c with its filters as OIHW1i16o: the network stays blocked."""
+    """A depthwise conv2d (groups = input channels = output channels) runs on NCHW16c with
+    its filters as OIHW1i16o: the network stays blocked. Channels that do not fill the last
+    block are padded (zero input channels, zero filters and bias), the result's padding cut
+    off by a slice; where the input is itself a padded view, ReadPaddedInput lets the
+    convolution read the padded data directly."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.Conv2dOp, rewriter: PatternRewriter, /) -> None:
         m, per_group = tg.tensor_of(op.weight).get_shape()[:2]
         c = tg.tensor_of(op.input).get_shape()[1]
-        if integer(op.properties, "groups") != c or m != c or per_group != 1 or c % BLOCK:
+        if integer(op.properties, "groups") != c or m != c or per_group != 1:
             return
-        x = _transform(rewriter, op.input, "NCHW", f"NCHW{BLOCK}c")
-        w = _transform(rewriter, op.weight, "OIHW", f"OIHW1i{BLOCK}o")
-        operands = [x, w] + ([op.bias] if op.bias is not None else [])
+        extra = -c % BLOCK
+        x = convert(rewriter, pad_channels(rewriter, op.input, extra), "NCHW", f"NCHW{BLOCK}c")
+        w = convert(
+            rewriter,
+            pad(rewriter, op.weight, [0, 0, 0, 0, extra, 0, 0, 0]) if extra else op.weight,
+            "OIHW",
+            f"OIHW1i{BLOCK}o",
+        )
+        bias = [pad(rewriter, op.bias, [0, extra]) if extra else op.bias] if op.bias is not None else []
         props = {k: v for k, v in op.properties.items() if k != "groups"}
-        conv = tg.DepthwiseConv2dNchwcOp.make(operands, props)
-        rewriter.insert(conv)
-        back = tg.LayoutTransformOp.make(
-            [conv.results[0]], {"src": StringAttr(f"NCHW{BLOCK}c"), "dst": StringAttr("NCHW")}
-        )
-        back.results[0].name_hint = op.result.name_hint
-        rewriter.replace(op, back)
-
-
-def _pad(rewriter: PatternRewriter, v: SSAValue, pads: list[int]) -> SSAValue:
-    op = tg.PadOp.make([v], {"pads": ints_attr(pads), "mode": StringAttr("constant")})
-    rewriter.insert(op)
-    return op.results[0]
-
-
-def _from_blocked(v: SSAValue) -> tuple[SSAValue, int] | None:
-    """(the blocked value, block) when v is an NCHW view of an NCHW[c]c tensor."""
-    op = v.owner
-    if isinstance(op, tg.LayoutTransformOp) and op.dst.data == "NCHW" and op.src.data.startswith("NCHW"):
-        return op.input, tg.tensor_of(op.input).get_shape()[4]
-    return None
-
-
-class PushThroughElementwise(RewritePattern):
-    """E(from_blocked(x), y) -> from_blocked(E(x, blocked(y)))."""
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, tg.TgOp) or not op.has_trait(Elementwise) or isinstance(op, tg.BatchNormOp):
-            return
-        result = op.results[0].type
-        if not isinstance(result, TensorType) or result.get_num_dims() != 4:
-            return
-        blocked = [_from_blocked(v) for v in op.operands]
-        blocks = {b for _, b in filter(None, blocked)}
-        if len(blocks) != 1:
-            return
-        (block,) = blocks
-        n, c, h, w = result.get_shape()
-        operands = []
-        for v, found in zip(op.operands, blocked):
-            if found is not None:
-                operands.append(found[0])
-                continue
-            shape = list(tg.tensor_of(v).get_shape())
-            s = [1] * (4 - len(shape)) + shape
-            if s[1] == c:
-                operands.append(_transform(rewriter, _reshape(rewriter, v, s), "NCHW", f"NCHW{block}c"))
-            elif s[1] == 1:
-                operands.append(_reshape(rewriter, v, [s[0], 1, s[2], s[3], 1]))
-            else:
-                return
-        # the result's own type, blocked (what make would infer, and what it cannot for tg.cast)
-        types = [TensorType(result.element_type, blocked_shape(result.get_shape(), "NCHW", f"NCHW{block}c"))]
-        new = op.__class__.make(operands, dict(op.properties), types)
-        rewriter.insert(new)
-        back = tg.LayoutTransformOp.make(
-            [new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")}
-        )
-        back.results[0].name_hint = op.results[0].name_hint
-        rewriter.replace(op, back)
-
-
-class PushThroughSpatial(RewritePattern):
-    """depth_to_space and spatial pads (crops) of an NCHW view of blocked data run on the
-    blocked data: both are layout-agnostic on NCHW[k]c (depth_to_space when the output
-    channels fill whole blocks), so a transposed convolution's phase shuffle and crop stay
-    blocked between two convolutions."""
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, tg.DepthToSpaceOp | tg.PadOp):
-            return
-        found = _from_blocked(op.operands[0])
-        if found is None:
-            return
-        x, block = found
-        props = dict(op.properties)
-        if isinstance(op, tg.PadOp):
-            pads = list(ints(op.properties, "pads"))
-            if any(pads[d] or pads[d + 4] for d in (0, 1)) or (op.mode.data != "constant" and any(pads)):
-                return
-            props["pads"] = ints_attr([*pads[:4], 0, *pads[4:], 0])
-        elif op.result.type.get_shape()[1] % block:
-            return
-        new = op.__class__.make([x], props)
-        rewriter.insert(new)
-        back = tg.LayoutTransformOp.make(
-            [new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")}
-        )
-        back.results[0].name_hint = op.results[0].name_hint
-        rewriter.replace(op, back)
-
-
-def _back_to_nchw(rewriter: PatternRewriter, op: Operation, new: Operation, block: int) -> None:
-    """Replace op by NCHW(new's blocked result)."""
-    rewriter.insert(new)
-    back = tg.LayoutTransformOp.make([new.results[0]], {"src": StringAttr(f"NCHW{block}c"), "dst": StringAttr("NCHW")})
-    back.results[0].name_hint = op.results[0].name_hint
-    rewriter.replace(op, back)
-
-
-class PushThroughPool(RewritePattern):
-    """2-D max (without Indices), average and global average pooling of an NCHW view of
-    blocked data pool the blocked data (`layout = "NCHW16c"`): a ResNet's stem max pool, a
-    SqueezeNet's or an Inception's pools and an EfficientNet's squeeze-and-excite means run
-    between two convolutions without converting to NCHW and back."""
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, tg.MaxPool2dOp | tg.AvgPool2dOp | tg.GlobalAvgPool2dOp) or "layout" in op.properties:
-            return
-        if len(op.results) != 1:
-            return  # (max pool's Indices are flat NCHW positions)
-        found = _from_blocked(op.operands[0])
-        if found is None:
-            return
-        x, block = found
-        props = dict(op.properties) | {"layout": StringAttr(f"NCHW{block}c")}
-        _back_to_nchw(rewriter, op, op.__class__.make([x], props), block)
-
-
-class PushThroughConcat(RewritePattern):
-    """A channel concat of NCHW views of blocked data, every piece whole blocks, is a concat
-    of the blocked data along the block axis (pieces not yet blocked are converted): a
-    DenseNet's growing feature maps, an Inception's or a SqueezeNet's branches stay blocked."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tg.ConcatOp, rewriter: PatternRewriter, /) -> None:
-        result = op.result.type
-        if not isinstance(result, TensorType) or result.get_num_dims() != 4 or integer(op.properties, "axis") != 1:
-            return
-        found = [_from_blocked(v) for v in op.inputs]
-        blocks = {b for _, b in filter(None, found)}
-        if len(blocks) != 1:
-            return
-        (block,) = blocks
-        if any(tg.tensor_of(v).get_shape()[1] % block for v in op.inputs):
-            return
-        pieces = [
-            f[0] if f is not None else _transform(rewriter, v, "NCHW", f"NCHW{block}c")
-            for v, f in zip(op.inputs, found)
-        ]
-        _back_to_nchw(rewriter, op, tg.ConcatOp.make(pieces, dict(op.properties)), block)
-
-
-class CancelTransforms(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tg.LayoutTransformOp, rewriter: PatternRewriter, /) -> None:
-        inner = op.input.owner
-        if isinstance(inner, tg.LayoutTransformOp) and inner.src.data == op.dst.data and inner.dst.data == op.src.data:
-            rewriter.replace(op, [], [inner.input])
+        to_nchw(rewriter, op, tg.DepthwiseConv2dNchwcOp.make([x, w, *bias], props), BLOCK, c)
 
 
 class TransposeGemmWeights(RewritePattern):
@@ -340,13 +171,13 @@ def _pack(rewriter: PatternRewriter, b: SSAValue, transposed: bool) -> SSAValue:
     if extra:
         pads = [0, 0, 0, 0]
         pads[2 + n_dim] = extra
-        b = _pad(rewriter, b, pads)
+        b = pad(rewriter, b, pads)
     blocks = (n + extra) // nb
     if transposed:
-        grouped = _reshape(rewriter, b, [blocks, nb, k])
+        grouped = reshape(rewriter, b, [blocks, nb, k])
         perm = [0, 2, 1]
     else:
-        grouped = _reshape(rewriter, b, [k, blocks, nb])
+        grouped = reshape(rewriter, b, [k, blocks, nb])
         perm = [1, 0, 2]
     op = tg.TransposeOp.make([grouped], {"perm": ints_attr(perm)})
     rewriter.insert(op)
@@ -418,16 +249,6 @@ class TgLayout(ModulePass):
             TransposeGemmWeights(),
         ]
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    PushThroughElementwise(),
-                    PushThroughSpatial(),
-                    PushThroughPool(),
-                    PushThroughConcat(),
-                    CancelTransforms(),
-                ]
-            )
-        ).rewrite_module(op)
+        PatternRewriteWalker(GreedyRewritePatternApplier([move() for move in MOVES])).rewrite_module(op)
         for region in op.regions:
             region_dce(region)

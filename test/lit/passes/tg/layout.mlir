@@ -223,3 +223,54 @@ func.func @pool_and_concat_stay_nchw(%x: tensor<1x16x8x8xf32>, %w1: tensor<32x16
   %l = tg.lp_pool2d %a {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, p = 2 : i64} : (tensor<1x32x8x8xf32>) -> tensor<1x32x4x4xf32>
   func.return %p, %i, %h, %c, %l : tensor<1x32x4x4xf32>, tensor<1x32x4x4xi64>, tensor<1x32x16x8xf32>, tensor<1x40x8x8xf32>, tensor<1x32x4x4xf32>
 }
+
+// -----
+
+// Channels that do not fill a block (24 = 16 + 8) are carried padded: the first conv
+// computes 32 channels (zero filters), the relu, the depthwise conv (zero filters and bias
+// for the padding) and a HardSwish run on the padded data, and the last conv reads it with
+// zero weights for the 8 padding inputs (the weight padded before its conversion). Only the
+// model's input and output convert.
+// CHECK-LABEL: func.func @padded_channels
+// CHECK:      %[[A:.*]] = tg.conv2d_nchwc %{{.*}}, %{{.*}} {{.*}} -> tensor<1x2x8x8x16xf32>
+// CHECK-NEXT: %[[R:.*]] = tg.relu %[[A]] : tensor<1x2x8x8x16xf32>
+// CHECK:      %[[D:.*]] = tg.depthwise_conv2d_nchwc %[[R]], %{{.*}}, %{{.*}} {{.*}} -> tensor<1x2x8x8x16xf32>
+// CHECK:      tg.clip %{{.*}} : tensor<1x2x8x8x16xf32>
+// CHECK:      %[[S:.*]] = tg.div %{{.*}}, %{{.*}} : (tensor<1x2x8x8x16xf32>, tensor<1x1x1x1x1xf32>) -> tensor<1x2x8x8x16xf32>
+// CHECK:      %[[W:.*]] = tg.pad %w3 {pads = array<i64: 0, 0, 0, 0, 0, 8, 0, 0>, mode = "constant"} : tensor<16x24x1x1xf32> -> tensor<16x32x1x1xf32>
+// CHECK-NEXT: %[[WB:.*]] = tg.layout_transform %[[W]] {src = "OIHW", dst = "OIHW16i16o"}
+// CHECK-NEXT: %[[Y:.*]] = tg.conv2d_nchwc %[[S]], %[[WB]]
+// CHECK-NEXT: tg.layout_transform %[[Y]] {src = "NCHW16c", dst = "NCHW"}
+// CHECK-NOT:  tg.slice
+// CHECK:      func.return
+func.func @padded_channels(%x: tensor<1x16x8x8xf32>, %w1: tensor<24x16x3x3xf32>, %wd: tensor<24x1x3x3xf32>, %bd: tensor<24xf32>, %w3: tensor<16x24x1x1xf32>) -> tensor<1x16x8x8xf32> {
+  %a = tg.conv2d %x, %w1 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<24x16x3x3xf32>) -> tensor<1x24x8x8xf32>
+  %r = tg.relu %a : tensor<1x24x8x8xf32>
+  %d = tg.conv2d %r, %wd, %bd {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 24 : i64} : (tensor<1x24x8x8xf32>, tensor<24x1x3x3xf32>, tensor<24xf32>) -> tensor<1x24x8x8xf32>
+  %three = tg.constant dense<3.0> : tensor<f32>
+  %six = tg.constant dense<6.0> : tensor<f32>
+  %p = tg.add %d, %three : (tensor<1x24x8x8xf32>, tensor<f32>) -> tensor<1x24x8x8xf32>
+  %c = tg.clip %p {min = 0.0 : f32, max = 6.0 : f32} : tensor<1x24x8x8xf32>
+  %m = tg.mul %d, %c : (tensor<1x24x8x8xf32>, tensor<1x24x8x8xf32>) -> tensor<1x24x8x8xf32>
+  %s = tg.div %m, %six : (tensor<1x24x8x8xf32>, tensor<f32>) -> tensor<1x24x8x8xf32>
+  %y = tg.conv2d %s, %w3 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x24x8x8xf32>, tensor<16x24x1x1xf32>) -> tensor<1x16x8x8xf32>
+  func.return %y : tensor<1x16x8x8xf32>
+}
+
+// -----
+
+// What is not finite on padding stays on the sliced NCHW view: a log (log 0 = -inf, which
+// the next convolution's zero weights would turn into NaN) and a division by a per-channel
+// value (its padding would be zeros).
+// CHECK-LABEL: func.func @padded_channels_not_moved
+// CHECK:      %[[A:.*]] = tg.conv2d_nchwc
+// CHECK-NEXT: %[[B:.*]] = tg.layout_transform %[[A]] {src = "NCHW16c", dst = "NCHW"} : tensor<1x2x8x8x16xf32> -> tensor<1x32x8x8xf32>
+// CHECK-NEXT: %[[S:.*]] = tg.slice %[[B]] {{.*}} : tensor<1x32x8x8xf32> -> tensor<1x24x8x8xf32>
+// CHECK-NEXT: tg.log %[[S]] : tensor<1x24x8x8xf32>
+// CHECK-NEXT: tg.div %[[S]], %v : (tensor<1x24x8x8xf32>, tensor<24x1x1xf32>) -> tensor<1x24x8x8xf32>
+func.func @padded_channels_not_moved(%x: tensor<1x16x8x8xf32>, %w1: tensor<24x16x3x3xf32>, %v: tensor<24x1x1xf32>) -> (tensor<1x24x8x8xf32>, tensor<1x24x8x8xf32>) {
+  %a = tg.conv2d %x, %w1 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<24x16x3x3xf32>) -> tensor<1x24x8x8xf32>
+  %l = tg.log %a : tensor<1x24x8x8xf32>
+  %q = tg.div %a, %v : (tensor<1x24x8x8xf32>, tensor<24x1x1xf32>) -> tensor<1x24x8x8xf32>
+  func.return %l, %q : tensor<1x24x8x8xf32>, tensor<1x24x8x8xf32>
+}

@@ -292,7 +292,10 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     # No power-of-two width divides the vector axis (ViT's 197 tokens): vectors anyway, the
     # last one moved back to end at the axis's end (it recomputes a few elements; no stage
     # writes a buffer it reads, tg-plan-memory keeps them apart), not a scalar stage.
-    overlap = bool(k) and v == k - 1 and width == 1 and extents[v] >= 4 and lanes >= 4 and _shifts_freely(op, v)
+    # A narrow divisor (1500 = 4 x 375: whisper's 1500 frames) is worse than full vectors
+    # with the last one overlapping: 94 vectors of 16 instead of 375 of 4.
+    overlap = bool(k) and v == k - 1 and extents[v] >= 4 and lanes >= 4 and _shifts_freely(op, v)
+    overlap = overlap and (width == 1 or (width < lanes and -(-extents[v] // lanes) < extents[v] // width))
     if overlap:
         width = min(lanes, 1 << (extents[v].bit_length() - 1))
     total = math.prod(extents[:k])

@@ -218,8 +218,10 @@ def _rfactor_width(
     extent = reduce[-1][1]
     if extent < RFACTOR_MIN_EXTENT:
         return 0
-    # a width that divides the row; else (197 tokens) vectors with the last one guarded
-    width = next((w for w in RFACTOR_WIDTHS if extent % w == 0 and extent // w >= 4), 0)
+    # a width of whole vectors that divides the row; else (197 tokens; whisper's 1500 =
+    # 4 x 375, where 4 lanes would use a quarter of the vector) a vector with the last step
+    # guarded; narrower divisors only for rows too short for that
+    width = next((w for w in RFACTOR_WIDTHS[:2] if extent % w == 0 and extent // w >= 4), 0)
     width = width or next((w for w in RFACTOR_WIDTHS[1:] if extent // w >= 4), 0)
     if not width:
         return 0

@@ -48,18 +48,22 @@ func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
-// Rows that 16 does not divide: 20 takes vectors of 4 (5 of them, no tail); 6 has no
-// power-of-two divisor >= 4 and takes two vectors of 4 anyway, the second moved back to
-// end at the row's end (elements 2..5: 2 and 3 are computed twice, the same way). Small
-// stages are not parallel (over 1).
+// Rows that 16 does not divide: 20 takes two vectors of 16, the second moved back to end at
+// the row's end (elements 4..19: 4 to 15 are computed twice, the same way), not five of 4
+// (the widest power of two that divides 20: a quarter of each vector); 6 has no
+// power-of-two divisor >= 4 and takes two vectors of 4 the same way. Small stages are not
+// parallel (over 1).
 // CHECK-LABEL: func.func @k0_exp__s0(
-// CHECK-SAME:    kernel.schedule = "i0/1x2 i1/4x5 i1/1x4:vector"
+// CHECK-SAME:    kernel.schedule = "i0/1x2 i1/16x2:clamp i1/1x16:vector"
 // CHECK-NOT:     %lo to
-// CHECK:         %[[C5:[a-z0-9_]+]] = arith.constant 5 : index
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C5]] step
-// CHECK:           vector.load %{{.*}} : memref<2x20xf32>, vector<4xf32>
-// CHECK-NEXT:      math.exp %{{.*}} : vector<4xf32>
-// CHECK-NEXT:      vector.store %{{.*}} : memref<2x20xf32>, vector<4xf32>
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK:           scf.for %[[J:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[AT0:[a-z0-9_]+]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK-NEXT:      %[[LAST0:[a-z0-9_]+]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[S0:[a-z0-9_]+]] = arith.minsi %[[AT0]], %[[LAST0]] : index
+// CHECK-NEXT:      vector.load %{{.*}}[%{{.*}}, %[[S0]]] : memref<2x20xf32>, vector<16xf32>
+// CHECK-NEXT:      math.exp %{{.*}} : vector<16xf32>
+// CHECK-NEXT:      vector.store %{{.*}}[%{{.*}}, %[[S0]]] : memref<2x20xf32>, vector<16xf32>
 // CHECK-LABEL: func.func @k0_exp(
 // CHECK-NEXT:    kernel.launch @k0_exp__s0(%{{.*}}, %{{.*}}) over 1 : i64
 // CHECK-LABEL: func.func @k1_exp__s0(

@@ -1,18 +1,20 @@
 // RUN: %tessel-opt %s -p tg-fuse,tg-to-kernel --split-input-file | filecheck %s
 
-// A softmax over rows of 1500: the row max and the row sum have no vector axis (one value
-// a row), so each is split as TVM's rfactor: 4 interleaved partial results a row (rf, the
-// last spatial axis, which the schedule vectorizes) over 375 steps, then a stage combining
-// the 4. The loads read x at r0 * 4 + rf: unit stride along rf.
+// A softmax over rows of 1500 (whisper's frames): the row max and the row sum have no vector
+// axis (one value a row), so each is split as TVM's rfactor: 16 interleaved partial results
+// a row (rf, the last spatial axis, which the schedule vectorizes) over 94 steps, the last
+// one's lanes past 1500 guarded (1500 = 4 x 375: a divisor would use a quarter of the
+// vector), then a stage combining the 16. The loads read x at r0 * 16 + rf: unit stride.
 // CHECK-LABEL: func.func @k0_softmax(
-// CHECK:       %[[MRF:.*]] = memref.alloc() : memref<4x1x4xf32>
-// CHECK:       kernel.compute "max_rf" %[[MRF]](o0 = 4, o1 = 1, rf = 4) reduce(r0 = 375) combine "max"
-// CHECK:         affine.load %{{.*}}[%{{.*}}, %[[R:.*]] * 4 + %[[RF:.*]]] : memref<4x1500xf32>
-// CHECK:       kernel.compute "max" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 4) combine "max"
+// CHECK:       %[[MRF:.*]] = memref.alloc() : memref<4x1x16xf32>
+// CHECK:       kernel.compute "max_rf" %[[MRF]](o0 = 4, o1 = 1, rf = 16) reduce(r0 = 94) combine "max"
+// CHECK:         kernel.load %{{.*}}[%{{.*}}, %[[R:.*]] * 16 + %[[RF:.*]]] pad {{.*}} : memref<4x1500xf32>
+// CHECK:         arith.select
+// CHECK:       kernel.compute "max" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 16) combine "max"
 // CHECK:         affine.load %[[MRF]]
-// CHECK:       kernel.compute "sum2_rf" %{{.*}}(o0 = 4, o1 = 1, rf = 4) reduce(r0 = 375) combine "add"
+// CHECK:       kernel.compute "sum2_rf" %{{.*}}(o0 = 4, o1 = 1, rf = 16) reduce(r0 = 94) combine "add"
 // CHECK:         math.exp
-// CHECK:       kernel.compute "sum2" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 4) combine "add"
+// CHECK:       kernel.compute "sum2" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 16) combine "add"
 // CHECK:       kernel.compute "softmax3"
 func.func @softmax_rows(%x: tensor<4x1500xf32>) -> tensor<4x1500xf32> {
   %y = tg.softmax %x {axis = 1 : i64} : tensor<4x1500xf32>

@@ -327,6 +327,15 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
                 outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
             else:
                 outer.append(Loop(d, extents[d], 1))
+        if rows_axis is not None and rows_axis < v and _rows_fit_cache(extents[rows_axis], extents[k:]):
+            # Few rows against many column blocks (GPT-2's 32 tokens x 3072 outputs): the
+            # column blocks outside the rows, so each block of weights is read from memory
+            # once and reused by every row tile from cache, and the threads split the
+            # weights, not the rows (which every thread would otherwise stream whole).
+            col = next(i for i, loop in enumerate(outer) if loop.axis == v)
+            row = next(i for i, loop in enumerate(outer) if loop.axis == rows_axis)
+            if outer[col].extent > 1 and outer[row].extent > 1:
+                outer.insert(row, outer.pop(col))
         tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 and rows_axis is not None else []
         tile += [Loop(v, cols, width, "unroll")] if cols > 1 else []
         tile += [Loop(v, width, 1, "vector")]
@@ -334,6 +343,14 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         loops = outer + reduce + tile
         return _parallelize(StageSchedule(loops, len(outer), notes), total * math.prod(extents[k:]))
     return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)
+
+
+ROWS_CACHE_BYTES = 256 * 1024  # a quarter of a Zen 4/5 core's L2 (1 MB; Sapphire Rapids: 2 MB)
+
+
+def _rows_fit_cache(rows: int, reduction: Sequence[int]) -> bool:
+    """Do `rows` rows of the reduction's operand (4-byte elements) fit comfortably in L2?"""
+    return rows * math.prod(reduction) * 4 <= ROWS_CACHE_BYTES
 
 
 def _parallelize(s: StageSchedule, work: int) -> StageSchedule:

@@ -90,7 +90,10 @@ class RegionCloner:
             return
         if isinstance(op, affine.ApplyOp):
             dims = [env[v] for v in op.mapOperands]
-            if any(self._varies(v) for v in op.mapOperands):
+            # only the operands the map uses: a pool's tap count takes every axis and reads
+            # the spatial ones, so it is one scalar for the 16 channel lanes, not 16
+            used = dims_only(op.map.data)[0].used_dims()
+            if any(self._varies(v) for i, v in enumerate(op.mapOperands) if i in used):
                 env[op.result] = self._lane_index(dims_only(op.map.data)[0], op.mapOperands, env)
                 self.lanes.add(op.result)
             else:
@@ -107,14 +110,17 @@ class RegionCloner:
             env[op.results[0]] = self._per_lane(op, env)
             self.lanes.add(op.results[0])
             return
-        if varying and _scalar_only(op):
+        # a select whose condition is the same for every lane (a concat's piece chosen by a
+        # block index) picks whole vectors: LLVM's select takes a scalar i1 over vectors
+        uniform_select = isinstance(op, arith.SelectOp) and not self._varies(op.cond)
+        if varying and _scalar_only(op) and not uniform_select:
             env[op.results[0]] = self._per_lane(op, env)
             self.lanes.add(op.results[0])
             return
         operands: list[SSAValue] = []
-        for v in op.operands:
+        for i, v in enumerate(op.operands):
             value = e.ssa(env[v])
-            if varying and not isinstance(value.type, VectorType):
+            if varying and not isinstance(value.type, VectorType) and not (uniform_select and i == 0):  # (0: cond)
                 value = e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
             operands.append(value)
         result_types = [VectorType(r.type, [self.width]) if varying else r.type for r in op.results]

@@ -63,12 +63,12 @@ def environment(threads: int) -> str:
         ort = onnxruntime.__version__
     except ImportError:
         ort = "missing"
-    from tessel.targets.cpu.jit import target_cpu_description
+    from tessel.targets.cpu import cpu_target
 
     return (
         f"python {platform.python_version()}, xdsl {xdsl.__version__ if hasattr(xdsl, '__version__') else '0.74'}, "
         f"llvmlite {llvmlite.__version__}, numpy {numpy.__version__}, onnx {onnx.__version__}, onnxruntime {ort}; "
-        f"{cpu_model()} ({target_cpu_description()}); {os.cpu_count()} cpus, {threads} threads"
+        f"{cpu_model()} ({cpu_target.current().description}); {os.cpu_count()} cpus, {threads} threads"
     )
 
 

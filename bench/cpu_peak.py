@@ -17,7 +17,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from tessel.bench.common import log
-from tessel.targets.cpu.jit import CompiledModule, target_cpu_description
+from tessel.targets.cpu import cpu_target
+from tessel.targets.cpu.jit import CompiledModule
 
 CHAINS = 12  # independent accumulators: enough to cover the FMA latency
 
@@ -65,7 +66,7 @@ def main() -> int:
             list(pool.map(lambda _: peak(n), range(cores)))
 
         best_all = max(_rate(all_cores, flops * cores) for _ in range(3))
-    log(f"host: {target_cpu_description()}")
+    log(f"host: {cpu_target.current().description}")
     log(
         f"one core: {best_one:.1f} GFLOP/s ({best_one / 32:.2f} G 512-bit FMA/s); {cores} cores: {best_all:.1f} GFLOP/s"
     )

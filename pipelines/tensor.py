@@ -70,9 +70,9 @@ def kernel_passes(target: str = "cpu", vector_bits: int | None = None) -> list[M
 
     if target == "cpu":
         if vector_bits is None:
-            from tessel.targets.cpu.jit import target_vector_bits
+            from tessel.targets.cpu import cpu_target
 
-            vector_bits = target_vector_bits()
+            vector_bits = cpu_target.current().vector_bits
         return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target, vector_bits=vector_bits)]
     return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target)]
 
@@ -231,9 +231,9 @@ def apply_records(module: ModuleOp, path: str, host: str | None = None) -> tuple
     names of the others. `host`: the machine the records are for (this CPU by default)."""
     from tessel.passes.sched.tuning.apply import insert_schedules, recorded_schedules
     from tessel.passes.sched.tuning.records import Records
-    from tessel.targets.cpu.jit import target_cpu_description
+    from tessel.targets.cpu import cpu_target
 
-    schedules, untuned = recorded_schedules(module, Records(path), host or target_cpu_description())
+    schedules, untuned = recorded_schedules(module, Records(path), host or cpu_target.current().description)
     insert_schedules(module, schedules)
     return len(schedules), untuned
 

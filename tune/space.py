@@ -128,9 +128,9 @@ def loops(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
     the nearest valid value (a width over the axis, a tile over the axis), so every point
     builds a valid schedule. `DEFAULT` builds the default schedule."""
     if knobs.get("default"):
-        from tessel.targets.cpu.jit import target_vector_bits
+        from tessel.targets.cpu import cpu_target
 
-        return default_schedule(op, target_vector_bits())  # what the pipeline's default builds
+        return default_schedule(op, cpu_target.current().vector_bits)  # what the pipeline's default builds
     extents = op.domain
     k = op.spatial_count
     width = knob_int(knobs, "vector", 1)

@@ -29,8 +29,9 @@ from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.passes.kernel.to_loops import stage_function
 from tessel.passes.sched.tuning.keys import anonymous_text, task_key
+from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.cache_flush import flush_function
-from tessel.targets.cpu.jit import CompiledModule, target_cpu_description, target_dot4_lanes, target_vector_bits
+from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
 
@@ -78,7 +79,7 @@ def extract_tasks(module: ModuleOp, host: str | None = None) -> list[Task]:
     """The tasks of a module after tg-to-kernel, in launch order, identical ones merged
     (their weight counts the launches); keyed for this CPU, or for `host` (a GPU's
     description: tessel.targets.gpu.runtime.device_description)."""
-    host = host or target_cpu_description()
+    host = host or cpu_target.current().description
     calls: dict[str, int] = {}
     for op in module.walk():
         if isinstance(op, func.CallOp):
@@ -114,9 +115,13 @@ class StageRunner:
         cache: bool = False,
     ):
         op, visible = task.compute_op()
-        view = schedule_from_stage(op, schedule) if schedule is not None else default_schedule(op, target_vector_bits())
+        view = (
+            schedule_from_stage(op, schedule)
+            if schedule is not None
+            else default_schedule(op, cpu_target.current().vector_bits)
+        )
         fn, extent = stage_function("stage", op, visible, view)
-        self.compiled = CompiledModule(emit_module(ModuleOp([fn]), target_dot4_lanes()), use_cache=cache)
+        self.compiled = CompiledModule(emit_module(ModuleOp([fn]), cpu_target.current().dot4_lanes), use_cache=cache)
         rng = np.random.default_rng(seed)
         if buffers is None:
             buffers = []
@@ -161,19 +166,6 @@ class StageRunner:
                 if flush is not None:
                     for b in self.buffers:
                         flush(b.ctypes.data, b.nbytes)
-                start = time.perf_counter()
-                self.plan.run()
-                total += time.perf_counter() - start
-                runs += 1
-            samples.append(total / runs)
-        return float(np.median(samples)), float(min(samples))
-        samples = []
-        for _ in range(repeats):
-            runs, total = 0, 0.0
-            begin = time.perf_counter()
-            while runs < 3 or time.perf_counter() - begin < min_seconds:
-                for b in self.buffers:
-                    flush(b.ctypes.data, b.nbytes)
                 start = time.perf_counter()
                 self.plan.run()
                 total += time.perf_counter() - start

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tessel.passes.sched.tuning.records import Records, knob_id
-from tessel.targets.cpu.jit import target_cpu_description
+from tessel.targets.cpu import cpu_target
 from tessel.tune import gpu_space, search, space
 from tessel.tune.cost_model import CostModel
 from tessel.tune.features import SIZE, features
@@ -93,7 +93,7 @@ class Tuner:
         self.log = log
         self.rng = random.Random(options.seed)
         self.model = CostModel(options.seed)
-        self.host = options.host or target_cpu_description()
+        self.host = options.host or cpu_target.current().description
         self.space = gpu_space if options.target == "gpu" else space  # the search space module
         for state in self.states:
             for e in records.for_key(state.task.key):

@@ -139,7 +139,7 @@ class PushThroughElementwise(RewritePattern):
         ((block, blocks),) = layouts
         n, c, h, w = result.get_shape()
         padding = blocks * block - c
-        if padding and not self.finite(op, found, c):
+        if padding and not self.finite(op, found):
             return
         operands = []
         for v, f in zip(op.operands, found):
@@ -163,7 +163,7 @@ class PushThroughElementwise(RewritePattern):
         to_nchw(rewriter, op, op.__class__.make(operands, dict(op.properties), types), block, c)
 
     @staticmethod
-    def finite(op: Operation, found: list, channels: int) -> bool:
+    def finite(op: Operation, found: list[tuple[SSAValue, int, int] | None]) -> bool:
         if not isinstance(op, FINITE + (tg.DivOp,)):
             return False
         if isinstance(op, tg.DivOp):  # the divisor neither padded nor per channel

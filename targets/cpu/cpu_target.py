@@ -81,7 +81,6 @@ class CpuTarget:
     triple: str
     cpu: str
     features: str  # LLVM's "+a,-b,..." as create_target_machine takes it
-    host: bool = True  # detected here (False: named with mcpu)
 
     @property
     def enabled(self) -> frozenset[str]:
@@ -167,7 +166,7 @@ def named(name: str) -> CpuTarget:
     triple = llvm.get_process_triple()
     if not triple.startswith("x86_64"):
         raise TesselError(f"mcpu names x86-64 CPUs; this machine's LLVM triple is {triple}")
-    return CpuTarget(triple, name, ",".join(flags), host=False)
+    return CpuTarget(triple, name, ",".join(flags))
 
 
 _CURRENT: contextvars.ContextVar[CpuTarget | None] = contextvars.ContextVar("tessel_cpu_target", default=None)

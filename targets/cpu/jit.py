@@ -27,30 +27,6 @@ from tessel.targets.cpu.cpu_target import CpuTarget
 _LOCK = threading.Lock()
 
 
-def _initialize() -> None:
-    cpu_target.initialize()
-
-
-def target_machine(opt: int = 3, target: CpuTarget | None = None) -> llvm.TargetMachine:
-    """A fresh target machine for `target` (default: the current one; an MCJIT engine owns the
-    one it is given)."""
-    return (target or cpu_target.current()).target_machine(opt)
-
-
-def target_vector_bits() -> int:
-    """The vector register of the CPU being compiled for (the host unless --mcpu names one)."""
-    return cpu_target.current().vector_bits
-
-
-def target_dot4_lanes() -> frozenset[int]:
-    """The lengths at which the CPU being compiled for has vpdpbusd (CpuTarget.dot4_lanes)."""
-    return cpu_target.current().dot4_lanes
-
-
-def target_cpu_description() -> str:
-    return cpu_target.current().description
-
-
 def cache_dir() -> Path:
     root = os.environ.get("TESSEL_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tessel"
@@ -175,7 +151,7 @@ class ShardedModule:
     codegen run concurrently, so their sum would overstate the compile."""
 
     def __init__(self, stages: Mapping[str, str], runtime: str, symbol: str, use_cache: bool = True):
-        _initialize()  # once, before the threads
+        cpu_target.initialize()  # once, before the threads
         target = cpu_target.current()  # (a context variable: the threads do not inherit it)
         # the longest first, so the last module to finish is a short one
         unique = sorted(dict.fromkeys(stages.values()), key=len, reverse=True)

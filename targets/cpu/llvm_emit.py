@@ -56,7 +56,7 @@ class FunctionEmitter:
         self, fn: func.FuncOp, declares: set[str], symbol: str | None = None, dot4_lanes: frozenset[int] = frozenset()
     ):
         """`dot4_lanes`: the vector lengths (of i32) for which the CPU has vpdpbusd
-        (jit.target_dot4_lanes); kernel.dot4 of other lengths is emitted as generic code."""
+        (cpu_target.CpuTarget.dot4_lanes); kernel.dot4 of other lengths is emitted as generic code."""
         self.fn = fn
         self.dot4_lanes = dot4_lanes
         self.symbol = symbol or fn.sym_name.data  # the name it is defined under

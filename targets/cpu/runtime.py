@@ -29,8 +29,8 @@ from tessel.dialects.kernel.reference import global_array, np_type
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
 from tessel.runtime.model import aligned_empty as aligned_empty  # (shared with the deployable runtime)
-from tessel.targets.cpu import native_plan
-from tessel.targets.cpu.jit import CompiledModule, ShardedModule, target_dot4_lanes
+from tessel.targets.cpu import cpu_target, native_plan
+from tessel.targets.cpu.jit import CompiledModule, ShardedModule
 from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_module, emit_stage_modules
 from tessel.targets.cpu.native_plan import NativePlan
 
@@ -55,7 +55,7 @@ class Launch:
 
 def emit_for_target(module: ModuleOp) -> str:
     """The module's stage functions as one LLVM module with dispatchers, for this CPU."""
-    return emit_module(module, target_dot4_lanes())
+    return emit_module(module, cpu_target.current().dot4_lanes)
 
 
 class CpuExecutable:
@@ -99,7 +99,7 @@ class CpuExecutable:
         """The loaded code: on the CPU each stage its own LLVM module, compiled in parallel and
         cached per kernel (the GPU executables emit one module and load it with `compile_ir`)."""
         start = time.perf_counter()
-        stages, runtime = emit_stage_modules(module, target_dot4_lanes())
+        stages, runtime = emit_stage_modules(module, cpu_target.current().dot4_lanes)
         self.seconds["llvm-emit"] = time.perf_counter() - start
         return ShardedModule(stages, runtime, STAGE_SYMBOL)
 

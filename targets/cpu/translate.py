@@ -50,11 +50,12 @@ def check_options(options: Mapping[str, str]) -> str:
 def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
     """The LLVM IR (or optimized IR, or assembly) of a loop-level module, for the current
     CPU target (pipelines.tensor.translate_for_cpu sets it from `mcpu`)."""
-    from tessel.targets.cpu.jit import CompiledModule, target_dot4_lanes
+    from tessel.targets.cpu import cpu_target
+    from tessel.targets.cpu.jit import CompiledModule
     from tessel.targets.cpu.llvm_emit import emit_module
 
     form = check_options(options)
-    ir = emit_module(module, target_dot4_lanes())
+    ir = emit_module(module, cpu_target.current().dot4_lanes)
     if form == "ll":
         return ir
     compiled = CompiledModule(ir, use_cache=False)

@@ -23,6 +23,19 @@ from tessel.ir.weights import WeightStore, with_weights
 from tessel.passes.tg.layout import TgLayout
 from tessel.targets.reference.interpreter import run
 
+
+def assert_cpu_result(proto: onnx.ModelProto, x: np.ndarray, want: np.ndarray) -> None:
+    """The whole CPU pipeline on a fresh import of `proto` gives `want`."""
+    from tessel.pipelines.tensor import compile_for_cpu
+
+    fresh = import_model(proto)
+    executable, _ = compile_for_cpu(fresh.module, fresh.weights, threads=2)
+    try:
+        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-4, atol=1e-5)
+    finally:
+        executable.close()
+
+
 POOLS = {
     "max_ceil_pad": helper.make_node(
         "MaxPool", ["a"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 0, 1, 0], ceil_mode=1
@@ -79,15 +92,7 @@ def test_pools_and_concat_run_blocked(pool: str) -> None:
     transforms = [op for op in module.walk() if isinstance(op, tg.LayoutTransformOp) and op.src.data != "OIHW"]
     assert len(transforms) == 2, "only the input and the output convert"
     np.testing.assert_allclose(run(module, [x], store)[0], want, rtol=1e-5, atol=1e-5)
-
-    from tessel.pipelines.tensor import compile_for_cpu
-
-    fresh = import_model(proto)
-    executable, _ = compile_for_cpu(fresh.module, fresh.weights, threads=2)
-    try:
-        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-4, atol=1e-5)
-    finally:
-        executable.close()
+    assert_cpu_result(proto, x, want)
 
 
 def mobilenet_v3_block(channels: int) -> onnx.ModelProto:
@@ -149,12 +154,4 @@ def test_channels_of_partial_blocks_run_padded(channels: int) -> None:
     assert not any(isinstance(op, tg.SliceOp) for op in module.walk()), "no padding cut off inside"
     assert not any(isinstance(op, tg.Conv2dOp) for op in module.walk()), "every convolution blocked"
     np.testing.assert_allclose(run(module, [x], store)[0], want, rtol=1e-5, atol=1e-5)
-
-    from tessel.pipelines.tensor import compile_for_cpu
-
-    fresh = import_model(proto)
-    executable, _ = compile_for_cpu(fresh.module, fresh.weights, threads=2)
-    try:
-        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-4, atol=1e-5)
-    finally:
-        executable.close()
+    assert_cpu_result(proto, x, want)

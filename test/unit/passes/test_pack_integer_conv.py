@@ -18,7 +18,7 @@ from tessel.frontends.onnx import import_model
 from tessel.ir.weights import WeightStore, with_weights
 from tessel.passes.tg.pack_integer_conv import TgPackIntegerConv
 from tessel.pipelines.tensor import compile_for_cpu
-from tessel.targets.cpu import runtime
+from tessel.targets.cpu import cpu_target
 from tessel.targets.reference.interpreter import run
 
 # (input channels, output channels, height, width, kernel, stride, pads, dilation, input type, zero point)
@@ -59,7 +59,7 @@ def _conv_integer(case: tuple, rng: np.random.Generator) -> tuple[onnx.ModelProt
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_packed_convolution_is_exact(case: int, generic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if generic:  # the code a CPU without VNNI gets, checked on this one
-        monkeypatch.setattr(runtime, "target_dot4_lanes", lambda: frozenset())
+        monkeypatch.setattr(cpu_target.CpuTarget, "dot4_lanes", property(lambda self: frozenset()))
     model, x = _conv_integer(CASES[case], np.random.default_rng(case))
     result = import_model(model)
     expected = run(result.module.clone(), [x], result.weights)[0]
@@ -116,7 +116,7 @@ def test_dot4_emission_follows_the_cpu() -> None:
     from xdsl.parser import Parser
 
     from tessel.passes.kernel.to_loops import KernelToLoops
-    from tessel.targets.cpu.jit import CompiledModule, target_dot4_lanes
+    from tessel.targets.cpu.jit import CompiledModule
     from tessel.targets.cpu.llvm_emit import emit_module
 
     ctx = make_context()
@@ -126,7 +126,7 @@ def test_dot4_emission_follows_the_cpu() -> None:
     generic = emit_module(module)
     assert "@llvm.x86.avx512.vpdpbusd.512" in native
     assert "vpdpbusd" not in generic and "sext <64 x i8>" in generic and "zext <64 x i8>" in generic
-    if 16 in target_dot4_lanes():
+    if 16 in cpu_target.current().dot4_lanes:
         assert "vpdpbusd" in CompiledModule(native, use_cache=False).assembly()
 
 
@@ -179,10 +179,10 @@ def test_dot4_code_matches_its_semantics(lanes: int, native: bool) -> None:
     from xdsl.parser import Parser
 
     from tessel.dialects.kernel.reference import dot4
-    from tessel.targets.cpu.jit import CompiledModule, target_dot4_lanes
+    from tessel.targets.cpu.jit import CompiledModule
     from tessel.targets.cpu.llvm_emit import FunctionEmitter
 
-    if native and lanes not in target_dot4_lanes():
+    if native and lanes not in cpu_target.current().dot4_lanes:
         pytest.skip(f"this CPU has no vpdpbusd for {lanes} lanes")
     vector = lanes > 1
     text = DOT4_FUNCTION.format(

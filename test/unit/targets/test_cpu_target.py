@@ -8,7 +8,7 @@ import pytest
 
 from tessel.ir.diagnostics import TesselError
 from tessel.targets.cpu import cpu_target
-from tessel.targets.cpu.jit import CompiledModule, target_dot4_lanes, target_vector_bits
+from tessel.targets.cpu.jit import CompiledModule
 
 # (name, vector bits of the default schedules, vpdpbusd lengths in i32 lanes)
 PROFILES = [
@@ -30,7 +30,7 @@ def test_parameters_of_each_cpu(name: str, bits: int, lanes: frozenset[int]) -> 
     target = cpu_target.named(name)
     assert (target.vector_bits, target.dot4_lanes) == (bits, lanes)
     with cpu_target.use(name):
-        assert (target_vector_bits(), target_dot4_lanes()) == (bits, lanes)
+        assert (cpu_target.current().vector_bits, cpu_target.current().dot4_lanes) == (bits, lanes)
     assert cpu_target.current() is cpu_target.host()
 
 

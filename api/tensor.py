@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,12 +42,26 @@ class CompiledModel(Model):
     >>> model.save("model.tessel")  # doctest: +SKIP
     """
 
-    def __init__(self, llvm_ir: str, target: dict[str, Any], report: CompileReport, cpu: CpuTarget, **kwargs: Any):
+    def __init__(
+        self,
+        llvm_ir: str | Callable[[], str],
+        target: dict[str, Any],
+        report: CompileReport,
+        cpu: CpuTarget,
+        **kwargs: Any,
+    ):
         super().__init__(**kwargs)
-        self.llvm_ir = llvm_ir
+        self._llvm_ir = llvm_ir  # (a model from the cache reads its IR only when saved)
         self.target = target  # the manifest's description of `cpu`
         self.cpu = cpu
         self.report = report
+
+    @property
+    def llvm_ir(self) -> str:
+        """The model's code as one LLVM module (what `save()` compiles into its library)."""
+        if callable(self._llvm_ir):
+            self._llvm_ir = self._llvm_ir()
+        return self._llvm_ir
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write a self-contained folder that `tessel.load` runs with numpy and ctypes only:
@@ -109,6 +125,7 @@ def compile(
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     records: str | os.PathLike[str] | None = None,
     mcpu: str | None = None,
+    cache: bool = True,
 ) -> CompiledModel:
     """Compile an ONNX model (a path, bytes or an `onnx.ModelProto`) for `target`.
 
@@ -131,10 +148,10 @@ def compile(
         raise TesselError(f"threads must be at least 1, got {threads}")
     from tessel.frontends.onnx import import_model
     from tessel.ir.signature import inputs, outputs
-    from tessel.ir.source import verify
-    from tessel.pipelines.tensor import lower
-    from tessel.targets.cpu import cpu_target
-    from tessel.targets.cpu.export import JitCode, PlannedExecutable, plan_spec, target_description
+    from tessel.ir.source import print_module, verify
+    from tessel.pipelines.tensor import CompileReport, lower
+    from tessel.targets.cpu import cpu_target, model_cache
+    from tessel.targets.cpu.export import CachedCode, JitCode, PlannedExecutable, plan_spec, target_description
     from tessel.targets.reference.interpreter import entry_function
 
     cpu = cpu_target.named(mcpu) if mcpu is not None else cpu_target.host()
@@ -148,11 +165,36 @@ def compile(
     outs = [Port(p.name, tuple(p.shape), p.dtype) for p in outputs(fn)]
     if records is not None and not os.path.exists(records):
         raise TesselError(f"no tuning records at {os.fspath(records)}")
+    records_path = os.fspath(records) if records is not None else None
+    key = None
+    if cache and model_cache.enabled():
+        start = time.perf_counter()
+        key = model_cache.model_key(print_module(module), imported.weights, cpu, records_path)
+        hit = model_cache.lookup(key, cpu)
+        if hit is not None:
+            report = CompileReport(**hit.report)
+            report.seconds = {"model-cache": time.perf_counter() - start}
+            report.code = f"from the model cache (entry {key[:12]}): no pass and no LLVM ran"
+            return CompiledModel(
+                hit.llvm_ir_path.read_text,
+                target_description(cpu),
+                report,
+                cpu,
+                code=CachedCode(hit.objects),
+                plan=hit.plan,
+                weights=hit.weights,
+                inputs=ins,
+                outputs=outs,
+                threads=threads,
+            )
     with cpu_target.use(cpu):
-        store, report = lower(module, imported.weights, records=os.fspath(records) if records is not None else None)
+        store, report = lower(module, imported.weights, records=records_path)
         exe = PlannedExecutable(module, store, threads=threads)
         plan, weights = plan_spec(exe)
         llvm_ir = exe.llvm_ir
+    if key is not None:
+        kept = {f.name: getattr(report, f.name) for f in fields(report) if f.name not in ("seconds", "code")}
+        model_cache.store(key, exe.compiled, plan, weights, llvm_ir, kept)
     return CompiledModel(
         llvm_ir,
         target_description(cpu),

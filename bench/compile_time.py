@@ -4,13 +4,15 @@
 
 Each model is imported from ONNX and compiled for the CPU (`compile_for_cpu`, 2 threads) in
 this process, `--runs` times cold (a fresh, empty TESSEL_CACHE_DIR each time) and as often
-warm (the cache filled by the cold runs); the median of each is reported with the cold run's
-per-stage breakdown (`tessel-run --time-passes`' rows: import, every pass, LLVM emission,
-the JIT). Without `--zoo` the model is the example ResNet-18 (examples/models/resnet18.py,
+warm (the object cache filled by the cold runs: the passes run again, LLVM does not), and
+as often through `tessel.compile` with the model cache holding the model (`cached`: no pass
+and no LLVM run; targets/cpu/model_cache.py); the median of each is reported with the cold
+run's per-stage breakdown (`tessel-run --time-passes`' rows: import, every pass, LLVM
+emission, the JIT). Without `--zoo` the model is the example ResNet-18 (examples/models/resnet18.py,
 224x224). Python's own start-up and the first import of the compiler's modules are not
 counted (one compile runs first, untimed). The last line is
 
-    RESULT compile_time resnet18_cold_s=<x> resnet18_warm_s=<x> max_cold_s=<x> models=<n> ...
+    RESULT compile_time max_cold_s=<x> models=<n> resnet18_cold_s=<x> resnet18_warm_s=<x> resnet18_cached_s=<x> ...
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 
 import onnx
 
+import tessel
 from tessel.bench.common import environment, log
 from tessel.frontends.onnx import import_model
 from tessel.pipelines.tensor import CompileReport, compile_for_cpu
@@ -62,6 +65,19 @@ def compile_once(model: onnx.ModelProto, shapes: dict, cache: str) -> tuple[floa
     return seconds, report
 
 
+def compile_cached(model: onnx.ModelProto, shapes: dict, cache: str) -> float:
+    """`tessel.compile` of a model the model cache in `cache` holds (the caller filled it)."""
+    import tessel
+
+    os.environ["TESSEL_CACHE_DIR"] = cache
+    start = time.perf_counter()
+    compiled = tessel.compile(model, threads=2, input_shapes=shapes)
+    seconds = time.perf_counter() - start
+    assert "model-cache" in compiled.report.seconds, "the model cache missed"
+    compiled.close()
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--zoo", type=Path, help="the exported model zoo (make zoo: build/zoo)")
@@ -71,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     models = _models(args.zoo, args.models.split(",") if args.models else None)
     log(environment(2))
     saved = os.environ.get("TESSEL_CACHE_DIR")
+    os.environ["TESSEL_MODEL_CACHE"] = "1"
     fields: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as scratch:
         compile_once(models[0][1], models[0][2], os.path.join(scratch, "first"))  # imports, untimed
@@ -80,14 +97,19 @@ def main(argv: list[str] | None = None) -> int:
                 seconds, report = compile_once(model, shapes, os.path.join(scratch, f"{name}-{run}"))
                 cold.append(seconds)
                 reports.append(report)
-            warm = [compile_once(model, shapes, os.path.join(scratch, f"{name}-0"))[0] for _ in range(args.runs)]
+            filled = os.path.join(scratch, f"{name}-0")
+            warm = [compile_once(model, shapes, filled)[0] for _ in range(args.runs)]
+            tessel.compile(model, threads=2, input_shapes=shapes).close()  # into the model cache
+            cached = [compile_cached(model, shapes, filled) for _ in range(args.runs)]
             median = reports[cold.index(sorted(cold)[len(cold) // 2])]
             log(
-                f"\n{name}: cold {statistics.median(cold):.2f} s, warm {statistics.median(warm):.2f} s (median of {args.runs})"
+                f"\n{name}: cold {statistics.median(cold):.2f} s, warm {statistics.median(warm):.2f} s, "
+                f"from the model cache {statistics.median(cached):.3f} s (median of {args.runs})"
             )
             log(median.time_passes())
             fields[f"{name}_cold_s"] = statistics.median(cold)
             fields[f"{name}_warm_s"] = statistics.median(warm)
+            fields[f"{name}_cached_s"] = statistics.median(cached)
     if saved is None:
         os.environ.pop("TESSEL_CACHE_DIR", None)
     else:

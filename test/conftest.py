@@ -13,6 +13,10 @@ import pytest
 # The tests verify the IR after every pass of the tensor pipeline (a tool verifies only its
 # result unless asked: pipelines/tensor.py), so that a pass that breaks the IR is named.
 os.environ.setdefault("TESSEL_VERIFY_EACH", "1")
+# The model cache returns a compiled model without running the compiler; tests monkeypatch
+# the compiler (a CPU's features, a schedule's constant) in ways its key cannot see, so it is
+# off here and test/unit/api/test_model_cache.py turns it on in a cache of its own.
+os.environ.setdefault("TESSEL_MODEL_CACHE", "0")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

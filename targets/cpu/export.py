@@ -10,6 +10,7 @@ links it with the system's C compiler into the `.so` a saved model carries.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import shutil
@@ -27,7 +28,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from tessel.ir.diagnostics import TesselError
 from tessel.targets.cpu import cpu_target, native_plan
 from tessel.targets.cpu.cpu_target import CpuTarget
-from tessel.targets.cpu.jit import CompiledModule, ShardedModule, cache_dir
+from tessel.targets.cpu.jit import CachedObjects, CompiledModule, ShardedModule, cache_dir
 from tessel.targets.cpu.runtime import CpuExecutable, Slot
 
 
@@ -121,6 +122,21 @@ class JitCode:
     def stop_pool(self) -> None:
         with self.pool_lock:
             self.exe.close()
+
+
+class CachedCode:
+    """The runtime's view of code rebuilt from the object cache (model_cache.py's hits)."""
+
+    def __init__(self, objects: CachedObjects):
+        self.objects = objects  # owns the MCJIT engines: alive as long as this is
+        self.pool_lock = threading.Lock()
+
+    def address(self, symbol: str) -> int:
+        return self.objects.address(symbol)
+
+    def stop_pool(self) -> None:
+        with self.pool_lock:
+            ctypes.CFUNCTYPE(None)(self.objects.address(native_plan.POOL_STOP))()
 
 
 def target_description(target: CpuTarget | None = None) -> dict[str, Any]:

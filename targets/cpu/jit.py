@@ -177,3 +177,50 @@ class ShardedModule:
         if module is None:
             return self.runtime.address(name)
         return module.address(self.symbol + dot)
+
+
+class CachedObjects:
+    """A ShardedModule rebuilt from the object cache alone, without the LLVM IR: each stage's
+    object file (by the key its IR hashed to) loaded into an MCJIT engine of its own, as the
+    JIT compiled it. The model cache (model_cache.py) uses it to skip the passes entirely.
+
+    `address` takes the same names as ShardedModule's. Raises FileNotFoundError when an
+    object is no longer in the cache (the caller compiles afresh)."""
+
+    def __init__(self, stages: Mapping[str, str], runtime: str, symbol: str, target: CpuTarget | None = None):
+        target = target or cpu_target.current()
+        cpu_target.initialize()
+        blobs = {key: (cache_dir() / f"{key}.o").read_bytes() for key in dict.fromkeys([runtime, *stages.values()])}
+        engines: dict[str, llvm.ExecutionEngine] = {}
+        with _LOCK:
+            for key, blob in blobs.items():
+                tm = target.target_machine()
+                empty = llvm.parse_assembly("")
+                empty.triple = tm.triple
+                empty.data_layout = str(tm.target_data)
+                engine = llvm.create_mcjit_compiler(empty, tm)
+                engine.add_object_file(llvm.ObjectFileRef.from_data(blob))
+                engine.finalize_object()
+                engines[key] = engine
+        self._engines = engines
+        self.runtime = runtime
+        self.stages = dict(stages)
+        self.symbol = symbol
+
+    def _address(self, key: str, name: str) -> int:
+        addr = self._engines[key].get_function_address(name)
+        if not addr:
+            raise KeyError(f"no compiled function {name}")
+        return addr
+
+    def address(self, name: str) -> int:
+        stage, dot, rest = name.partition(".dispatch")
+        key = self.stages.get(stage) if not rest else None
+        if key is None:
+            return self._address(self.runtime, name)
+        return self._address(key, self.symbol + dot)
+
+    def close(self) -> None:
+        for engine in self._engines.values():
+            engine.close()
+        self._engines = {}

@@ -34,6 +34,7 @@ from tessel.runtime.native import WORDS as WORDS
 from tessel.runtime.native import NativePlan as NativePlan
 
 COPY = "tessel.copy"
+POOL_STOP = "tessel.pool_stop"
 MAX_THREADS = 64
 SPINS = 4000  # idle loop iterations spent spinning, then yielding, before napping
 

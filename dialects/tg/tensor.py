@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -42,6 +42,7 @@ from xdsl.traits import ConstantLike, Pure
 from tessel.ir import dtypes
 
 from .base import (
+    CONCAT_FAN_IN,
     INJECTIVE,
     OPAQUE,
     Props,
@@ -196,6 +197,14 @@ class ConcatOp(TgOp):
     traits = traits_def(Pure(), INJECTIVE)
     assembly_format = "$inputs attr-dict `:` functional-type($inputs, results)"
 
+    @property
+    def in_slabs(self) -> bool:
+        """Is each piece one contiguous byte range of the row-major result? (Every dim
+        before the axis is 1: a channel concat at batch 1, blocked or not, or a sequence
+        concat on the outermost axis.) Then the concat is copies, not a kernel."""
+        shape = self.result.type.get_shape()
+        return all(d == 1 for d in shape[: self.axis.value.data])
+
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         require(len(operand_types) >= 1, "concat needs at least one input")
@@ -210,6 +219,19 @@ class ConcatOp(TgOp):
             require(ok, f"input #{i} {t} differs from input #0 outside axis {axis}")
             total += s[axis]
         return [TensorType(et, [total if d == axis else n for d, n in enumerate(first)])]
+
+
+def copied_in_slabs(op: Operation) -> bool:
+    """A concat wider than CONCAT_FAN_IN whose pieces are contiguous slabs of its result
+    (ConcatOp.in_slabs) and which the function does not return: tg-to-kernel copies its
+    pieces into place (memcpy) instead of building a select over them, so it is neither
+    split into a tree (tg-split-concat) nor fused with its neighbours (tg-fuse)."""
+    return (
+        isinstance(op, ConcatOp)
+        and len(op.inputs) > CONCAT_FAN_IN
+        and op.in_slabs
+        and not any(use.operation.name == "func.return" for use in op.result.uses)
+    )
 
 
 @irdl_op_definition

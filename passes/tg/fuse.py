@@ -14,7 +14,8 @@ reaches it from below (say a layout transform after conv + relu), so that it bec
 anchor's epilogue instead of splitting the anchor from it.
 
 Opaque ops, weights and constants are never fused; a value used outside a group ends it;
-a group holds at most CONCAT_FAN_IN concat pieces (each is a select at every element).
+a group holds at most CONCAT_FAN_IN concat pieces (each is a select at every element), and
+a wider concat of contiguous slabs (tg.copied_in_slabs) is a group alone, copied into place.
 Every remaining computation is wrapped in its own `tg.fused`, so that the lowering sees
 one kind of thing: a group, that becomes one kernel.
 """
@@ -66,6 +67,8 @@ class Group:
         category = fusion_category(op)
         if category is FusionCategory.OPAQUE:
             return False
+        if tg.copied_in_slabs(op):
+            return False  # copied into place by tg-to-kernel, as a group of its own
         if isinstance(op, tg.ConcatOp) and self.concat_pieces() + len(op.inputs) > CONCAT_FAN_IN:
             return False  # a select over every piece at every element: tg-split-concat's tree stays a tree
         if category in ANCHORS:
@@ -119,7 +122,7 @@ def find_groups(block: Block) -> list[Group]:
         if op in assigned or not _fusable(op):
             continue
         group = Group(op)
-        if len(op.results) == 1 and fusion_category(op) is not FusionCategory.OPAQUE:
+        if len(op.results) == 1 and fusion_category(op) is not FusionCategory.OPAQUE and not tg.copied_in_slabs(op):
             _grow(group, assigned)
         assigned |= group.ops
         groups.append(group)

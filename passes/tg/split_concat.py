@@ -9,6 +9,9 @@ select per element, a 7.8 MB LLVM function and a compile of over 20 minutes. As 
 of fan-in 8 each element is copied log8(n) times with 8 loads at each level, and tg-fuse
 keeps the levels in separate kernels (a kernel holds at most CONCAT_FAN_IN pieces).
 The pieces are grouped in order and as evenly as possible; the result is the same tensor.
+A concat whose pieces are contiguous slabs of its result (tg.copied_in_slabs: DenseNet's
+channel concats at batch 1, an RNN's step outputs on the sequence axis) is left whole:
+tg-to-kernel copies each piece into place, once.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ class SplitWideConcat(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.ConcatOp, rewriter: PatternRewriter, /) -> None:
         pieces = list(op.inputs)
-        if len(pieces) <= CONCAT_FAN_IN:
-            return
+        if len(pieces) <= CONCAT_FAN_IN or tg.copied_in_slabs(op):
+            return  # (slabs are copied into place by tg-to-kernel, in one pass whatever n)
         groups = math.ceil(len(pieces) / CONCAT_FAN_IN)
         size = math.ceil(len(pieces) / groups)
         parts: list[SSAValue] = []

@@ -7,7 +7,10 @@ destination-passing style: it takes its inputs and its outputs as memrefs, reads
 and constants from `memref.global`s (weights have no initial value: the runtime binds
 them by name), places intermediates at their planned offsets in one arena (`memref.view`
 of an i8 `memref.alloc`) or in their own allocations when unplanned, and calls the
-kernels in order. Structurally identical groups share one kernel.
+kernels in order. Structurally identical groups share one kernel. A group that is only a
+concat of contiguous slabs (tg.ConcatOp.in_slabs) is no kernel: each piece is copied into
+its byte range of the result (`memref.copy`), where a kernel would select among the pieces
+at every element.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i8,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from tessel.dialects import tg
@@ -43,6 +46,7 @@ from tessel.passes.tg.lowering import rules  # noqa: F401  (registers every lowe
 from tessel.passes.tg.lowering.quant import READS_CONSTANT_INPUTS
 from tessel.passes.tg.lowering.scalar import storage_type
 from tessel.passes.tg.lowering.stages import KernelBuilder, lower_group
+from tessel.passes.tg.plan_memory import nbytes
 
 
 def memref_of(t: TensorType) -> MemRefType:
@@ -131,6 +135,8 @@ class GraphLowering:
                 name = f"__constant_{constants}"
                 constants += 1
                 value_of[op.result] = self._global(block, globals_, name, op.result.type, op.value)
+            elif isinstance(op, tg.FusedOp) and op.results[0] not in dest_of and (slabs := _slab_concat(op)):
+                value_of[op.results[0]] = self._copy_slabs(block, arena, op, slabs, value_of)
             elif isinstance(op, tg.FusedOp):
                 dests = [dest_of.get(r) or self._buffer(block, arena, op, i) for i, r in enumerate(op.results)]
                 for r, d in zip(op.results, dests):
@@ -200,6 +206,38 @@ class GraphLowering:
         value.name_hint = r.name_hint
         return value
 
+    def _copy_slabs(
+        self,
+        block: Block,
+        arena: SSAValue | None,
+        op: tg.FusedOp,
+        slabs: list[tuple[SSAValue, int]],
+        value_of: dict[SSAValue, SSAValue],
+    ) -> SSAValue:
+        """A concat of contiguous slabs as one memref.copy per piece into a view of its
+        buffer at the piece's byte offset (in the arena, or in an i8 allocation of its own)."""
+        t = memref_of(tg.tensor_of(op.results[0]))
+        base = _planned_offset(op, 0)
+        if arena is None or base is None:
+            raw = memref.AllocOp.get(i8, shape=[max(nbytes(tg.tensor_of(op.results[0])), 1)], alignment=64)
+            block.add_op(raw)
+            arena, base = raw.results[0], 0
+
+        def view(at: int, of: MemRefType) -> SSAValue:
+            shift = arith.ConstantOp(IntegerAttr(at, IndexType()))
+            block.add_op(shift)
+            v = memref.ViewOp(arena, shift, [], of)
+            block.add_op(v)
+            return v.results[0]
+
+        whole = view(base, t)
+        whole.name_hint = op.results[0].name_hint
+        for piece, at in slabs:
+            copy = memref.CopyOp(value_of[piece], view(base + at, memref_of(tg.tensor_of(piece))))
+            copy.location = op.location
+            block.add_op(copy)
+        return whole
+
     def _global(
         self, block: Block, globals_: dict[str, Operation], name: str, t, value: DenseIntOrFPElementsAttr | None
     ) -> SSAValue:
@@ -216,6 +254,24 @@ class GraphLowering:
         get.results[0].name_hint = ssa_name(name, "global")
         block.add_op(get)
         return get.results[0]
+
+
+def _slab_concat(op: tg.FusedOp) -> list[tuple[SSAValue, int]] | None:
+    """For a group that is one concat of contiguous slabs (tg.ConcatOp.in_slabs): each
+    piece (a value outside the group) with its byte offset in the result; else None."""
+    inner = [o for o in op.body.block.ops if not isinstance(o, tg.YieldOp)]
+    if len(inner) != 1 or not isinstance(concat := inner[0], tg.ConcatOp) or not concat.in_slabs:
+        return None
+    slabs, at = [], 0
+    for operand in concat.inputs:
+        if not isinstance(operand, BlockArgument) or operand.block is not op.body.block:
+            return None
+        piece = op.inputs[operand.index]
+        size = nbytes(tg.tensor_of(piece))
+        if size:
+            slabs.append((piece, at))
+        at += size
+    return slabs
 
 
 def _planned_offset(op: tg.FusedOp, index: int) -> int | None:

@@ -78,3 +78,20 @@ func.func @small(%a: tensor<1xf32>, %b: tensor<1xf32>) -> (tensor<6xf32>, tensor
 // FUSE:         %y = tg.fused "concat_concat"(%a, %b)
 // FUSE:         %d = tg.fused "concat"(%a, %b)
 // FUSE:         %z = tg.fused "concat"(%d, %a, %b)
+
+// -----
+
+// Ten pieces that are contiguous slabs of a result the function does not return (axis 0):
+// left whole, and tg-fuse keeps the concat a group of its own (no exp fused into it), since
+// tg-to-kernel copies each piece into place in one pass however many there are.
+// CHECK-LABEL: func.func @ten_slabs
+// CHECK-NEXT:    %c = tg.concat %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9 {axis = 0 : i64}
+// CHECK-NEXT:    %y = tg.exp %c
+// FUSE-LABEL: func.func @ten_slabs
+// FUSE:         %c = tg.fused "concat"(%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9)
+// FUSE:         %y = tg.fused "exp"(%c)
+func.func @ten_slabs(%a0: tensor<1x2xf32>, %a1: tensor<1x2xf32>, %a2: tensor<1x2xf32>, %a3: tensor<1x2xf32>, %a4: tensor<1x2xf32>, %a5: tensor<1x2xf32>, %a6: tensor<1x2xf32>, %a7: tensor<1x2xf32>, %a8: tensor<1x2xf32>, %a9: tensor<1x2xf32>) -> tensor<10x2xf32> {
+  %c = tg.concat %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9 {axis = 0 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<10x2xf32>
+  %y = tg.exp %c : tensor<10x2xf32>
+  func.return %y : tensor<10x2xf32>
+}

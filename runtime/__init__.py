@@ -20,7 +20,7 @@ import numpy as np
 from tessel.runtime.artefact import LIBRARY, MANIFEST, PLAN, WEIGHTS, Port, check_machine, read_json
 from tessel.runtime.errors import TesselError
 from tessel.runtime.library import SharedLibrary
-from tessel.runtime.model import LaunchTime, Model, Timing
+from tessel.runtime.model import LaunchTime, Model, Timing, aligned
 from tessel.runtime.version import __version__
 
 __all__ = ["LaunchTime", "Model", "Port", "TesselError", "Timing", "__version__", "load"]
@@ -43,7 +43,7 @@ def load(path: str | os.PathLike[str], *, threads: int | None = None, max_concur
     plan = read_json(folder, PLAN)
     try:
         with np.load(folder / WEIGHTS, allow_pickle=False) as data:
-            weights = {name: data[key] for name, key in plan["weights"].items()}
+            weights = {name: aligned(data[key]) for name, key in plan["weights"].items()}
     except (OSError, ValueError, KeyError) as err:
         raise TesselError(f"cannot read the weights of {folder}: {err}") from err
     library = SharedLibrary.open(str(folder / LIBRARY))

@@ -47,6 +47,17 @@ def aligned_empty(shape: Sequence[int], dtype: np.dtype | type, align: int = 64)
     return raw[start : start + count * dtype.itemsize].view(dtype).reshape(tuple(shape))
 
 
+def aligned(array: np.ndarray, align: int = 64) -> np.ndarray:
+    """`array` on an `align`-byte boundary, copied only when it is not there: numpy's arrays
+    are 16-byte aligned, and a 64-byte vector load from a misaligned weight straddles two
+    cache lines."""
+    if not array.size or array.ctypes.data % align == 0:
+        return array
+    out = aligned_empty(array.shape, array.dtype, align)
+    out[...] = array
+    return out
+
+
 @dataclass(frozen=True)
 class Timing:
     """Wall times of `runs` calls, in milliseconds."""

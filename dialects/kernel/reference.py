@@ -93,7 +93,9 @@ def global_array(name: str, g: memref.GlobalOp, weights: Mapping[str, np.ndarray
     value = np.asarray(weights[name], order="C")
     if value.shape != tuple(t.get_shape()):
         raise TesselError(f"weight @{name} has shape {list(value.shape)}, the IR declares {list(t.get_shape())}")
-    return value.view(dt) if value.dtype != dt and value.dtype.itemsize == dt.itemsize else value.astype(dt)
+    if value.dtype == dt:
+        return value  # (not a copy: a weight read by many kernels is one array)
+    return value.view(dt) if value.dtype.itemsize == dt.itemsize else value.astype(dt)
 
 
 def unsigned(x: np.ndarray) -> np.ndarray:

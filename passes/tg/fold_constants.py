@@ -11,7 +11,7 @@ alone. Ops that lost their last use are erased.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.context import Context
@@ -31,6 +31,11 @@ from tessel.ir.weights import WeightsPass, WeightStore
 class FoldConstantOperands(RewritePattern):
     store: WeightStore | None
     interpreter: Interpreter
+    # what an op of weights folded to, by _fold_key: the same op of the same weights again
+    # (an unrolled RNN transposes and packs its recurrent weights once per time step) is
+    # the same weight, not another copy (64 steps made 64 MB of one 1 MB matrix, and
+    # every step read its own copy from memory)
+    folded: dict[tuple, list[str]] = field(default_factory=dict)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, tg.TgOp) or isinstance(op, tg.WeightOp | tg.ConstantOp):
@@ -41,10 +46,20 @@ class FoldConstantOperands(RewritePattern):
             return
         if any(_generated(v) for v in op.operands) and _elements(op) > GENERATED_FOLD_LIMIT:
             return
+        key = _fold_key(op)
+        folded = self.folded.get(key) if key is not None else None
+        if folded is not None:  # the same op of the same weights folded before: its weights
+            replacements: list[Operation] = [tg.weight_op(name, tg.tensor_of(r)) for name, r in zip(folded, op.results)]
+            for again, result in zip(replacements, op.results):
+                again.results[0].name_hint = result.name_hint
+            rewriter.replace(op, replacements, [r.results[0] for r in replacements])
+            return
         values = self.interpreter.run_op(op, tuple(self._value(v.owner) for v in op.operands))
         replacements = []
         for result, value in zip(op.results, values):
-            array = np.asarray(value)
+            # C order once, here: a transpose folds to a strided view of its input, which
+            # every kernel reading the weight would otherwise copy again
+            array = np.asarray(value, order="C")
             new: Operation
             if array.size <= tg.INLINE_LIMIT:
                 new = tg.constant_op(array)
@@ -55,6 +70,8 @@ class FoldConstantOperands(RewritePattern):
                 return  # nowhere to put a large result
             new.results[0].name_hint = result.name_hint
             replacements.append(new)
+        if key is not None and all(isinstance(r, tg.WeightOp) for r in replacements):
+            self.folded[key] = [r.weight_name for r in replacements if isinstance(r, tg.WeightOp)]
         rewriter.replace(op, replacements, [r.results[0] for r in replacements])
 
     def _value(self, op: Operation | Block) -> np.ndarray:
@@ -82,6 +99,20 @@ def _generated(v: SSAValue) -> bool:
         and not owner.operands
         and not owner.regions
         and len(owner.results) == 1
+    )
+
+
+def _fold_key(op: Operation) -> tuple | None:
+    """What an op's folded value is a function of, when its operands are all weights: its
+    name, properties, attributes and result types, and the weights by name."""
+    if not all(isinstance(v.owner, tg.WeightOp) for v in op.operands):
+        return None
+    return (
+        op.name,
+        tuple(v.owner.weight_name for v in op.operands if isinstance(v.owner, tg.WeightOp)),
+        tuple(sorted((k, str(v)) for k, v in op.properties.items())),
+        tuple(sorted((k, str(v)) for k, v in op.attributes.items())),
+        tuple(str(r.type) for r in op.results),
     )
 
 

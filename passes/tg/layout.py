@@ -12,7 +12,8 @@ conversions only around the ops that need NCHW (flatten, reshapes).
 
 A matmul or gemm by a constant matrix becomes dense_packed with the matrix packed as
 [N/16, K, 16] (padded with zero columns to a whole block): reshape, transpose and pad of a
-constant, which tg-fold-constants evaluates. A matrix computed at run time is packed the
+constant, which tg-fold-constants evaluates. Where no vector of 8 or more divides N, the
+product computes the padded block too and a slice cuts the result to N. A matrix computed at run time is packed the
 same way, by a kernel, when enough rows of A reuse it. Other gemms by a constant b^T get b
 transposed once (trans_b = false) so the output columns are contiguous.
 """
@@ -26,7 +27,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -220,14 +221,29 @@ class PackDenseWeights(RewritePattern):
         if not _packable(a, b):
             return
         result = op.results[0]
-        columns = tg.tensor_of(result).get_shape()[-1]
-        dense = tg.DensePackedOp.make([a, _pack(rewriter, b, transposed)], {"columns": int_attr(columns)})
+        shape = tg.tensor_of(result).get_shape()
+        columns = shape[-1]
+        # Columns that no vector of 8 or more divides (a tagger's 17 classes, a vocabulary
+        # of 50257) would leave the product scalar: compute the packed matrix's whole last
+        # block (its columns are zero) and slice the columns off. (Fewer than a block: the
+        # product is tiny, and the slice would be one more launch.)
+        computed = columns + (-columns % BLOCK if columns % 8 and columns > BLOCK else 0)
+        dense: Operation = tg.DensePackedOp.make([a, _pack(rewriter, b, transposed)], {"columns": int_attr(computed)})
+        value = dense.results[0]
+        if computed != columns:
+            rewriter.insert(dense)
+            cut = tg.SliceOp.make(
+                [value],
+                {"starts": ints_attr([0] * len(shape)), "steps": ints_attr([1] * len(shape))},
+                [TensorType(tg.tensor_of(value).element_type, list(shape))],
+            )
+            dense, value = cut, cut.results[0]
         if bias is None:
-            dense.results[0].name_hint = result.name_hint
+            value.name_hint = result.name_hint
             rewriter.replace(op, dense)
             return
         rewriter.insert(dense)
-        add = tg.AddOp.make([dense.results[0], bias])
+        add = tg.AddOp.make([value, bias])
         add.results[0].name_hint = result.name_hint
         rewriter.replace(op, add)
 

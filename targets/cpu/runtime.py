@@ -28,6 +28,7 @@ from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
 from tessel.dialects.kernel.reference import global_array, np_type
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
+from tessel.runtime.model import aligned
 from tessel.runtime.model import aligned_empty as aligned_empty  # (shared with the deployable runtime)
 from tessel.targets.cpu import cpu_target, native_plan
 from tessel.targets.cpu.jit import CompiledModule, ShardedModule
@@ -73,6 +74,7 @@ class CpuExecutable:
         self.funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
         self.globals = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
         self.keep: list[np.ndarray] = []  # every buffer the plan points into
+        self._globals: dict[str, np.ndarray] = {}  # by name (_global)
         self.launches: list[Launch] = []
         self._ctypes: dict[str, object] = {}
         main = self.funcs[entry]
@@ -175,7 +177,13 @@ class CpuExecutable:
         return self._hold(aligned_empty(t.get_shape(), np_type(t.element_type)))
 
     def _global(self, name: str, t: MemRefType) -> np.ndarray:
-        return global_array(name, self.globals[name], self.weights, t)
+        """The global's array, once per name (a weight read by many launches is one array),
+        on a 64-byte boundary."""
+        array = self._globals.get(name)
+        if array is None:
+            array = aligned(global_array(name, self.globals[name], self.weights, t))
+            self._globals[name] = array
+        return array
 
     def _code(self) -> CompiledModule | ShardedModule:
         """The loaded code as the CPU executable loads it (`load` is overridden by the GPU's)."""

@@ -43,7 +43,7 @@ def test_every_stage_gets_a_legal_coalesced_gpu_schedule_and_ptx(name: str) -> N
     model, _ = _model(name)
     result = import_model(model, source=f"{name}.onnx")
     kernels = result.module.clone()
-    lower(kernels, result.weights, stop_after="tg-to-kernel")
+    lower(kernels, result.weights, stop_after="tg-to-kernel", target="gpu")
     computes = [op for op in kernels.walk() if isinstance(op, kernel.ComputeOp)]
     assert computes
     for op in computes:

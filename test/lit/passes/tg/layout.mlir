@@ -80,6 +80,22 @@ func.func @dense(%a: tensor<2x8x64xf32>, %v: tensor<4x64xf32>, %c: tensor<32xf32
 
 // -----
 
+// 17 columns: no vector of 8 or more divides them, so the product computes the packed
+// weight's whole second block (zero columns) and a slice cuts the 17 off; the bias is
+// added to the slice. 40 columns (above) divide by 8: computed as they are.
+// CHECK-LABEL: func.func @dense_odd_columns
+// CHECK:      %[[T:.*]] = tg.transpose {{.*}} -> tensor<2x64x16xf32>
+// CHECK-NEXT: %[[D:.*]] = tg.dense_packed %a, %[[T]] {columns = 32 : i64} : (tensor<64x64xf32>, tensor<2x64x16xf32>) -> tensor<64x32xf32>
+// CHECK-NEXT: %[[S:.*]] = tg.slice %[[D]] {starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<64x32xf32> -> tensor<64x17xf32>
+// CHECK-NEXT: %y = tg.add %[[S]], %c : (tensor<64x17xf32>, tensor<17xf32>) -> tensor<64x17xf32>
+func.func @dense_odd_columns(%a: tensor<64x64xf32>, %c: tensor<17xf32>) -> tensor<64x17xf32> {
+  %w = tg.constant dense<0.5> : tensor<17x64xf32>
+  %y = tg.gemm %a, %w, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<64x64xf32>, tensor<17x64xf32>, tensor<17xf32>) -> tensor<64x17xf32>
+  func.return %y : tensor<64x17xf32>
+}
+
+// -----
+
 // Not packed: a weight that is a function argument (not constant), and a gemm whose
 // alpha is not 1 (its b^T is still transposed once).
 // CHECK-LABEL: func.func @not_dense

@@ -8,17 +8,25 @@ its own after a chain of divisions. With d3 < 64, d2 < 197 and d1 < 6 the same i
 
 The rule: write the dividend as a linear form `q * m + r` where q holds the terms whose
 coefficients m divides; when the range of r lies within one multiple of m, [k*m, k*m + m),
-then `floordiv m` is q + k and `mod m` is r - k*m. Terms that stay non-linear are atoms
+then `floordiv m` is q + k and `mod m` is r - k*m. More generally, with g a divisor of m and
+the dividend `g*q + r` where r lies within one multiple of g, `floordiv m` is
+`(q + k) floordiv (m/g)` and `mod m` is `g * ((q + k) mod (m/g)) + r - k*g` (ShuffleNet's
+channel shuffle divides `c*784 + h*28 + w` by 1568: `c floordiv 2`). Where nothing decides
+it, the multiples of m still leave the division: `(q*m + r) floordiv m = q + r floordiv m`.
+Terms that stay non-linear are atoms
 with a range of their own (a mod's is [0, m)), so the rule applies through nested
 expressions. Ranges come from `affine_analysis.affine_range`'s convention: inclusive bounds.
 """
 
 from __future__ import annotations
 
+import math
+
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineDimExpr,
     AffineExpr,
     AffineMap,
 )
@@ -66,7 +74,8 @@ def _linear(e: AffineExpr, ranges: list[Range]) -> Linear:
     if isinstance(e, AffineConstantExpr):
         return Linear(constant=e.value)
     if not isinstance(e, AffineBinaryOpExpr):
-        return Linear({e: 1})
+        r = affine_range(e, ranges) if isinstance(e, AffineDimExpr) else None
+        return Linear(constant=r[0]) if r is not None and r[0] == r[1] else Linear({e: 1})
     lhs, rhs = _linear(e.lhs, ranges), _linear(e.rhs, ranges)
     kind = e.kind
     if kind is AffineBinaryOpKind.Add:
@@ -82,21 +91,46 @@ def _linear(e: AffineExpr, ranges: list[Range]) -> Linear:
     m = rhs.constant
     if m == 1:
         return lhs if kind is not AffineBinaryOpKind.Mod else Linear()
-    quotient = Linear({a: c // m for a, c in lhs.terms.items() if c % m == 0}, lhs.constant // m)
-    rest = Linear({a: c for a, c in lhs.terms.items() if c % m}, lhs.constant % m)
-    r = _range(rest, ranges)
-    if r is not None and r[0] // m == r[1] // m:
-        k = r[0] // m
+    for g in _block_sizes(lhs, m):
+        split = _split(lhs, g, ranges)
+        if split is None:
+            continue
+        q, low = split  # lhs = g*q + low with 0 <= low < g, and g divides m
+        n = m // g
         match kind:
             case AffineBinaryOpKind.FloorDiv:
-                return quotient + Linear(constant=k)
+                return q if n == 1 else _linear(q.expr() // n, ranges)
             case AffineBinaryOpKind.Mod:
-                return rest + Linear(constant=-k * m)
-            case AffineBinaryOpKind.CeilDiv if r[0] == r[1] and r[0] % m == 0:
-                return quotient + Linear(constant=k)
-    if kind is AffineBinaryOpKind.Mod:
-        lhs = rest  # (q*m + r) mod m = r mod m
-    return Linear({AffineBinaryOpExpr(kind, lhs.expr(), AffineExpr.constant(m)): 1})
+                return low if n == 1 else _linear(q.expr() % n, ranges).scaled(g) + low
+            case AffineBinaryOpKind.CeilDiv if g == m and not low.terms and low.constant == 0:
+                return q
+    quotient = Linear({a: c // m for a, c in lhs.terms.items() if c % m == 0}, lhs.constant // m)
+    rest = Linear({a: c for a, c in lhs.terms.items() if c % m}, lhs.constant % m)
+    if not quotient.terms and not quotient.constant:
+        return Linear({AffineBinaryOpExpr(kind, lhs.expr(), AffineExpr.constant(m)): 1})
+    # (q*m + r) floordiv m = q + r floordiv m, ceildiv likewise, and (q*m + r) mod m = r mod m.
+    atom = Linear({AffineBinaryOpExpr(kind, rest.expr(), AffineExpr.constant(m)): 1})
+    return atom if kind is AffineBinaryOpKind.Mod else quotient + atom
+
+
+def _block_sizes(lhs: Linear, m: int) -> list[int]:
+    """The divisors of m worth trying as the block g of `lhs = g*q + low`: m itself, then
+    each term's common factor with m, largest first (`(c*784 + r) floordiv 1568` with
+    r < 784 is `c floordiv 2`)."""
+    sizes = {m} | {math.gcd(c, m) for c in lhs.terms.values()}
+    return sorted((g for g in sizes if g > 1), reverse=True)
+
+
+def _split(lhs: Linear, g: int, ranges: list[Range]) -> tuple[Linear, Linear] | None:
+    """(q, low) with lhs = g*q + low and 0 <= low < g on the domain, or None where the
+    terms that g does not divide do not stay within one block."""
+    rest = Linear({a: c for a, c in lhs.terms.items() if c % g}, lhs.constant % g)
+    r = _range(rest, ranges)
+    if r is None or r[0] // g != r[1] // g:
+        return None
+    k = r[0] // g
+    q = Linear({a: c // g for a, c in lhs.terms.items() if c % g == 0}, lhs.constant // g + k)
+    return q, rest + Linear(constant=-k * g)
 
 
 def simplify_expr(e: AffineExpr, ranges: list[Range]) -> AffineExpr:

@@ -61,3 +61,13 @@ def test_an_undecided_division_is_kept():
     d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
     m = AffineMap(2, 0, ((d0 * 2 + d1) // 3, (d1 + 3) % 6))
     assert simplify_map(m, [(0, 3), (0, 3)]) == m
+
+
+def test_the_channel_shuffle_divides_by_a_multiple_of_the_plane():
+    """ShuffleNet's shuffle, 116 channels of 28x28 in pairs: the flat index divided by two
+    planes (1568) is the channel divided by two, and the lanes of d3 stay contiguous."""
+    d0, d1, d2, d3 = (AffineExpr.dimension(i) for i in range(4))
+    flat = d3 + d2 * 28 + d1 * 784 + d0 * 90944
+    original = AffineMap(4, 0, (flat // 1568 + (d1 % 2) * 58, flat % 1568))
+    simplified = simplify_map(original, [(0, 0), (0, 115), (0, 27), (0, 27)])
+    assert simplified.results == (d1 // 2 + (d1 % 2) * 58, (d1 % 2) * 784 + d3 + d2 * 28)

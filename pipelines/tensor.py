@@ -1,7 +1,7 @@
 """The tensor compiler's pipeline, from a tg module to an executable for a target.
 
     ONNX -> tg -> tg-qdq-to-integer, tg-pack-integer-conv (cpu), tg-fold-batchnorm, tg-conv-transpose-to-conv, tg-conv3d-to-conv2d,
-               tg-drop-padding-taps, tg-layout, tg-fold-constants, tg-split-concat, tg-fuse, tg-plan-memory
+               tg-drop-padding-taps, tg-split-border-taps, tg-layout, tg-fold-constants, tg-split-concat, tg-fuse, tg-plan-memory
                -> tg-to-kernel (kernel.compute stages) -> kernel-simplify-indices
                -> kernel-to-loops (scf/vector) -> LLVM IR, a module per stage -> machine code
 
@@ -42,6 +42,7 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
     from tessel.passes.tg.pack_integer_conv import TgPackIntegerConv
     from tessel.passes.tg.plan_memory import TgPlanMemory
     from tessel.passes.tg.qdq_to_integer import TgQdqToInteger
+    from tessel.passes.tg.split_border_taps import TgSplitBorderTaps
     from tessel.passes.tg.split_concat import TgSplitConcat
 
     return [
@@ -53,6 +54,7 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
         TgConvTransposeToConv(),
         TgConv3dToConv2d(),
         TgDropPaddingTaps(),
+        TgSplitBorderTaps(),
         TgLayout(pack_dense=target != "gpu"),
         TgFoldConstants(),
         TgSplitConcat(),

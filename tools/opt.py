@@ -22,6 +22,7 @@ from typing import IO
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
+from xdsl.ir import Dialect
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError
@@ -36,11 +37,22 @@ from tessel.passes import all_passes
 from tessel.tools.cli import AtomicOutput, guarded, wants_debug
 
 
+def _tessel_arith() -> Dialect:
+    from tessel.dialects.arith_vectors import Arith
+
+    return Arith
+
+
 class TesselOptMain(xDSLOptMain):
     version_format = "tessel-opt (tessel 0.1.0, xdsl {xdsl_version})"
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()
+        """xDSL's dialects, arith in Tessel's form (its casts, compares and select take
+        vectors too, as MLIR's do), and Tessel's own."""
+        from xdsl.universe import Universe
+
+        for name, factory in Universe.get_multiverse().all_dialects.items():
+            self.ctx.register_dialect(name, _tessel_arith if name == "arith" else factory)
         for name, factory in all_dialects().items():
             self.ctx.register_dialect(name, factory)
 

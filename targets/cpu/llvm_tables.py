@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from tessel.dialects.arith_vectors import VECTOR_FORMS
+from tessel.dialects.arith_vectors import CAST_FORMS
 from tessel.ir.predicates import CMPF_PREDICATES, CMPI_PREDICATES
 
 
@@ -152,7 +152,7 @@ CASTS = {
     arith.BitcastOp: "bitcast",
 }
 # the vector-accepting forms Tessel's context parses these ops as (dialects/arith_vectors.py)
-CASTS.update({vector_form: CASTS[upstream] for upstream, vector_form in VECTOR_FORMS.items()})
+CASTS.update({vector_form: CASTS[upstream] for upstream, vector_form in CAST_FORMS.items()})
 MATH_INTRINSICS: dict[type[Operation], str] = {
     mathd.ExpOp: "llvm.exp",
     mathd.SqrtOp: "llvm.sqrt",

@@ -9,13 +9,23 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from xdsl.dialects import affine, arith, memref, vector
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, VectorType, i1
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    VectorType,
+    i1,
+)
 from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import kernel
-from tessel.dialects.arith_vectors import VECTOR_FORMS
+from tessel.dialects.arith_vectors import CAST_FORMS, VECTOR_FORMS
 from tessel.passes.kernel.loops.affine_analysis import (
     Range,
     affine_range,
@@ -103,7 +113,7 @@ class RegionCloner:
             env[op.result] = e.const(op.value)
             return
         varying = any(self._varies(v) for v in op.operands)
-        if varying and type(op) in VECTOR_FORMS and any(env[v] in self.gathered for v in op.operands):
+        if varying and isinstance(op, tuple(CAST_FORMS)) and any(env[v] in self.gathered for v in op.operands):
             # a cast of a vector built lane by lane (a strided load) stays per lane, before the
             # insertion: LLVM assembles a vector of bytes from scalars through the stack, which
             # made a stride-2 int8 convolution 5x slower than casting each loaded byte
@@ -213,8 +223,19 @@ class RegionCloner:
         return v in self.block_args and self.block_args.index(v) == self.vec_axis
 
     def _lane_index(self, expr: AffineExpr, operands: Sequence[SSAValue], env: dict[SSAValue, Index]) -> SSAValue:
-        """A vector<W x index> of an affine index that depends on the lane."""
+        """A vector<W x index> of an affine index that depends on the lane: where it is
+        linear in the vector axis alone, its value at lane 0 plus c * [0, 1, ..., W-1]
+        (a row's position in an rfactor's mask), else lane by lane."""
         e = self.e
+        (step,) = self._lane_offsets([expr], operands)
+        if step is not None:
+            dims = [self._lane_value(v, env, 0) for v in operands]
+            vt = VectorType(INDEX, [self.width])
+            base = e.emit(vector.BroadcastOp(e.ssa(e.affine(expr, dims)), vt))
+            if step == 0:
+                return base
+            ramp = e.const(DenseIntOrFPElementsAttr.from_list(vt, [step * lane for lane in range(self.width)]))
+            return e.emit(arith.AddiOp(base, ramp))
         lanes = []
         for lane in range(self.width):
             dims = [self._lane_value(v, env, lane) for v in operands]
@@ -390,10 +411,13 @@ def _negate(e: Emitter, b: Index) -> Index:
 
 
 def _scalar_only(op: Operation) -> bool:
-    """Ops emitted once per lane: those xDSL has only in scalar form (compares, selects,
-    index casts) and index arithmetic (cheap, and rare in vector code)."""
-    if isinstance(op, arith.CmpiOp | arith.CmpfOp | arith.SelectOp | arith.IndexCastOp):
+    """Ops emitted once per lane: index casts and index arithmetic (cheap, and rare in
+    vector code). Compares (of indices too: a lane's position against a row's end) and
+    selects have vector forms (dialects/arith_vectors.py)."""
+    if isinstance(op, arith.IndexCastOp):
         return True
+    if isinstance(op, arith.CmpiOp | arith.CmpfOp | arith.SelectOp):
+        return False
     return any(isinstance(v.type, IndexType) for v in [*op.operands, *op.results])
 
 

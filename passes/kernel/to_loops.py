@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import builtin, func, memref
+from xdsl.dialects import arith, builtin, func, memref, scf
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i64
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -26,8 +26,10 @@ from tessel.dialects import kernel, sched
 from tessel.dialects.kernel import GPU_DIMS_ATTR, KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
+from tessel.passes.kernel.loops.emitter import Index
 from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
 from tessel.passes.kernel.loops.loop_builder import StageLowering
+from tessel.passes.kernel.loops.row_fusion import fusable_rows, row_schedule
 from tessel.passes.kernel.loops.schedule import VECTOR_BITS, StageSchedule, default_schedule
 
 
@@ -54,6 +56,55 @@ def stage_function(
     first = schedule.loops[0] if schedule.loops else None
     extent = first.extent if first is not None and first.kind == "parallel" else 1
     return fn, extent
+
+
+def fused_stage_function(
+    name: str, ops: list[kernel.ComputeOp], r: int, visible: list[SSAValue], schedules: list[StageSchedule]
+) -> tuple[func.FuncOp, int]:
+    """One stage function running `ops` row by row (loops/row_fusion.py): loops over the
+    first r axes (the first with more than one point parallel), and inside, each stage's
+    one-row loops in order. Returns it and its launch extent."""
+    types = [v.type for v in visible]
+    block = Block(arg_types=[*types, IndexType(), IndexType()])
+    for arg, v in zip(block.args, visible):
+        arg.name_hint = v.name_hint
+    lo, hi = block.args[-2], block.args[-1]
+    lo.name_hint, hi.name_hint = "lo", "hi"
+    extents = ops[0].domain[:r]
+    parallel = next(d for d, n in enumerate(extents) if n > 1)
+    names = ops[-1].axis_names
+    rows: list[Index] = [0] * r
+    inner = block
+    for d in range(parallel, r):
+        if extents[d] == 1:
+            continue
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = names[d]
+        rows[d] = body.args[0]
+        start, stop = (lo, hi) if d == parallel else (_constant(inner, 0), _constant(inner, extents[d]))
+        inner.add_op(scf.ForOp(start, stop, _constant(inner, 1), [], Region(body)))
+        inner = body
+    buffers: dict[SSAValue, SSAValue] = dict(zip(visible, block.args))
+    for op, schedule in zip(ops, schedules, strict=True):
+        StageLowering(op, schedule, buffers, lo, hi, rows).build(inner)
+    while inner is not block:
+        inner.add_op(scf.YieldOp())
+        parent = inner.parent_op()
+        assert parent is not None and parent.parent_block() is not None
+        inner = parent.parent_block()  # type: ignore[assignment]
+    block.add_op(func.ReturnOp())
+    fn = func.FuncOp(name, ([*types, IndexType(), IndexType()], []), Region(block))
+    fn.attributes[STAGE_ATTR] = UnitAttr()
+    row_axes = " ".join(f"{names[d]}/1x{extents[d]}" + (":parallel" if d == parallel else "") for d in range(r))
+    stages = " ; ".join(describe(op, s) for op, s in zip(ops, schedules))
+    fn.attributes[SCHEDULE_ATTR] = StringAttr(f"rows {row_axes} {{ {stages} }}")
+    return fn, extents[parallel]
+
+
+def _constant(block: Block, value: int) -> SSAValue:
+    op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    block.add_op(op)
+    return op.result
 
 
 def describe(op: kernel.ComputeOp, s: StageSchedule) -> str:
@@ -99,6 +150,8 @@ class KernelToLoops(ModulePass):
             if not isinstance(fn, func.FuncOp) or KERNEL_ATTR not in fn.attributes:
                 continue
             block = fn.body.block
+            if self.target == "cpu" and self._fuse_rows(op, fn, written):
+                continue
             visible: list[SSAValue] = list(block.args)
             count = 0
             for o in list(block.ops):
@@ -132,3 +185,34 @@ class KernelToLoops(ModulePass):
                 )
             stage.detach()
             stage.erase()
+
+    def _fuse_rows(self, module: builtin.ModuleOp, fn: func.FuncOp, written: dict[str, sched.StageOp]) -> bool:
+        """Lower the kernel's stages as one row-fused stage `<kernel>__s0` when they fuse
+        (loops/row_fusion.py) and no sched.stage schedules one of them; else False."""
+        block = fn.body.block
+        computes = [o for o in block.ops if isinstance(o, kernel.ComputeOp)]
+        if any(f"{fn.sym_name.data}__s{i}" in written for i in range(len(computes))):
+            return False
+        r = fusable_rows(computes)
+        if r is None:
+            return False
+        schedules = [row_schedule(c, r, self.vector_bits) for c in computes]
+        if any(s is None for s in schedules):
+            return False
+        visible: list[SSAValue] = list(block.args)
+        for o in block.ops:
+            if isinstance(o, memref.AllocOp):
+                visible.append(o.memref)
+            if o is computes[-1]:
+                break
+        name = f"{fn.sym_name.data}__s0"
+        stage_fn, extent = fused_stage_function(name, computes, r, visible, [s for s in schedules if s is not None])
+        module.body.block.insert_op_before(stage_fn, fn)
+        launch = kernel.LaunchOp.create(
+            operands=list(visible), properties={"callee": SymbolRefAttr(name), "extent": IntegerAttr(extent, i64)}
+        )
+        block.insert_op_before(launch, computes[-1])
+        for c in computes:
+            c.detach()
+            c.erase()
+        return True

@@ -12,7 +12,7 @@ gathered.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine, arith, gpu, memref, scf, vector
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, MemRefType, VectorType, i1, i64
@@ -108,8 +108,13 @@ class StageLowering:
         buffers: dict[SSAValue, SSAValue],
         lo: SSAValue,
         hi: SSAValue,
+        rows: Sequence[Index] = (),
     ):
-        schedule.validate(op)
+        # rows: the values of the first len(rows) axes, fixed by an enclosing loop nest (row
+        # fusion, loops/row_fusion.py); the schedule's loops of those axes have extent 1 and
+        # was validated on that one-row view of the stage
+        if not rows:
+            schedule.validate(op)
         if schedule.shared_at is not None and shared_bytes(op, schedule) > SHARED_LIMIT:
             raise TesselError(
                 f"the shared-memory tiles of stage {op.stage.data} take {shared_bytes(op, schedule)} bytes, "
@@ -134,6 +139,7 @@ class StageLowering:
         assert isinstance(self.out_type, MemRefType)
         # body load -> (shared tile, base index per dim), inside loops[shared_at]
         self.staged_now: dict[Operation, tuple[SSAValue, list[Index]]] = {}
+        self.rows = list(rows)
 
     # ------------------------------------------------------------------ loop nest
 
@@ -223,7 +229,7 @@ class StageLowering:
     def axis_values(self, e: Emitter, vars_: Vars) -> list[Index]:
         values: list[Index] = []
         for axis in range(len(self.extents)):
-            total: Index = 0
+            total: Index = self.rows[axis] if axis < len(self.rows) else 0
             for loop in self.s.loops:
                 if loop.axis == axis and id(loop) in vars_:
                     step = e.mul(vars_[id(loop)], loop.stride)

@@ -227,7 +227,11 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
     """May the vectors along axis `dim` start anywhere (an overlapping last vector starts off
     the width's multiples)? Only where every index using `dim` is a sum of multiples of the
     axes: a floordiv or mod by the block (dense_packed's w[n floordiv 16, k, n mod 16]) is
-    contiguous over a vector only from an aligned start, and the loads are emitted so."""
+    contiguous over a vector only from an aligned start, and the loads are emitted so. Nor
+    where the stage reads its own output (a softmax scaled in place): the overlapping
+    vector would read elements the one before it already wrote."""
+    if _reads_own_output(op):
+        return False
     blocks = [r.blocks.first for r in op.regions if r.blocks.first is not None]
     for block in blocks:
         axes = set(block.args)
@@ -243,6 +247,10 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
             if any(dim in e.used_dims() and not _linear(e) for e in amap.results):
                 return False
     return True
+
+
+def _reads_own_output(op: kernel.ComputeOp) -> bool:
+    return any(getattr(inner, "memref", None) is op.out for inner in op.walk())
 
 
 def _linear(e: AffineExpr) -> bool:
@@ -298,6 +306,8 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     overlap = overlap and (width == 1 or (width < lanes and -(-extents[v] // lanes) < extents[v] // width))
     if overlap:
         width = min(lanes, 1 << (extents[v].bit_length() - 1))
+    elif bool(k) and v == k - 1 and width < lanes <= extents[v] and _reads_own_output(op):
+        width = lanes  # in place (no overlapping vector): full vectors, the last one masked
     total = math.prod(extents[:k])
     notes = []
     if not op.reduce_count:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine, arith, memref
 from xdsl.dialects import math as mathd
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, MemRefType, TensorType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, MemRefType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
@@ -461,6 +461,25 @@ def _softmax(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then
     log = isinstance(op, tg.LogSoftmaxOp)
     steps = et if not log else None  # the type every step of a softmax rounds to
     peak = _along_axis(kb, x, axis, "max", "max", -math.inf, lambda b, i: b.value(x, i))
+    out_t = _buffer_type(dests[0]).get_element_type()
+    if not log and isinstance(et, Float32Type) and out_t == et:
+        # exp(x - max) once, into the output; its sum; the output scaled by 1 / sum in
+        # place (onnxruntime's MLAS likewise): one exponential per element, not two, and a
+        # multiplication for the division
+        kb.elementwise(
+            "exp",
+            dests[0],
+            et,
+            lambda b, i: b.emit(mathd.ExpOp(b.emit(arith.SubfOp(b.value(x, i), _stat(b, peak, i, axis))))),
+        )
+        total = _along_axis(kb, x, axis, "sum", "add", 0.0, lambda b, i: b.load(dests[0], i, et))
+
+        def scaled(b: ElementBuilder, i: Index) -> SSAValue:
+            inverse = b.emit(arith.DivfOp(b.const(1.0, et), _stat(b, total, i, axis)))
+            return then(b, i, b.emit(arith.MulfOp(b.load(dests[0], i, et), inverse)))
+
+        kb.elementwise("softmax", dests[0], et, scaled)
+        return
 
     def shifted(b: ElementBuilder, i: Index) -> SSAValue:
         z = b.emit(arith.SubfOp(b.value(x, i), _stat(b, peak, i, axis)))

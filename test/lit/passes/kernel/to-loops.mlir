@@ -168,11 +168,12 @@ func.func @main(%a: tensor<28x16xf32>, %b: tensor<16x16xf32>) -> tensor<28x16xf3
 
 // -----
 
-// Softmax: a stage function sees the temporaries allocated before its stage (s0 has
-// %max, s1 and s2 also %sum), and the kernel launches the stages in order around the
+// Softmax: a stage function sees the temporaries allocated before its stage (s0 and s1
+// have %max, s2 and s3 also %sum), and the kernel launches the stages in order around the
 // allocations. The row max has no vector axis (extent 1), so it is a scalar reduction:
-// the accumulator starts at -inf and is carried through iter_args. The last stage is
-// vectorized; max and sum do not depend on the lane: one scalar load, broadcast.
+// the accumulator starts at -inf and is carried through iter_args. exp(x - max) is
+// written to the output (s1), summed (s2), and the output scaled in place by 1 / sum (s3);
+// max and sum do not depend on the lane: one scalar load, broadcast.
 // CHECK-LABEL: func.func @k0_softmax__s0(
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %{{.*}}: memref<2x16xf32>, %[[MAX:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:    kernel.schedule = "o0/1x2 o1/1x1 r0/1x16"
@@ -186,27 +187,34 @@ func.func @main(%a: tensor<28x16xf32>, %b: tensor<16x16xf32>) -> tensor<28x16xf3
 // CHECK-NEXT:        }
 // CHECK-NEXT:        memref.store %[[RED]], %[[MAX]][%[[O0]], %[[O1]]] : memref<2x1xf32>
 // CHECK-LABEL: func.func @k0_softmax__s1(
-// CHECK-SAME:    %{{.*}}: memref<2x16xf32>, %{{.*}}: memref<2x16xf32>, %{{.*}}: memref<2x1xf32>, %{{.*}}: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
-// CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
-// CHECK-LABEL: func.func @k0_softmax__s2(
-// CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %[[Y:[a-z0-9_]+]]: memref<2x16xf32>, %[[MAX:[a-z0-9_]+]]: memref<2x1xf32>, %[[SUM:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %[[Y:[a-z0-9_]+]]: memref<2x16xf32>, %[[MAX:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:    kernel.schedule = "i0/1x2 i1/16x1 i1/1x16:vector"
-// CHECK:         %[[SV:[a-z0-9_]+]] = memref.load %[[SUM]][%[[I0:[a-z0-9_]+]], %{{.*}}] : memref<2x1xf32>
-// CHECK-NEXT:    %[[XV:[a-z0-9_]+]] = vector.load %[[X]][%[[I0]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
+// CHECK:         %[[XV:[a-z0-9_]+]] = vector.load %[[X]][%[[I0:[a-z0-9_]+]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
 // CHECK-NEXT:    %[[MV:[a-z0-9_]+]] = memref.load %[[MAX]][%[[I0]], %{{.*}}] : memref<2x1xf32>
 // CHECK-NEXT:    %[[MB:[a-z0-9_]+]] = vector.broadcast %[[MV]] : f32 to vector<16xf32>
 // CHECK-NEXT:    %[[D:[a-z0-9_]+]] = arith.subf %[[XV]], %[[MB]] : vector<16xf32>
 // CHECK-NEXT:    %[[E:[a-z0-9_]+]] = math.exp %[[D]] : vector<16xf32>
-// CHECK-NEXT:    %[[SB:[a-z0-9_]+]] = vector.broadcast %[[SV]] : f32 to vector<16xf32>
-// CHECK-NEXT:    %[[Q:[a-z0-9_]+]] = arith.divf %[[E]], %[[SB]] : vector<16xf32>
+// CHECK-NEXT:    vector.store %[[E]], %[[Y]][%[[I0]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
+// CHECK-LABEL: func.func @k0_softmax__s2(
+// CHECK-SAME:    %{{.*}}: memref<2x16xf32>, %{{.*}}: memref<2x16xf32>, %{{.*}}: memref<2x1xf32>, %{{.*}}: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-LABEL: func.func @k0_softmax__s3(
+// CHECK-SAME:    %{{.*}}: memref<2x16xf32>, %[[Y:[a-z0-9_]+]]: memref<2x16xf32>, %{{.*}}: memref<2x1xf32>, %[[SUM:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK:         %[[SV:[a-z0-9_]+]] = memref.load %[[SUM]][%[[I0:[a-z0-9_]+]], %{{.*}}] : memref<2x1xf32>
+// CHECK-NEXT:    %[[R:[a-z0-9_]+]] = arith.divf %{{.*}}, %[[SV]] : f32
+// CHECK-NEXT:    %[[EV:[a-z0-9_]+]] = vector.load %[[Y]][%[[I0]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
+// CHECK-NEXT:    %[[RB:[a-z0-9_]+]] = vector.broadcast %[[R]] : f32 to vector<16xf32>
+// CHECK-NEXT:    %[[Q:[a-z0-9_]+]] = arith.mulf %[[EV]], %[[RB]] : vector<16xf32>
 // CHECK-NEXT:    vector.store %[[Q]], %[[Y]][%[[I0]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
 // CHECK-LABEL: func.func @k0_softmax(
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %[[Y:[a-z0-9_]+]]: memref<2x16xf32>) attributes {kernel.kernel} {
 // CHECK-NEXT:    %[[MAX:[a-z0-9_]+]] = memref.alloc() : memref<2x1xf32>
 // CHECK-NEXT:    kernel.launch @k0_softmax__s0(%[[X]], %[[Y]], %[[MAX]]) over 1 : i64
+// CHECK-NEXT:    kernel.launch @k0_softmax__s1(%[[X]], %[[Y]], %[[MAX]]) over 1 : i64
 // CHECK-NEXT:    %[[SUM:[a-z0-9_]+]] = memref.alloc() : memref<2x1xf32>
-// CHECK-NEXT:    kernel.launch @k0_softmax__s1(%[[X]], %[[Y]], %[[MAX]], %[[SUM]]) over 1 : i64
 // CHECK-NEXT:    kernel.launch @k0_softmax__s2(%[[X]], %[[Y]], %[[MAX]], %[[SUM]]) over 1 : i64
+// CHECK-NEXT:    kernel.launch @k0_softmax__s3(%[[X]], %[[Y]], %[[MAX]], %[[SUM]]) over 1 : i64
 // CHECK-NEXT:    memref.dealloc %[[MAX]] : memref<2x1xf32>
 // CHECK-NEXT:    memref.dealloc %[[SUM]] : memref<2x1xf32>
 // CHECK-NEXT:    func.return

@@ -12,10 +12,12 @@
 // CHECK:         arith.select
 // CHECK:       kernel.compute "max" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 16) combine "max"
 // CHECK:         affine.load %[[MRF]]
-// CHECK:       kernel.compute "sum2_rf" %{{.*}}(o0 = 4, o1 = 1, rf = 16) reduce(r0 = 94) combine "add"
+// CHECK:       kernel.compute "exp2" %[[Y:.*]](i0 = 4, i1 = 1500)
 // CHECK:         math.exp
-// CHECK:       kernel.compute "sum2" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 16) combine "add"
-// CHECK:       kernel.compute "softmax3"
+// CHECK:       kernel.compute "sum3_rf" %{{.*}}(o0 = 4, o1 = 1, rf = 16) reduce(r0 = 94) combine "add"
+// CHECK:         kernel.load %[[Y]][%{{.*}}, %{{.*}} * 16 + %{{.*}}] pad {{.*}} : memref<4x1500xf32>
+// CHECK:       kernel.compute "sum3" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 16) combine "add"
+// CHECK:       kernel.compute "softmax4" %[[Y]]
 func.func @softmax_rows(%x: tensor<4x1500xf32>) -> tensor<4x1500xf32> {
   %y = tg.softmax %x {axis = 1 : i64} : tensor<4x1500xf32>
   func.return %y : tensor<4x1500xf32>

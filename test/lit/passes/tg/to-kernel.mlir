@@ -166,25 +166,29 @@ func.func @main(%x: tensor<2x3x4xf32>, %u: tensor<4x6xui8>) -> (tensor<2x4xf32>,
 
 // -----
 
-// Softmax is three stages over two temporaries with the axis kept as 1: the row max,
-// the sum of exp(x - max), then exp(x - max) / sum. Stage names get a counter from the
-// second stage of a kernel on, so that they are unique.
+// Softmax (f32) is four stages over two temporaries with the axis kept as 1: the row max,
+// exp(x - max) into the output, its sum, then the output scaled in place by 1 / sum (one
+// exponential per element). Stage names get a counter from the second stage of a kernel
+// on, so that they are unique.
 // CHECK-LABEL: func.func @k0_softmax(
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x10xf32>, %[[Y:[a-z0-9_]+]]: memref<2x10xf32>)
 // CHECK-NEXT:    %[[MAX:[a-z0-9_]+]] = memref.alloc() : memref<2x1xf32>
 // CHECK-NEXT:    kernel.compute "max" %[[MAX]](o0 = 2, o1 = 1) reduce(r0 = 10) combine "max" init 0xff800000 : f32 : memref<2x1xf32> {
-// CHECK:         %[[SUM:[a-z0-9_]+]] = memref.alloc() : memref<2x1xf32>
-// CHECK-NEXT:    kernel.compute "sum2" %[[SUM]](o0 = 2, o1 = 1) reduce(r0 = 10) combine "add" init 0.000000e+00 : f32 : memref<2x1xf32> {
-// CHECK-NEXT:    ^bb0(%[[O0:[a-z0-9_]+]]: index, %{{.*}}: index, %[[R0:[a-z0-9_]+]]: index):
-// CHECK-NEXT:      %[[XV:[a-z0-9_]+]] = affine.load %[[X]][%[[O0]], %[[R0]]] : memref<2x10xf32>
-// CHECK-NEXT:      %[[MV:[a-z0-9_]+]] = affine.load %[[MAX]][%[[O0]], 0] : memref<2x1xf32>
+// CHECK:         kernel.compute "exp2" %[[Y]](i0 = 2, i1 = 10) : memref<2x10xf32> {
+// CHECK-NEXT:    ^bb0(%[[I0:[a-z0-9_]+]]: index, %[[I1:[a-z0-9_]+]]: index):
+// CHECK-NEXT:      %[[XV:[a-z0-9_]+]] = affine.load %[[X]][%[[I0]], %[[I1]]] : memref<2x10xf32>
+// CHECK-NEXT:      %[[MV:[a-z0-9_]+]] = affine.load %[[MAX]][%[[I0]], 0] : memref<2x1xf32>
 // CHECK-NEXT:      %[[D:[a-z0-9_]+]] = arith.subf %[[XV]], %[[MV]] : f32
 // CHECK-NEXT:      %[[E:[a-z0-9_]+]] = math.exp %[[D]] : f32
 // CHECK-NEXT:      kernel.yield %[[E]] : f32
-// CHECK:         kernel.compute "softmax3" %[[Y]](i0 = 2, i1 = 10) : memref<2x10xf32> {
+// CHECK:         %[[SUM:[a-z0-9_]+]] = memref.alloc() : memref<2x1xf32>
+// CHECK-NEXT:    kernel.compute "sum3" %[[SUM]](o0 = 2, o1 = 1) reduce(r0 = 10) combine "add" init 0.000000e+00 : f32 : memref<2x1xf32> {
+// CHECK:           affine.load %[[Y]][%{{.*}}, %{{.*}}] : memref<2x10xf32>
+// CHECK:         kernel.compute "softmax4" %[[Y]](i0 = 2, i1 = 10) : memref<2x10xf32> {
 // CHECK:           %[[S:[a-z0-9_]+]] = affine.load %[[SUM]][%{{.*}}, 0] : memref<2x1xf32>
-// CHECK:           %[[E:[a-z0-9_]+]] = math.exp %{{.*}} : f32
-// CHECK-NEXT:      %[[Q:[a-z0-9_]+]] = arith.divf %[[E]], %[[S]] : f32
+// CHECK-NEXT:      %[[R:[a-z0-9_]+]] = arith.divf %{{.*}}, %[[S]] : f32
+// CHECK-NEXT:      %[[EV:[a-z0-9_]+]] = affine.load %[[Y]][%{{.*}}, %{{.*}}] : memref<2x10xf32>
+// CHECK-NEXT:      %[[Q:[a-z0-9_]+]] = arith.mulf %[[EV]], %[[R]] : f32
 // CHECK-NEXT:      kernel.yield %[[Q]] : f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memref.dealloc %[[MAX]] : memref<2x1xf32>

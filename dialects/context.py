@@ -8,6 +8,7 @@ every dialect and imports none (the layer contract in pyproject.toml).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.ir import Dialect
@@ -34,11 +35,17 @@ def make_context() -> Context:
 
     ctx = Context()
     ctx.load_dialect(Builtin)
-    for name, where in UPSTREAM.items():
-        ctx.register_dialect(name, functools.partial(_load, where))
+    for name, factory in upstream_dialects().items():
+        ctx.register_dialect(name, factory)
     for name, factory in all_dialects().items():
         ctx.register_dialect(name, factory)
     return ctx
+
+
+def upstream_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Name -> lazy factory for the upstream dialects Tessel lowers to, in the form Tessel
+    uses (arith with vector compares, selects and casts)."""
+    return {name: functools.partial(_load, where) for name, where in UPSTREAM.items()}
 
 
 def _load(where: str) -> Dialect:

@@ -22,13 +22,13 @@ from typing import IO
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
-from xdsl.ir import Dialect
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tessel.dialects import all_dialects
+from tessel.dialects.context import upstream_dialects
 from tessel.dialects.tg import WeightOp
 from tessel.ir.diagnostics import TesselError
 from tessel.ir.source import parse_module, verify
@@ -37,22 +37,17 @@ from tessel.passes import all_passes
 from tessel.tools.cli import AtomicOutput, guarded, wants_debug
 
 
-def _tessel_arith() -> Dialect:
-    from tessel.dialects.arith_vectors import Arith
-
-    return Arith
-
-
 class TesselOptMain(xDSLOptMain):
     version_format = "tessel-opt (tessel 0.1.0, xdsl {xdsl_version})"
 
     def register_all_dialects(self) -> None:
-        """xDSL's dialects, arith in Tessel's form (its casts, compares and select take
-        vectors too, as MLIR's do), and Tessel's own."""
+        """xDSL's dialects, those Tessel lowers to in Tessel's form (make_context's: arith's
+        casts, compares and select take vectors too, as MLIR's do), and Tessel's own."""
         from xdsl.universe import Universe
 
+        tessel_forms = upstream_dialects()
         for name, factory in Universe.get_multiverse().all_dialects.items():
-            self.ctx.register_dialect(name, _tessel_arith if name == "arith" else factory)
+            self.ctx.register_dialect(name, tessel_forms.get(name, factory))
         for name, factory in all_dialects().items():
             self.ctx.register_dialect(name, factory)
 

@@ -38,17 +38,9 @@ def stage_function(
 ) -> tuple[func.FuncOp, int]:
     """The stage's loops as a function of (buffers..., lo, hi); and its launch extent (on the
     gpu target: its number of blocks, the grid and block shape in `kernel.gpu_dims`)."""
-    types = [v.type for v in visible]
-    block = Block(arg_types=[*types, IndexType(), IndexType()])
-    for arg, v in zip(block.args, visible):
-        arg.name_hint = v.name_hint
-    lo, hi = block.args[-2], block.args[-1]
-    lo.name_hint, hi.name_hint = "lo", "hi"
+    block, lo, hi = _stage_block(visible)
     StageLowering(op, schedule, dict(zip(visible, block.args)), lo, hi).build(block)
-    block.add_op(func.ReturnOp())
-    fn = func.FuncOp(name, ([*types, IndexType(), IndexType()], []), Region(block))
-    fn.attributes[STAGE_ATTR] = UnitAttr()
-    fn.attributes[SCHEDULE_ATTR] = StringAttr(describe(op, schedule))
+    fn = _stage_func(name, block, describe(op, schedule))
     if target == "gpu":
         grid, threads = schedule.gpu_dims()
         fn.attributes[GPU_DIMS_ATTR] = DenseArrayBase.from_list(i64, [*grid, *threads])
@@ -64,12 +56,7 @@ def fused_stage_function(
     """One stage function running `ops` row by row (loops/row_fusion.py): loops over the
     first r axes (the first with more than one point parallel), and inside, each stage's
     one-row loops in order. Returns it and its launch extent."""
-    types = [v.type for v in visible]
-    block = Block(arg_types=[*types, IndexType(), IndexType()])
-    for arg, v in zip(block.args, visible):
-        arg.name_hint = v.name_hint
-    lo, hi = block.args[-2], block.args[-1]
-    lo.name_hint, hi.name_hint = "lo", "hi"
+    block, lo, hi = _stage_block(visible)
     extents = ops[0].domain[:r]
     parallel = next(d for d, n in enumerate(extents) if n > 1)
     names = ops[-1].axis_names
@@ -92,13 +79,35 @@ def fused_stage_function(
         parent = inner.parent_op()
         assert parent is not None and parent.parent_block() is not None
         inner = parent.parent_block()  # type: ignore[assignment]
-    block.add_op(func.ReturnOp())
-    fn = func.FuncOp(name, ([*types, IndexType(), IndexType()], []), Region(block))
-    fn.attributes[STAGE_ATTR] = UnitAttr()
     row_axes = " ".join(f"{names[d]}/1x{extents[d]}" + (":parallel" if d == parallel else "") for d in range(r))
     stages = " ; ".join(describe(op, s) for op, s in zip(ops, schedules))
-    fn.attributes[SCHEDULE_ATTR] = StringAttr(f"rows {row_axes} {{ {stages} }}")
-    return fn, extents[parallel]
+    return _stage_func(name, block, f"rows {row_axes} {{ {stages} }}"), extents[parallel]
+
+
+def _stage_block(visible: list[SSAValue]) -> tuple[Block, SSAValue, SSAValue]:
+    """The body block of a stage function over the buffers `visible` and a launch range
+    [lo, hi), with its lo and hi arguments."""
+    block = Block(arg_types=[*(v.type for v in visible), IndexType(), IndexType()])
+    for arg, v in zip(block.args, visible):
+        arg.name_hint = v.name_hint
+    lo, hi = block.args[-2], block.args[-1]
+    lo.name_hint, hi.name_hint = "lo", "hi"
+    return block, lo, hi
+
+
+def _stage_func(name: str, block: Block, schedule: str) -> func.FuncOp:
+    """The stage function `name` of a filled body block, marked as a stage with its schedule."""
+    block.add_op(func.ReturnOp())
+    fn = func.FuncOp(name, (list(block.arg_types), []), Region(block))
+    fn.attributes[STAGE_ATTR] = UnitAttr()
+    fn.attributes[SCHEDULE_ATTR] = StringAttr(schedule)
+    return fn
+
+
+def _launch(name: str, visible: list[SSAValue], extent: int) -> kernel.LaunchOp:
+    return kernel.LaunchOp.create(
+        operands=list(visible), properties={"callee": SymbolRefAttr(name), "extent": IntegerAttr(extent, i64)}
+    )
 
 
 def _constant(block: Block, value: int) -> SSAValue:
@@ -170,11 +179,7 @@ class KernelToLoops(ModulePass):
                     )
                 stage_fn, extent = stage_function(name, o, list(visible), schedule, self.target)
                 op.body.block.insert_op_before(stage_fn, fn)
-                launch = kernel.LaunchOp.create(
-                    operands=list(visible),
-                    properties={"callee": SymbolRefAttr(name), "extent": IntegerAttr(extent, i64)},
-                )
-                block.insert_op_before(launch, o)
+                block.insert_op_before(_launch(name, visible, extent), o)
                 o.detach()
                 o.erase()
         for name, stage in written.items():
@@ -208,10 +213,7 @@ class KernelToLoops(ModulePass):
         name = f"{fn.sym_name.data}__s0"
         stage_fn, extent = fused_stage_function(name, computes, r, visible, [s for s in schedules if s is not None])
         module.body.block.insert_op_before(stage_fn, fn)
-        launch = kernel.LaunchOp.create(
-            operands=list(visible), properties={"callee": SymbolRefAttr(name), "extent": IntegerAttr(extent, i64)}
-        )
-        block.insert_op_before(launch, computes[-1])
+        block.insert_op_before(_launch(name, visible, extent), computes[-1])
         for c in computes:
             c.detach()
             c.erase()

@@ -13,8 +13,8 @@ conversions only around the ops that need NCHW (flatten, reshapes).
 A matmul or gemm by a constant matrix becomes dense_packed with the matrix packed as
 [N/16, K, 16] (padded with zero columns to a whole block): reshape, transpose and pad of a
 constant, which tg-fold-constants evaluates. Where no vector of 8 or more divides N, the
-product computes the padded block too and a slice cuts the result to N. A matrix computed at run time is packed the
-same way, by a kernel, when enough rows of A reuse it. Other gemms by a constant b^T get b
+product computes the padded block too and a slice cuts the result to N. A matrix computed
+at run time is packed the same way, by a kernel, when enough rows of A reuse it. Other gemms by a constant b^T get b
 transposed once (trans_b = false) so the output columns are contiguous.
 """
 
@@ -27,7 +27,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -42,6 +42,7 @@ from tessel.dialects import tg
 from tessel.dialects.tg.base import bool_attr, flag, floating, int_attr, integer, ints_attr
 from tessel.ir import dtypes
 from tessel.passes.tg._layout_moves import MOVES, convert, pad, pad_channels, reshape, to_nchw
+from tessel.passes.tg._rewrite import Inserter
 
 BLOCK = 16
 MIN_PADDED_OUTPUTS = 4  # fewer output channels stay in NCHW rather than pad a block
@@ -228,24 +229,14 @@ class PackDenseWeights(RewritePattern):
         # block (its columns are zero) and slice the columns off. (Fewer than a block: the
         # product is tiny, and the slice would be one more launch.)
         computed = columns + (-columns % BLOCK if columns % 8 and columns > BLOCK else 0)
-        dense: Operation = tg.DensePackedOp.make([a, _pack(rewriter, b, transposed)], {"columns": int_attr(computed)})
-        value = dense.results[0]
+        insert = Inserter(rewriter)
+        value = insert.make(tg.DensePackedOp, [a, _pack(rewriter, b, transposed)], {"columns": int_attr(computed)})
         if computed != columns:
-            rewriter.insert(dense)
-            cut = tg.SliceOp.make(
-                [value],
-                {"starts": ints_attr([0] * len(shape)), "steps": ints_attr([1] * len(shape))},
-                [TensorType(tg.tensor_of(value).element_type, list(shape))],
-            )
-            dense, value = cut, cut.results[0]
-        if bias is None:
-            value.name_hint = result.name_hint
-            rewriter.replace(op, dense)
-            return
-        rewriter.insert(dense)
-        add = tg.AddOp.make([value, bias])
-        add.results[0].name_hint = result.name_hint
-        rewriter.replace(op, add)
+            value = insert.slice(value, [0] * len(shape), list(shape))
+        if bias is not None:
+            value = insert.make(tg.AddOp, [value, bias])
+        value.name_hint = result.name_hint
+        rewriter.replace(op, [], [value])
 
 
 @dataclass(frozen=True)

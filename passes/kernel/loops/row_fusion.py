@@ -50,7 +50,7 @@ def fusable_rows(computes: Sequence[kernel.ComputeOp]) -> int | None:
     for c in computes:
         rows = list(c.body.block.args[:r])
         for op in c.walk():
-            if isinstance(op, memref.LoadOp | memref.StoreOp) and _buffer(op) in written:
+            if isinstance(op, memref.LoadOp | memref.StoreOp) and op.memref in written:
                 return None  # an access the check below cannot read
             if isinstance(op, affine.LoadOp | kernel.LoadOp) and op.memref in written:
                 exprs = dims_only(op.map.data)
@@ -62,10 +62,6 @@ def fusable_rows(computes: Sequence[kernel.ComputeOp]) -> int | None:
     if _reread_bytes(computes) < MIN_REREAD_BYTES:
         return None
     return r
-
-
-def _buffer(op: memref.LoadOp | memref.StoreOp) -> SSAValue:
-    return op.memref
 
 
 def _reread_bytes(computes: Sequence[kernel.ComputeOp]) -> int:

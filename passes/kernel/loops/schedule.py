@@ -227,11 +227,7 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
     """May the vectors along axis `dim` start anywhere (an overlapping last vector starts off
     the width's multiples)? Only where every index using `dim` is a sum of multiples of the
     axes: a floordiv or mod by the block (dense_packed's w[n floordiv 16, k, n mod 16]) is
-    contiguous over a vector only from an aligned start, and the loads are emitted so. Nor
-    where the stage reads its own output (a softmax scaled in place): the overlapping
-    vector would read elements the one before it already wrote."""
-    if _reads_own_output(op):
-        return False
+    contiguous over a vector only from an aligned start, and the loads are emitted so."""
     blocks = [r.blocks.first for r in op.regions if r.blocks.first is not None]
     for block in blocks:
         axes = set(block.args)
@@ -302,12 +298,16 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     # writes a buffer it reads, tg-plan-memory keeps them apart), not a scalar stage.
     # A narrow divisor (1500 = 4 x 375: whisper's 1500 frames) is worse than full vectors
     # with the last one overlapping: 94 vectors of 16 instead of 375 of 4.
-    overlap = bool(k) and v == k - 1 and extents[v] >= 4 and lanes >= 4 and _shifts_freely(op, v)
+    # a stage that reads its own output (a softmax scaled in place) gets no overlapping
+    # vector, which would read elements the one before it already wrote: full vectors with
+    # the last one masked instead
+    in_place = _reads_own_output(op)
+    overlap = bool(k) and v == k - 1 and extents[v] >= 4 and lanes >= 4 and not in_place and _shifts_freely(op, v)
     overlap = overlap and (width == 1 or (width < lanes and -(-extents[v] // lanes) < extents[v] // width))
     if overlap:
         width = min(lanes, 1 << (extents[v].bit_length() - 1))
-    elif bool(k) and v == k - 1 and width < lanes <= extents[v] and _reads_own_output(op):
-        width = lanes  # in place (no overlapping vector): full vectors, the last one masked
+    elif bool(k) and v == k - 1 and width < lanes <= extents[v] and in_place:
+        width = lanes
     total = math.prod(extents[:k])
     notes = []
     if not op.reduce_count:

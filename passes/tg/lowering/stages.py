@@ -453,7 +453,8 @@ def round_to(b: ElementBuilder, x: SSAValue, element: Attribute) -> SSAValue:
 @anchor(tg.SoftmaxOp, tg.LogSoftmaxOp)
 def _softmax(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
     """max, then the sum of exp(x - max), then the quotient (x - max - log(sum) for
-    log_softmax). A 16-bit softmax rounds every step to its type as ONNX's reference does
+    log_softmax); an f32 softmax writes exp(x - max) to its output, sums that and scales it
+    in place. A 16-bit softmax rounds every step to its type as ONNX's reference does
     (dialects/tg/reference.py softmax): a bf16 sum accumulates in bf16."""
     x = op.operands[0]
     axis = [integer(op.properties, "axis")]
@@ -461,25 +462,6 @@ def _softmax(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then
     log = isinstance(op, tg.LogSoftmaxOp)
     steps = et if not log else None  # the type every step of a softmax rounds to
     peak = _along_axis(kb, x, axis, "max", "max", -math.inf, lambda b, i: b.value(x, i))
-    out_t = _buffer_type(dests[0]).get_element_type()
-    if not log and isinstance(et, Float32Type) and out_t == et:
-        # exp(x - max) once, into the output; its sum; the output scaled by 1 / sum in
-        # place (onnxruntime's MLAS likewise): one exponential per element, not two, and a
-        # multiplication for the division
-        kb.elementwise(
-            "exp",
-            dests[0],
-            et,
-            lambda b, i: b.emit(mathd.ExpOp(b.emit(arith.SubfOp(b.value(x, i), _stat(b, peak, i, axis))))),
-        )
-        total = _along_axis(kb, x, axis, "sum", "add", 0.0, lambda b, i: b.load(dests[0], i, et))
-
-        def scaled(b: ElementBuilder, i: Index) -> SSAValue:
-            inverse = b.emit(arith.DivfOp(b.const(1.0, et), _stat(b, total, i, axis)))
-            return then(b, i, b.emit(arith.MulfOp(b.load(dests[0], i, et), inverse)))
-
-        kb.elementwise("softmax", dests[0], et, scaled)
-        return
 
     def shifted(b: ElementBuilder, i: Index) -> SSAValue:
         z = b.emit(arith.SubfOp(b.value(x, i), _stat(b, peak, i, axis)))
@@ -488,6 +470,20 @@ def _softmax(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then
     def exp(b: ElementBuilder, i: Index) -> SSAValue:
         e = b.emit(mathd.ExpOp(shifted(b, i)))
         return round_to(b, e, steps) if steps else e
+
+    if not log and isinstance(et, Float32Type) and _buffer_type(dests[0]).get_element_type() == et:
+        # exp(x - max) once, into the output; its sum; the output scaled by 1 / sum in
+        # place (onnxruntime's MLAS likewise): one exponential per element, not two, and a
+        # multiplication for the division
+        kb.elementwise("exp", dests[0], et, exp)
+        total = _along_axis(kb, x, axis, "sum", "add", 0.0, lambda b, i: b.load(dests[0], i, et))
+
+        def scaled(b: ElementBuilder, i: Index) -> SSAValue:
+            inverse = b.emit(arith.DivfOp(b.const(1.0, et), _stat(b, total, i, axis)))
+            return then(b, i, b.emit(arith.MulfOp(b.load(dests[0], i, et), inverse)))
+
+        kb.elementwise("softmax", dests[0], et, scaled)
+        return
 
     if isinstance(steps, BFloat16Type):  # each partial sum rounds: accumulate in bf16
 

@@ -26,6 +26,8 @@ from xdsl.ir import TypedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 
 from tessel.dialects import kernel
+from tessel.passes.kernel.loops.affine_analysis import dims_only
+from tessel.passes.kernel.loops.register_tile import VectorUnit
 
 Kind = Literal["serial", "parallel", "vector", "unroll", "block", "thread"]
 GPU_KINDS = ("block", "thread")  # bound to blockIdx / threadIdx (dim 0-2: x, y, z)
@@ -269,22 +271,14 @@ def _pick_width(extent: int, width: int) -> int:
     return 1
 
 
-def _pick_rows(n: int) -> int:
-    """Rows of the register tile: about 8 accumulators hide the FMA latency, so a tile of
-    r rows costs like max(r, 8); minimize that over the tiles covering n (the last one
-    clamped when r does not divide n), preferring more rows on ties."""
-    return min(range(1, min(n, 14) + 1), key=lambda r: (-(-n // r) * max(r, 8), -r))
-
-
 def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> StageSchedule:
     """Parallel outer spatial loop, vectorized innermost spatial axis (or the stage's `lanes`
-    axis), and for reductions a register tile of up to 14 rows of the innermost other spatial
-    axis by one vector (14 accumulators, as the micro-kernels of
-    shared/research/llvmlite_gemm.md).
+    axis), and for reductions a register tile of rows of the innermost other spatial axis by
+    columns of vectors, its shape chosen for the target's vector unit (register_tile.py).
 
-    `vector_bits` is the target's vector register: the tile holds 14 of them, which on AVX2
-    (16 ymm registers) must be 256-bit vectors; 512-bit ones there are pairs of ymm, 28
-    accumulators, spilled (ResNet-18 ran 1.8x slower on a Zen 3)."""
+    `vector_bits` is the target's vector register: it sets the lanes and the register file
+    the tile must fit (32 zmm with AVX-512, 16 ymm with AVX2, where 512-bit vectors would be
+    pairs of ymm and a 14-row tile of them spilled: ResNet-18 ran 1.8x slower on a Zen 3)."""
     extents = op.domain
     k = op.spatial_count
     spatial = [Loop(d, extents[d], 1) for d in range(k)]
@@ -323,18 +317,26 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         # point (a [197, 1, 384] sequence-first activation tiles its 197 tokens, not the 1)
         others = [d for d in range(k) if d != v]
         rows_axis = max((d for d in others if extents[d] > 1), default=others[-1] if others else None)
-        rows = _pick_rows(extents[rows_axis]) if rows_axis is not None else 1
-        clamp = rows > 1 and rows_axis is not None and extents[rows_axis] % rows != 0
-        # Few rows (a matrix-vector product, a 1x1 output): widen the tile along the vector
-        # axis instead, so each reduction step still issues several independent FMAs.
+        row_extent = extents[rows_axis] if rows_axis is not None else 1
+        # the columns: more vectors of the vector axis (a matrix product's N), or, where the
+        # vector axis is one vector (an NCHW16c convolution's 16 channels), points of a second
+        # axis that the broadcast operand does not read (its output-channel blocks), so one
+        # broadcast feeds several FMAs (register_tile.py)
         vectors = -(-extents[v] // width)
-        cols = next((c for c in (8, 4, 2) if rows * c <= 16 and vectors % c == 0), 1) if rows < 4 and not overlap else 1
+        second = _second_axis(op, v, rows_axis) if vectors == 1 else None
+        col_axis = second if second is not None else v
+        col_extent = extents[second] if second is not None else 1 if overlap else vectors
+        rows, cols = VectorUnit.for_bits(vector_bits).choose(row_extent, col_extent)
+        clamp = rows > 1 and rows_axis is not None and extents[rows_axis] % rows != 0
         outer = []
         for d in range(k):
             if d == v:
-                outer.append(Loop(d, vectors // cols, width * cols, clamp=overlap))
+                step = cols if col_axis == v else 1
+                outer.append(Loop(d, vectors // step, width * step, clamp=overlap))
             elif d == rows_axis and rows > 1:
                 outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
+            elif d == col_axis and cols > 1:
+                outer.append(Loop(d, extents[d] // cols, cols))
             else:
                 outer.append(Loop(d, extents[d], 1))
         if rows_axis is not None and rows_axis < v and _rows_fit_cache(extents[rows_axis], extents[k:]):
@@ -347,12 +349,46 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
             if outer[col].extent > 1 and outer[row].extent > 1:
                 outer.insert(row, outer.pop(col))
         tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 and rows_axis is not None else []
-        tile += [Loop(v, cols, width, "unroll")] if cols > 1 else []
+        tile += [Loop(col_axis, cols, width if col_axis == v else 1, "unroll")] if cols > 1 else []
         tile += [Loop(v, width, 1, "vector")]
-        notes.append(f"register tile {rows}x{cols * width}" + (", last vector overlapping" if overlap else ""))
+        shape = f"{rows}x{cols * width}" if col_axis == v else f"{rows}x{cols}x{width}"
+        notes.append(f"register tile {shape}" + (", last vector overlapping" if overlap else ""))
         loops = outer + reduce + tile
         return _parallelize(StageSchedule(loops, len(outer), notes), total * math.prod(extents[k:]))
     return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)
+
+
+def _second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | None:
+    """A spatial axis for the register tile's columns besides the vector axis `v`: one that
+    some load of the body reads together with `v` (a weight vector per column) and that no
+    load without `v` reads (the broadcast operand, shared by the columns); None if none is,
+    or a load's indices are not the axes themselves."""
+    block = op.body.block
+    if block is None:
+        return None
+    axes = list(block.args)
+    uses: list[set[int]] = []
+    for inner in block.walk():
+        m = inner.properties.get("map") or inner.attributes.get("map")
+        if not isinstance(m, AffineMapAttr):
+            if inner.name in ("memref.load", "affine.apply"):
+                return None
+            continue
+        amap = m.data
+        dims = inner.operands[1 : 1 + amap.num_dims + amap.num_symbols]
+        if any(d not in axes for d in dims):
+            return None
+        used = {i for e in dims_only(amap) for i in e.used_dims()}
+        uses.append({axes.index(d) for i, d in enumerate(dims) if i in used})
+    broadcast = [u for u in uses if v not in u]
+    if not broadcast:
+        return None
+    for d in range(op.spatial_count):
+        if d in (v, rows_axis) or op.domain[d] == 1:
+            continue
+        if all(d not in u for u in broadcast) and any(d in u and v in u for u in uses):
+            return d
+    return None
 
 
 ROWS_CACHE_BYTES = 256 * 1024  # a quarter of a Zen 4/5 core's L2 (1 MB; Sapphire Rapids: 2 MB)

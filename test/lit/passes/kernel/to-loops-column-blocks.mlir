@@ -3,9 +3,10 @@
 // Few rows against many column blocks (a transformer's 32 tokens through a dense layer): the
 // rows' operand (32 x 64 floats, 8 KiB) fits in cache, so the column blocks go outside the
 // row tiles and are the parallel loop: each thread reads its own columns of the weights once,
-// and every row tile reuses them from cache.
+// and every row tile reuses them from cache. The register tile is 8 rows by two vectors (16
+// accumulators, 2 vector and 8 broadcast loads per step; register_tile.py).
 // CHECK-LABEL: func.func @few_rows__s0(
-// CHECK-SAME:    kernel.schedule = "j/16x16:parallel i/8x4 |acc| k/1x64 i/1x8:unroll j/1x16:vector"
+// CHECK-SAME:    kernel.schedule = "j/32x8:parallel i/8x4 |acc| k/1x64 i/1x8:unroll j/16x2:unroll j/1x16:vector"
 func.func @few_rows(%a: memref<32x64xf32>, %b: memref<64x256xf32>, %c: memref<32x256xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 32, j = 256) reduce(k = 64) combine "add" init 0.000000e+00 : f32 : memref<32x256xf32> {
   ^bb0(%i: index, %j: index, %k: index):
@@ -22,7 +23,7 @@ func.func @few_rows(%a: memref<32x64xf32>, %b: memref<64x256xf32>, %c: memref<32
 // Rows whose operand does not fit (32 x 4096 floats, 512 KiB) keep the row tiles outside:
 // each row tile then streams the weights, as for a convolution's many pixels.
 // CHECK-LABEL: func.func @long_rows__s0(
-// CHECK-SAME:    kernel.schedule = "i/8x4:parallel j/16x16 |acc| k/1x4096 i/1x8:unroll j/1x16:vector"
+// CHECK-SAME:    kernel.schedule = "i/8x4:parallel j/32x8 |acc| k/1x4096 i/1x8:unroll j/16x2:unroll j/1x16:vector"
 func.func @long_rows(%a: memref<32x4096xf32>, %b: memref<4096x256xf32>, %c: memref<32x256xf32>) attributes {kernel.kernel} {
   kernel.compute "matmul" %c(i = 32, j = 256) reduce(k = 4096) combine "add" init 0.000000e+00 : f32 : memref<32x256xf32> {
   ^bb0(%i: index, %j: index, %k: index):

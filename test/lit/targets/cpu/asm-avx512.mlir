@@ -2,10 +2,13 @@
 // RUN: %tessel-translate %s --target cpu --opt form=asm --opt mcpu=znver4 | filecheck %s
 
 // For an AVX-512 server (an Intel Sapphire Rapids, an AMD Zen 4), compiled on any machine,
-// the convolution's inner loop is 512-bit FMAs on zmm registers with the input broadcast
-// from memory ({1to16}), one per accumulator of the 8-row register tile, and no 256-bit (ymm) instruction after them (the relu epilogue included).
+// the convolution's inner loop is 512-bit FMAs on zmm registers: the register tile is 8
+// pixels by both 16-channel output blocks (register_tile.py), so each input element is
+// broadcast once into a register and feeds two FMAs, one per block's weight vector; 16
+// accumulators, and no 256-bit (ymm) instruction after them (the relu epilogue included).
 // CHECK-LABEL: k1_conv2d_nchwc_relu__s1:
-// CHECK-COUNT-8: vfmadd231ps {{.*}}{1to16}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// CHECK:       vbroadcastss {{.*}}, %zmm{{[0-9]+}}
+// CHECK-COUNT-16: vfmadd231ps %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // CHECK-NOT:   ymm
 // CHECK-LABEL: .Lfunc_end
 func.func @main(%x: tensor<1x16x8x8xf32>) -> tensor<1x32x8x8xf32> {

@@ -205,6 +205,10 @@ class FunctionEmitter:
             one = self.fresh()
             self.line(f"{one} = insertelement <1 x {s}> poison, {self.typed(op.source)}, i64 0")
             self.line(f"{name} = shufflevector <1 x {s}> {one}, <1 x {s}> poison, <{n} x i32> zeroinitializer")
+        elif isinstance(op, vector.ShuffleOp):
+            mask = ", ".join(f"i32 {m}" for m in op.mask.get_values())
+            n = len(op.mask.get_values())
+            self.line(f"{name} = shufflevector {self.typed(op.v1)}, {self.typed(op.v2)}, <{n} x i32> <{mask}>")
         elif isinstance(op, vector.InsertOp):
             (pos,) = _static_position(op)
             self.line(f"{name} = insertelement {self.typed(op.dest)}, {self.typed(op.source)}, i64 {pos}")

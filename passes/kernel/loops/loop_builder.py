@@ -14,77 +14,32 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import affine, arith, gpu, memref, scf, vector
+from xdsl.dialects import arith, gpu, memref, scf, vector
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, MemRefType, VectorType, i1, i64
 from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypedAttribute
 
 from tessel.dialects import kernel
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.kernel.loops.affine_analysis import affine_range, dims_only, linear_coefficient
+from tessel.passes.kernel.loops.affine_analysis import dims_only
 from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
 from tessel.passes.kernel.loops.lane_body import RegionCloner
 from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
+from tessel.passes.kernel.loops.shared_tiles import shared_bytes, tile_boxes
+from tessel.passes.kernel.loops.transpose_tile import (
+    coefficients,
+    contiguous,
+    copied_load,
+    transposable,
+    transpose_tile,
+)
 
 SHARED = 3  # the memref memory space of shared-memory tiles (NVVM's address space 3)
 SHARED_LIMIT = 48 * 1024  # static shared memory per block (more needs an opt-in at launch)
 
 
-Box = list[tuple[int, dict[int, int], int, int]]  # per index: constant, axis -> coefficient, lo, hi
 Vars = dict[int, Index]  # id(loop) -> its variable here (an int where the loop is unrolled)
 Nest = Callable[[Emitter, Vars], None]  # what goes inside a loop nest, given its variables
-
-
-def tile_boxes(op: kernel.ComputeOp, s: StageSchedule) -> list[tuple[affine.LoadOp, Box]]:
-    """The loads of the body a schedule with `shared_at` stages, each with its tile: per
-    index (constant, axis -> coefficient, lo, hi), lo/hi the range that the thread loops and
-    the loops inside loops[shared_at] add to it. Loads of the output, and loads whose
-    indices are not linear in the axes, are not staged."""
-    if s.shared_at is None:
-        return []
-    varying = [l for l in s.loops if l.kind == "thread"] + s.loops[s.shared_at + 1 :]
-    args: list[SSAValue] = list(op.body.block.args)
-    axes = len(op.domain)
-    out = []
-    for load in op.body.block.ops:
-        if not isinstance(load, affine.LoadOp) or load.memref is op.out:
-            continue
-        box: Box = []
-        for expr in dims_only(load.map.data):
-            coeffs: dict[int, int] = {}
-            for i, v in enumerate(load.indices):
-                c = linear_coefficient(expr, i)
-                if c is None or (c and v not in args[:axes]):
-                    break
-                if c:
-                    coeffs[args.index(v)] = coeffs.get(args.index(v), 0) + c
-            else:
-                at_zero = affine_range(expr, [(0, 0)] * len(load.indices))
-                assert at_zero is not None, "a linear index has a value at zero"
-                const = at_zero[0]
-                lo = hi = 0
-                for l in varying:
-                    step = coeffs.get(l.axis, 0) * l.stride * (l.extent - 1)
-                    lo, hi = lo + min(0, step), hi + max(0, step)
-                box.append((const, coeffs, lo, hi))
-                continue
-            break
-        else:
-            out.append((load, box))
-    return out
-
-
-def shared_bytes(op: kernel.ComputeOp, s: StageSchedule) -> int:
-    """Shared memory the schedule's tiles take (16-byte aligned each)."""
-    total = 0
-    for load, box in tile_boxes(op, s):
-        t = load.memref.type
-        assert isinstance(t, MemRefType)
-        bitwidth: int | None = getattr(t.element_type, "bitwidth", None)
-        width: object = getattr(t.element_type, "width", None)
-        bits = bitwidth or int(getattr(width, "data", 32))
-        total += -(-math.prod(hi - lo + 1 for _, _, lo, hi in box) * max(1, bits // 8) // 16) * 16
-    return total
 
 
 def _store_to(value: SSAValue, buffer: SSAValue, idx: list[SSAValue]) -> Callable[[Emitter], None]:
@@ -161,6 +116,9 @@ class StageLowering:
         if loop.kind in GPU_KINDS:
             self._bound_to_gpu(e, loops, i, vars_, inner, bound)
             return
+        if loop.kind == "unroll" and self._transposes(loops, i, bound):
+            self._transpose(e, loop, vars_)
+            return
         if loop.kind == "unroll":
             for v in range(loop.extent):
                 if isinstance(bound, int):
@@ -182,6 +140,41 @@ class StageLowering:
         self._nest(Emitter(body, {}), loops, i + 1, {**vars_, id(loop): body.args[0]}, inner)
         body.add_op(scf.YieldOp())
         e.put(scf.ForOp(lo, hi, e.index(1), [], Region(body)))
+
+    def _transposes(self, loops: list[Loop], i: int, bound: Index) -> bool:
+        """Is loops[i] the unrolled axis of a transposed tile (transpose_tile.py): a copy
+        contiguous along it, just outside the vector loop, both whole here (no tail masks)?"""
+        vec, loop, load = self.vec, loops[i], copied_load(self.op)
+        if vec is None or load is None or not transposable(load, self.width) or i != len(loops) - 2:
+            return False
+        if loop.extent != self.width or bound != loop.extent or loop.axis >= self.k:
+            return False
+        if not (self._divides(vec) or any(l.clamp for l in self.s.loops if l.axis == vec.axis)):
+            return False
+        # tiles of u start at multiples of the width (seen through floordiv/mod) or anywhere
+        aligned = all(
+            l.stride % self.width == 0 and not l.clamp for l in self.s.loops if l.axis == loop.axis and l is not loop
+        )
+        return contiguous(coefficients(load, list(self.op.body.block.args), loop.axis, self.width, aligned))
+
+    def _transpose(self, e: Emitter, loop: Loop, vars_: Vars) -> None:
+        load = copied_load(self.op)
+        assert load is not None and self.vec is not None
+        buf, v = self.buffer(load.memref), self.vec.axis
+        axes: list[SSAValue] = list(self.op.body.block.args)
+        exprs = dims_only(load.map.data)
+        vt = VectorType(load.result.type, [self.width])
+
+        def load_row(ee: Emitter, lane: int) -> SSAValue:
+            at = self.axis_values(ee, {**vars_, id(loop): 0, id(self.vec): 0})
+            at[v] = ee.add(at[v], lane)
+            dims = [at[axes.index(i)] for i in load.indices]
+            return ee.emit(vector.LoadOp(buf, [ee.ssa(ee.affine(x, dims)) for x in exprs], vt))
+
+        def store_column(ee: Emitter, j: int, column: SSAValue) -> None:
+            self._store(ee, {**vars_, id(loop): j}, lambda *_: column)
+
+        transpose_tile(e, self.width, load_row, store_column)
 
     def _bound_to_gpu(self, e: Emitter, loops: list[Loop], i: int, vars_: Vars, inner: Nest, bound: Index) -> None:
         """The loop variable is a GPU index (the grid covers the loop's extent exactly);

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from xdsl.dialects.builtin import AffineMapAttr, IntAttr, MemRefType
-from xdsl.ir import TypedAttribute
+from xdsl.ir import SSAValue, TypedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 
 from tessel.dialects import kernel
 from tessel.passes.kernel.loops.affine_analysis import dims_only
 from tessel.passes.kernel.loops.register_tile import VectorUnit
+from tessel.passes.kernel.loops.transpose_tile import transposed_axis
 
 Kind = Literal["serial", "parallel", "vector", "unroll", "block", "thread"]
 GPU_KINDS = ("block", "thread")  # bound to blockIdx / threadIdx (dim 0-2: x, y, z)
@@ -309,7 +310,14 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         if width > 1:
             last = loops.pop(v)
             steps = Loop(last.axis, -(-last.extent // width), width, clamp=overlap)
-            loops += [steps, Loop(last.axis, width, 1, "vector")]
+            tile = [Loop(last.axis, width, 1, "vector")]
+            transposed = transposed_axis(op, v, width)
+            if transposed is not None:  # a copy contiguous along u: W x W tiles (transpose_tile.py)
+                u, clamp = transposed
+                loops[u] = Loop(u, -(-extents[u] // width), width, clamp=clamp)
+                tile.insert(0, Loop(u, width, 1, "unroll"))
+                notes.append(f"transposed {width}x{width} tiles")
+            loops += [steps, *tile]
             notes.append(f"vector {width}" + (", last vector overlapping" if overlap else ""))
         return _parallelize(StageSchedule(loops, None, notes), total)
     if width > 1:
@@ -366,7 +374,7 @@ def _second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | N
     block = op.body.block
     if block is None:
         return None
-    axes = list(block.args)
+    axes: list[SSAValue] = list(block.args)
     uses: list[set[int]] = []
     for inner in block.walk():
         m = inner.properties.get("map") or inner.attributes.get("map")

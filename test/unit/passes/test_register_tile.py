@@ -95,7 +95,9 @@ def test_convolutions_with_channel_block_tiles_compute_the_reference(name: str, 
     with cpu_target.use(target):
         module = parse_module(make_context(), text)
         lower(module, WeightStore({}))
-        schedules = [str(op.attributes["kernel.schedule"]) for op in module.walk() if "kernel.schedule" in op.attributes]
+        schedules = [
+            str(op.attributes["kernel.schedule"]) for op in module.walk() if "kernel.schedule" in op.attributes
+        ]
         if target.vector_bits == 512:  # the columns are output-channel blocks
             assert any("mo/1x" in s and ":unroll mi/1x16:vector" in s for s in schedules), schedules
         executable, _ = compile_for_cpu(parse_module(make_context(), text), WeightStore({}), threads=2)

@@ -116,15 +116,21 @@ func.func @main(%x: tensor<4x14xf32>) -> tensor<4x16xf32> {
 
 // -----
 
-// A transpose reads along the column, which is not contiguous in the lanes: each lane
-// is its own scalar load, gathered into a vector; the store stays contiguous.
+// A transpose reads along the column, which is not contiguous in the lanes, but the rows
+// are: the stage tiles both axes by 16 and transposes in registers (transpose_tile.py):
+// 16 contiguous row loads, 64 shuffles (Eklundh's swaps of halves, quarters, pairs and
+// single lanes), 16 contiguous stores, and no scalar load.
 // CHECK-LABEL: func.func @k0_transpose__s0(
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<16x16xf32>, %[[Y:[a-z0-9_]+]]: memref<16x16xf32>
-// CHECK-NOT:     vector.load
-// CHECK-COUNT-16: memref.load %[[X]][%{{.*}}, %[[I0:[a-z0-9_]+]]] : memref<16x16xf32>
-// CHECK-NEXT:    %[[G:[a-z0-9_]+]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
-// CHECK-COUNT-15: vector.insert %{{.*}}, %{{.*}} [{{[0-9]+}}] : f32 into vector<16xf32>
-// CHECK-NEXT:    vector.store %{{.*}}, %[[Y]][%{{.*}}, %{{.*}}] : memref<16x16xf32>, vector<16xf32>
+// CHECK-SAME:    kernel.schedule = "i0/16x1 i1/16x1 i0/1x16:unroll i1/1x16:vector"
+// CHECK-NOT:     memref.load
+// CHECK-COUNT-16: vector.load %[[X]][%{{.*}}, %{{.*}}] : memref<16x16xf32>, vector<16xf32>
+// CHECK-NEXT:    vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xf32>, vector<16xf32>
+// CHECK-COUNT-62: vector.shuffle
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31]
+// CHECK-NOT:     vector.shuffle
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[Y]][%{{.*}}, %{{.*}}] : memref<16x16xf32>, vector<16xf32>
+// CHECK-NOT:     memref.load
 func.func @main(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %t = tg.transpose %x {perm = array<i64: 1, 0>} : tensor<16x16xf32> -> tensor<16x16xf32>
   func.return %t : tensor<16x16xf32>

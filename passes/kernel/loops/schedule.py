@@ -347,15 +347,7 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
                 outer.append(Loop(d, extents[d] // cols, cols))
             else:
                 outer.append(Loop(d, extents[d], 1))
-        if rows_axis is not None and rows_axis < v and _rows_fit_cache(extents[rows_axis], extents[k:]):
-            # Few rows against many column blocks (GPT-2's 32 tokens x 3072 outputs): the
-            # column blocks outside the rows, so each block of weights is read from memory
-            # once and reused by every row tile from cache, and the threads split the
-            # weights, not the rows (which every thread would otherwise stream whole).
-            col = next(i for i, loop in enumerate(outer) if loop.axis == v)
-            row = next(i for i, loop in enumerate(outer) if loop.axis == rows_axis)
-            if outer[col].extent > 1 and outer[row].extent > 1:
-                outer.insert(row, outer.pop(col))
+        outer = _order_tiles(op, outer, v, col_axis)
         tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 and rows_axis is not None else []
         tile += [Loop(col_axis, cols, width if col_axis == v else 1, "unroll")] if cols > 1 else []
         tile += [Loop(v, width, 1, "vector")]
@@ -399,12 +391,71 @@ def _second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | N
     return None
 
 
-ROWS_CACHE_BYTES = 256 * 1024  # a quarter of a Zen 4/5 core's L2 (1 MB; Sapphire Rapids: 2 MB)
+CACHE_BYTES = 256 * 1024  # an operand this size stays in L2 between reuses: a quarter of a
+# Zen 4/5 core's 1 MB (Sapphire Rapids: 2 MB, Skylake-SP 1 MB), so on every server core
 
 
-def _rows_fit_cache(rows: int, reduction: Sequence[int]) -> bool:
-    """Do `rows` rows of the reduction's operand (4-byte elements) fit comfortably in L2?"""
-    return rows * math.prod(reduction) * 4 <= ROWS_CACHE_BYTES
+def _operand_bytes(op: kernel.ComputeOp, v: int, col_axis: int) -> tuple[int, int, list[int]]:
+    """(bytes the broadcast loads read, bytes the vector loads read, the batch axes) per
+    point of the batch axes: spatial axes besides the tile's that both kinds of load read
+    (an attention's heads), whose loops stay outermost."""
+    block = op.body.block
+    if block is None:
+        return 0, 0, []
+    axes: list[SSAValue] = list(block.args)
+    reads: list[tuple[set[int], int]] = []
+    for inner in block.walk():
+        m = inner.properties.get("map")
+        if not isinstance(m, AffineMapAttr) or not isinstance(inner.operands[0].type, MemRefType):
+            continue
+        t = inner.operands[0].type
+        bits = int(getattr(t.element_type, "bitwidth", None) or 32)
+        used = {i for e in dims_only(m.data) for i in e.used_dims()}
+        dims = inner.operands[1:]
+        reads.append(
+            (
+                {axes.index(d) for i, d in enumerate(dims) if i in used and d in axes},
+                math.prod(t.get_shape()) * max(1, bits // 8),
+            )
+        )
+    k = op.spatial_count
+    vector = [(u, b) for u, b in reads if v in u or col_axis in u]
+    broadcast = [(u, b) for u, b in reads if not (v in u or col_axis in u)]
+    batch = [
+        d for d in range(k) if op.domain[d] > 1 and any(d in u for u, _ in vector) and any(d in u for u, _ in broadcast)
+    ]
+    per = math.prod(op.domain[d] for d in batch)
+    return sum(b for _, b in broadcast) // per, sum(b for _, b in vector) // per, batch
+
+
+def _order_tiles(op: kernel.ComputeOp, outer: list[Loop], v: int, col_axis: int) -> list[Loop]:
+    """Which of the tile loops go outside: the column tiles (each reuses its vector operand,
+    the weights, across all the row tiles inside) or the row tiles (each reuses its
+    broadcast operand, the input pixels, across all column tiles). The operand that fits in
+    CACHE_BYTES is the one re-read from cache; where both fit, the columns go outside (the
+    threads split the weights); where neither does, the one re-read less often wins. GPT-2's 32 tokens x 3072 outputs:
+    column tiles outside (the tokens stay cached, the weights stream once, the threads split
+    the weights); a 28x28x512 -> 128 1x1 convolution: pixels outside (its 1.6 MB input was
+    streamed once per pair of output blocks); a 14x14x256 3x3 one keeps its channel blocks
+    outside (2.4 MB of weights, 200 KB of input)."""
+    broadcast, vectors, batch = _operand_bytes(op, v, col_axis)
+    cols = [i for i, l in enumerate(outer) if l.axis in (v, col_axis) and l.extent > 1]
+    rows = [i for i, l in enumerate(outer) if l.axis not in (v, col_axis, *batch) and l.extent > 1]
+    if not cols or not rows or not broadcast or not vectors:
+        return outer
+    fits_broadcast, fits_vectors = broadcast <= CACHE_BYTES, vectors <= CACHE_BYTES
+    if fits_broadcast and fits_vectors:
+        cols_outside = True  # (either is reused from cache; the threads split the columns)
+    elif fits_broadcast == fits_vectors:
+        row_tiles = math.prod(outer[i].extent for i in rows)
+        col_tiles = math.prod(outer[i].extent for i in cols)
+        cols_outside = col_tiles * broadcast <= row_tiles * vectors
+    else:
+        cols_outside = fits_broadcast
+    moved = [outer[i] for i in cols]
+    rest = [l for i, l in enumerate(outer) if i not in cols]
+    at = rest.index(outer[rows[0]]) if cols_outside else rest.index(outer[rows[-1]]) + 1
+    return rest[:at] + moved + rest[at:]
 
 
 def _parallelize(s: StageSchedule, work: int) -> StageSchedule:

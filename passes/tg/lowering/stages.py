@@ -219,9 +219,12 @@ def _rfactor_width(
     if extent < RFACTOR_MIN_EXTENT:
         return 0
     # a width of whole vectors that divides the row; else (197 tokens; whisper's 1500 =
-    # 4 x 375, where 4 lanes would use a quarter of the vector) a vector with the last step
-    # guarded; narrower divisors only for rows too short for that
+    # 4 x 375, where 4 lanes would use a quarter of the vector) the last step guarded: 32
+    # lanes where that is 8 steps or more (each vector of partial results is a dependence
+    # chain, a max waiting on the one before: whisper's 1500-long softmax rows took 7.1 ms
+    # in 16 lanes and 3.9 in 32), else 16; narrower only for rows too short for that
     width = next((w for w in RFACTOR_WIDTHS[:2] if extent % w == 0 and extent // w >= 4), 0)
+    width = width or (RFACTOR_WIDTHS[0] if extent // RFACTOR_WIDTHS[0] >= 8 else 0)
     width = width or next((w for w in RFACTOR_WIDTHS[1:] if extent // w >= 4), 0)
     if not width:
         return 0

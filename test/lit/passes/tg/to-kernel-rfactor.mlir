@@ -1,22 +1,23 @@
 // RUN: %tessel-opt %s -p tg-fuse,tg-to-kernel --split-input-file | filecheck %s
 
 // A softmax over rows of 1500 (whisper's frames): the row max and the row sum have no vector
-// axis (one value a row), so each is split as TVM's rfactor: 16 interleaved partial results
-// a row (rf, the last spatial axis, which the schedule vectorizes) over 94 steps, the last
-// one's lanes past 1500 guarded (1500 = 4 x 375: a divisor would use a quarter of the
-// vector), then a stage combining the 16. The loads read x at r0 * 16 + rf: unit stride.
+// axis (one value a row), so each is split as TVM's rfactor: 32 interleaved partial results
+// a row (rf, the last spatial axis, which the schedule vectorizes: two vectors, two
+// dependence chains) over 47 steps, the last one's lanes past 1500 guarded (1500 = 4 x 375:
+// a divisor would use a quarter of the vector), then a stage combining the 32. The loads
+// read x at r0 * 32 + rf: unit stride.
 // CHECK-LABEL: func.func @k0_softmax(
-// CHECK:       %[[MRF:.*]] = memref.alloc() : memref<4x1x16xf32>
-// CHECK:       kernel.compute "max_rf" %[[MRF]](o0 = 4, o1 = 1, rf = 16) reduce(r0 = 94) combine "max"
-// CHECK:         kernel.load %{{.*}}[%{{.*}}, %[[R:.*]] * 16 + %[[RF:.*]]] pad {{.*}} : memref<4x1500xf32>
+// CHECK:       %[[MRF:.*]] = memref.alloc() : memref<4x1x32xf32>
+// CHECK:       kernel.compute "max_rf" %[[MRF]](o0 = 4, o1 = 1, rf = 32) reduce(r0 = 47) combine "max"
+// CHECK:         kernel.load %{{.*}}[%{{.*}}, %[[R:.*]] * 32 + %[[RF:.*]]] pad {{.*}} : memref<4x1500xf32>
 // CHECK:         arith.select
-// CHECK:       kernel.compute "max" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 16) combine "max"
+// CHECK:       kernel.compute "max" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 32) combine "max"
 // CHECK:         affine.load %[[MRF]]
 // CHECK:       kernel.compute "exp2" %[[Y:.*]](i0 = 4, i1 = 1500)
 // CHECK:         math.exp
-// CHECK:       kernel.compute "sum3_rf" %{{.*}}(o0 = 4, o1 = 1, rf = 16) reduce(r0 = 94) combine "add"
-// CHECK:         kernel.load %[[Y]][%{{.*}}, %{{.*}} * 16 + %{{.*}}] pad {{.*}} : memref<4x1500xf32>
-// CHECK:       kernel.compute "sum3" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 16) combine "add"
+// CHECK:       kernel.compute "sum3_rf" %{{.*}}(o0 = 4, o1 = 1, rf = 32) reduce(r0 = 47) combine "add"
+// CHECK:         kernel.load %[[Y]][%{{.*}}, %{{.*}} * 32 + %{{.*}}] pad {{.*}} : memref<4x1500xf32>
+// CHECK:       kernel.compute "sum3" %{{.*}}(o0 = 4, o1 = 1) reduce(rf = 32) combine "add"
 // CHECK:       kernel.compute "softmax4" %[[Y]]
 func.func @softmax_rows(%x: tensor<4x1500xf32>) -> tensor<4x1500xf32> {
   %y = tg.softmax %x {axis = 1 : i64} : tensor<4x1500xf32>

@@ -47,6 +47,10 @@ class Emitter:
 
     block: Block
     consts: dict[tuple[int, str], SSAValue] = field(default_factory=dict)
+    # index arithmetic already emitted into this block, by (op, operands): a register tile's
+    # points compute the same row and column indices (14 x 2 points, 2 distinct rows of
+    # each); emitting each once keeps the loop IR (and the compile) from growing with them
+    _arith: dict[tuple[str, SSAValue, SSAValue], SSAValue] = field(default_factory=dict)
 
     def emit(self, op: Operation) -> SSAValue:
         """Append `op` and return its (first) result."""
@@ -67,6 +71,13 @@ class Emitter:
             self.consts[key] = self.emit(arith.ConstantOp(attr))
         return self.consts[key]
 
+    def _index_op(self, cls: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: SSAValue) -> SSAValue:
+        """cls(a, b) on index values, emitted once per block."""
+        key = (cls.name, a, b)
+        if key not in self._arith:
+            self._arith[key] = self.emit(cls(a, b))
+        return self._arith[key]
+
     # index arithmetic on int | SSAValue, folding constants
     def add(self, a: Index, b: Index) -> Index:
         if isinstance(a, int) and isinstance(b, int):
@@ -75,7 +86,7 @@ class Emitter:
             return b
         if b == 0:
             return a
-        return self.emit(arith.AddiOp(self.ssa(a), self.ssa(b)))
+        return self._index_op(arith.AddiOp, self.ssa(a), self.ssa(b))
 
     def mul(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
@@ -84,23 +95,23 @@ class Emitter:
             return a
         if c == 0:
             return 0
-        return self.emit(arith.MuliOp(a, self.index(c)))
+        return self._index_op(arith.MuliOp, a, self.index(c))
 
     def floordiv(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
             return a // c
-        return a if c == 1 else self.emit(arith.FloorDivSIOp(a, self.index(c)))
+        return a if c == 1 else self._index_op(arith.FloorDivSIOp, a, self.index(c))
 
     def ceildiv(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
             return -((-a) // c)
-        return a if c == 1 else self.emit(arith.CeilDivSIOp(a, self.index(c)))
+        return a if c == 1 else self._index_op(arith.CeilDivSIOp, a, self.index(c))
 
     def mod(self, a: Index, c: int) -> Index:
         if isinstance(a, int):
             return a % c
         q = self.floordiv(a, c)
-        return self.emit(arith.SubiOp(a, self.ssa(self.mul(q, c))))
+        return self._index_op(arith.SubiOp, a, self.ssa(self.mul(q, c)))
 
     def ssa(self, a: Index) -> SSAValue:
         return self.index(a) if isinstance(a, int) else a

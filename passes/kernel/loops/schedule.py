@@ -358,28 +358,43 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)
 
 
+def _reads(op: kernel.ComputeOp) -> tuple[list[tuple[set[int], int]], bool]:
+    """The body's affine loads, each as (the axes its indices use, its buffer's bytes), and
+    whether every index of every load is an axis itself (not a value computed in the body)."""
+    block = op.body.block
+    if block is None:
+        return [], False
+    axes: list[SSAValue] = list(block.args)
+    reads: list[tuple[set[int], int]] = []
+    exact = True
+    for inner in block.walk():
+        m = inner.properties.get("map") or inner.attributes.get("map")
+        if not isinstance(m, AffineMapAttr) or not isinstance(inner.operands[0].type, MemRefType):
+            exact = exact and inner.name not in ("memref.load", "affine.apply")
+            continue
+        t = inner.operands[0].type
+        dims = inner.operands[1 : 1 + m.data.num_dims + m.data.num_symbols]
+        exact = exact and all(d in axes for d in dims)
+        used = {i for e in dims_only(m.data) for i in e.used_dims()}
+        bits = int(getattr(t.element_type, "bitwidth", None) or 32)
+        reads.append(
+            (
+                {axes.index(d) for i, d in enumerate(dims) if i in used and d in axes},
+                math.prod(t.get_shape()) * max(1, bits // 8),
+            )
+        )
+    return reads, exact
+
+
 def _second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | None:
     """A spatial axis for the register tile's columns besides the vector axis `v`: one that
     some load of the body reads together with `v` (a weight vector per column) and that no
     load without `v` reads (the broadcast operand, shared by the columns); None if none is,
     or a load's indices are not the axes themselves."""
-    block = op.body.block
-    if block is None:
+    reads, exact = _reads(op)
+    if not exact:
         return None
-    axes: list[SSAValue] = list(block.args)
-    uses: list[set[int]] = []
-    for inner in block.walk():
-        m = inner.properties.get("map") or inner.attributes.get("map")
-        if not isinstance(m, AffineMapAttr):
-            if inner.name in ("memref.load", "affine.apply"):
-                return None
-            continue
-        amap = m.data
-        dims = inner.operands[1 : 1 + amap.num_dims + amap.num_symbols]
-        if any(d not in axes for d in dims):
-            return None
-        used = {i for e in dims_only(amap) for i in e.used_dims()}
-        uses.append({axes.index(d) for i, d in enumerate(dims) if i in used})
+    uses = [u for u, _ in reads]
     broadcast = [u for u in uses if v not in u]
     if not broadcast:
         return None
@@ -399,30 +414,13 @@ def _operand_bytes(op: kernel.ComputeOp, v: int, col_axis: int) -> tuple[int, in
     """(bytes the broadcast loads read, bytes the vector loads read, the batch axes) per
     point of the batch axes: spatial axes besides the tile's that both kinds of load read
     (an attention's heads), whose loops stay outermost."""
-    block = op.body.block
-    if block is None:
-        return 0, 0, []
-    axes: list[SSAValue] = list(block.args)
-    reads: list[tuple[set[int], int]] = []
-    for inner in block.walk():
-        m = inner.properties.get("map")
-        if not isinstance(m, AffineMapAttr) or not isinstance(inner.operands[0].type, MemRefType):
-            continue
-        t = inner.operands[0].type
-        bits = int(getattr(t.element_type, "bitwidth", None) or 32)
-        used = {i for e in dims_only(m.data) for i in e.used_dims()}
-        dims = inner.operands[1:]
-        reads.append(
-            (
-                {axes.index(d) for i, d in enumerate(dims) if i in used and d in axes},
-                math.prod(t.get_shape()) * max(1, bits // 8),
-            )
-        )
-    k = op.spatial_count
+    reads, _ = _reads(op)
     vector = [(u, b) for u, b in reads if v in u or col_axis in u]
     broadcast = [(u, b) for u, b in reads if not (v in u or col_axis in u)]
     batch = [
-        d for d in range(k) if op.domain[d] > 1 and any(d in u for u, _ in vector) and any(d in u for u, _ in broadcast)
+        d
+        for d in range(op.spatial_count)
+        if op.domain[d] > 1 and any(d in u for u, _ in vector) and any(d in u for u, _ in broadcast)
     ]
     per = math.prod(op.domain[d] for d in batch)
     return sum(b for _, b in broadcast) // per, sum(b for _, b in vector) // per, batch

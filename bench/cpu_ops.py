@@ -8,7 +8,8 @@ workload, with tuned ones.
 Shapes are those of TVM's paper (Table 2; shared/research/tvm_design.md): convolutions
 NCHW with SAME padding, weights constant, no bias, batch 1; matmul with both operands as
 run-time inputs. Every peer runs in this process on the same inputs, in alternating
-blocks after a pause (spinning thread pools), medians reported. Ratios are peer time /
+blocks after a pause (spinning thread pools), medians reported; numpy after the others,
+on its own (OpenBLAS's workers spin long enough to slow whatever runs next). Ratios are peer time /
 Tessel time (> 1: Tessel faster). The last line is
 
     RESULT cpu_ops matmul1024_vs_numpy=<x> conv_geomean_vs_ort=<x> vs_tvm=<x> ...
@@ -149,9 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
         runs: dict[str, Callable[[], object]] = {key: partial(e.run, inputs) for key, e in candidates.items()}
         runs["ort"] = partial(session.run, None, feed)
+        # timed on its own, after the others: OpenBLAS's workers spin for a few hundred ms
+        # after a call, so whatever ran after numpy shared the cores with them (Tessel's
+        # 1024^3 product measured 7.27 ms after numpy, 5.21 ms after onnxruntime)
+        alone: dict[str, Callable[[], object]] = {}
         if kind == "matmul":
             a, b = inputs
-            runs["numpy"] = partial(np.matmul, a, b)
+            alone["numpy"] = partial(np.matmul, a, b)
         if args.tvm and tvm_peer.available():
             runs["tvm"] = tvm_peer.untuned(model, feed, args.threads)
             if args.tune_trials:
@@ -168,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         # TVM's thread pool keeps its workers spinning long after a parallel run: with a 50 ms
         # pause the candidate timed after MetaSchedule's build measured at half speed
         samples = interleaved(runs, args.rounds, settle=0.3 if "tvm_tuned" in runs else 0.05)
+        samples.update(interleaved(alone, args.rounds, settle=0.05))
         ms = {key: median_ms(v) for key, v in samples.items()}
         for e in candidates.values():
             e.close()

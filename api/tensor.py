@@ -125,6 +125,7 @@ def compile(
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     records: str | os.PathLike[str] | None = None,
     mcpu: str | None = None,
+    precision: str = "fp32",
     cache: bool = True,
 ) -> CompiledModel:
     """Compile an ONNX model (a path, bytes or an `onnx.ModelProto`) for `target`.
@@ -135,6 +136,10 @@ def compile(
     compile for instead of this one (`x86-64-v3` for any AVX2 server, `skylake-avx512`,
     `znver4`, ...: tessel.targets.cpu.cpu_target.KNOWN), which this machine must be able to
     run, since the compiled model is callable here; `save()` keeps its code for that CPU.
+    `precision="bf16"`: the dense layers (MatMul, Gemm by constant weights) on bfloat16
+    weights and activations with float32 sums (vdpbf16ps where the CPU has AVX512-BF16):
+    half the weight bytes, results to about 3 significant digits (tessel.bench.cpu_models
+    --precision bf16 reports the error); the default "fp32" changes nothing.
 
     >>> import tessel
     >>> model = tessel.compile("resnet18.onnx", threads=2)  # doctest: +SKIP
@@ -143,6 +148,8 @@ def compile(
     """
     if target not in TARGETS:
         raise TesselError(f"unknown target '{target}' for tessel.compile (targets: {', '.join(TARGETS)})")
+    if precision not in ("fp32", "bf16"):
+        raise TesselError(f"unknown precision '{precision}' for tessel.compile (precisions: fp32, bf16)")
     threads = threads if threads is not None else (os.cpu_count() or 1)
     if threads < 1:
         raise TesselError(f"threads must be at least 1, got {threads}")
@@ -169,7 +176,7 @@ def compile(
     key = None
     if cache and model_cache.enabled():
         start = time.perf_counter()
-        key = model_cache.model_key(print_module(module), imported.weights, cpu, records_path)
+        key = model_cache.model_key(print_module(module), imported.weights, cpu, records_path, precision)
         hit = model_cache.lookup(key, cpu)
         if hit is not None:
             report = CompileReport(**hit.report)
@@ -177,7 +184,7 @@ def compile(
             report.code = f"from the model cache (entry {key[:12]}): no pass and no LLVM ran"
             return CompiledModel(
                 hit.llvm_ir_path.read_text,
-                target_description(cpu),
+                target_description(cpu, bf16=precision == "bf16"),
                 report,
                 cpu,
                 code=CachedCode(hit.objects),
@@ -188,7 +195,7 @@ def compile(
                 threads=threads,
             )
     with cpu_target.use(cpu):
-        store, report = lower(module, imported.weights, records=records_path)
+        store, report = lower(module, imported.weights, records=records_path, precision=precision)
         exe = PlannedExecutable(module, store, threads=threads)
         plan, weights = plan_spec(exe)
         llvm_ir = exe.llvm_ir
@@ -197,7 +204,7 @@ def compile(
         model_cache.store(key, exe.compiled, plan, weights, llvm_ir, kept)
     return CompiledModel(
         llvm_ir,
-        target_description(cpu),
+        target_description(cpu, bf16=precision == "bf16"),
         report,
         cpu,
         code=JitCode(exe),

@@ -31,7 +31,13 @@ if TYPE_CHECKING:
     from tessel.targets.cpu.runtime import CpuExecutable
 
 
-def graph_passes(target: str = "cpu") -> list[ModulePass]:
+PRECISIONS = ("fp32", "bf16")
+
+
+def graph_passes(target: str = "cpu", precision: str = "fp32") -> list[ModulePass]:
+    """The tg-level passes; with precision "bf16" (CPU only) the dense layers' weights become
+    bfloat16 pairs after tg-fold-constants has made them literal (tg-bf16-dense)."""
+    from tessel.passes.tg.bf16_dense import TgBf16Dense
     from tessel.passes.tg.conv3d_to_conv2d import TgConv3dToConv2d
     from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
     from tessel.passes.tg.drop_padding_taps import TgDropPaddingTaps
@@ -57,6 +63,7 @@ def graph_passes(target: str = "cpu") -> list[ModulePass]:
         TgSplitBorderTaps(),
         TgLayout(pack_dense=target != "gpu"),
         TgFoldConstants(),
+        *([TgBf16Dense()] if precision == "bf16" else []),
         TgSplitConcat(),
         TgFuse(),
         TgPlanMemory(),
@@ -128,6 +135,7 @@ def lower(
     host: str | None = None,
     verify_each: bool | None = None,
     vector_bits: int | None = None,
+    precision: str = "fp32",
 ) -> tuple[WeightStore, CompileReport]:
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
     `stop_after`, when given); the store holds folded weights.
@@ -154,7 +162,9 @@ def lower(
     ctx = make_context()
     store = weights if isinstance(weights, WeightStore) else WeightStore(weights)
     report = CompileReport()
-    passes = [*graph_passes(target), *kernel_passes(target, vector_bits)]
+    if precision not in PRECISIONS or (precision != "fp32" and target != "cpu"):
+        raise TesselError(f"precision '{precision}' is not one the {target} target has (it has: fp32, bf16 on the cpu)")
+    passes = [*graph_passes(target, precision), *kernel_passes(target, vector_bits)]
     done = passes_done(module)
     if verify_each is None:
         verify_each = os.environ.get("TESSEL_VERIFY_EACH", "") not in ("", "0")
@@ -312,11 +322,13 @@ def compile_for_cpu(
     dump_dir: str | None = None,
     records: str | None = None,
     verify_each: bool | None = None,
+    precision: str = "fp32",
 ):
-    """Lower a tg module and JIT it: returns (CpuExecutable, CompileReport)."""
+    """Lower a tg module and JIT it: returns (CpuExecutable, CompileReport). `precision`
+    "bf16": dense layers on bfloat16 weights and activations, float32 sums (tg-bf16-dense)."""
     from tessel.targets.cpu.runtime import CpuExecutable
 
-    store, report = lower(module, weights, dump_dir, records=records, verify_each=verify_each)
+    store, report = lower(module, weights, dump_dir, records=records, verify_each=verify_each, precision=precision)
     start = time.perf_counter()
     executable = CpuExecutable(module, store, threads=threads)
     _code_seconds(report, executable, time.perf_counter() - start)

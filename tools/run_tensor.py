@@ -66,6 +66,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every pass into DIR (cpu)")
     p.add_argument("--records", metavar="JSONL", help="use the fastest schedules of a tessel-tune log (cpu)")
     p.add_argument(
+        "--precision",
+        choices=("fp32", "bf16"),
+        default="fp32",
+        help="cpu: bf16 runs the dense layers on bfloat16 weights and activations with float32 sums "
+        "(vdpbf16ps where the CPU has AVX512-BF16); results change in the 3rd significant digit",
+    )
+    p.add_argument(
         "--verify-each",
         action="store_true",
         help="verify the IR after every pass (names the pass that broke it; slower: verification runs in Python)",
@@ -190,6 +197,8 @@ def run_command(args: argparse.Namespace) -> int:
     given = load_npz(args.inputs, "inputs") if args.inputs else random_inputs(in_ports, args.seed)
     feed = _arrange_inputs(in_ports, given, args.inputs or args.model)
 
+    if args.precision != "fp32" and args.target != "cpu":
+        raise TesselError(f"--precision {args.precision} is for the cpu target, not {args.target}")
     if compiled:
         if args.entry not in (None, "main"):
             raise TesselError(f"the {args.target} target compiles @main")
@@ -214,6 +223,7 @@ def run_command(args: argparse.Namespace) -> int:
                     dump_dir=args.dump_ir,
                     records=args.records,
                     verify_each=args.verify_each or None,
+                    precision=args.precision,
                 )
         print(report.summary())
         if args.time_passes:

@@ -121,7 +121,10 @@ class StageRunner:
             else default_schedule(op, cpu_target.current().vector_bits)
         )
         fn, extent = stage_function("stage", op, visible, view)
-        self.compiled = CompiledModule(emit_module(ModuleOp([fn]), cpu_target.current().dot4_lanes), use_cache=cache)
+        self.compiled = CompiledModule(
+            emit_module(ModuleOp([fn]), cpu_target.current().dot4_lanes, cpu_target.current().bf16_features),
+            use_cache=cache,
+        )
         rng = np.random.default_rng(seed)
         if buffers is None:
             buffers = []

@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
+    Float32Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -404,4 +405,35 @@ class Dot4Op(IRDLOperation):
             raise VerifyException(f"works on i32 (four packed bytes) or vectors of i32, got {t}")
 
 
-KERNEL = Dialect("kernel", [ComputeOp, LoadOp, YieldOp, LaunchOp, Dot4Op], [])
+@irdl_op_definition
+class Bf16Dot2Op(IRDLOperation):
+    """acc + the dot product of the two bfloat16 halves of `lhs` with those of `rhs` (half j
+    is bits 16j..16j+15), in f32: acc + lhs.hi * rhs.hi, rounded, + lhs.lo * rhs.lo,
+    rounded (each product of two bfloat16 is exact in f32), subnormal inputs and results
+    flushed to zero; on vectors, lane by lane. It is one lane of x86's vdpbf16ps (AVX512-BF16:
+    Cooper Lake, Sapphire Rapids, Zen 4 and 5): a product whose matrix is packed as pairs of
+    bfloat16 does two multiply-adds per lane in one instruction, at half the weight bytes
+    (`--precision bf16`; the LLVM emitter uses generic vector code on other CPUs).
+
+        %r = kernel.bf16dot2 %acc, %a, %b : vector<16xf32>, vector<16xi32>
+    """
+
+    name = "kernel.bf16dot2"
+    F: ClassVar = VarConstraint("F", container_of(Float32Type))
+    W: ClassVar = VarConstraint("W", container_of(IntegerType))
+    acc = operand_def(F)
+    lhs = operand_def(W)
+    rhs = operand_def(W)
+    result = result_def(F)
+    assembly_format = "$acc `,` $lhs `,` $rhs attr-dict `:` type($result) `,` type($lhs)"
+
+    def verify_(self) -> None:
+        f, w = self.result.type, self.lhs.type
+        lanes = f.get_shape() if isinstance(f, VectorType) else ()
+        words = w.get_shape() if isinstance(w, VectorType) else ()
+        element = w.get_element_type() if isinstance(w, VectorType) else w
+        if element != i32 or lanes != words:
+            raise VerifyException(f"takes i32 words (two packed bfloat16) lane for lane with {f}, got {w}")
+
+
+KERNEL = Dialect("kernel", [ComputeOp, LoadOp, YieldOp, LaunchOp, Dot4Op, Bf16Dot2Op], [])

@@ -344,6 +344,8 @@ class KernelEvaluator:
             return np.asarray(v[0]).view(np_type(rt))
         if isinstance(op, kernel.Dot4Op):
             return dot4(*(np.asarray(x, np.int32) for x in v))
+        if isinstance(op, kernel.Bf16Dot2Op):
+            return bf16dot2(np.asarray(v[0], np.float32), np.asarray(v[1], np.int32), np.asarray(v[2], np.int32))
         raise NotImplementedError(f"kernel evaluator: {name}")
 
     def _padded_load(self, op: kernel.LoadOp, env: dict[SSAValue, np.ndarray]) -> np.ndarray:
@@ -389,6 +391,27 @@ def dot4(acc: np.ndarray, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     a = np.ascontiguousarray(lhs, "<i4").view(np.uint8).reshape(*lhs.shape, 4).astype(np.int64)
     b = np.ascontiguousarray(rhs, "<i4").view(np.int8).reshape(*rhs.shape, 4).astype(np.int64)
     return (acc.astype(np.int64) + (a * b).sum(-1)).astype(np.int32)
+
+
+def _flush(x: np.ndarray) -> np.ndarray:
+    """Subnormal float32 values as zeros of their sign (DAZ / FTZ)."""
+    return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.float32(0) * x, x).astype(np.float32)
+
+
+def bf16_halves(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (high, low) bfloat16 halves of int32 words, as float32."""
+    u = np.ascontiguousarray(words, "<i4").view(np.uint32)
+    return (u & np.uint32(0xFFFF0000)).view(np.float32), (u << np.uint32(16)).view(np.float32)
+
+
+def bf16dot2(acc: np.ndarray, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """kernel.bf16dot2: acc + lhs.hi * rhs.hi, then + lhs.lo * rhs.lo, each step rounded to
+    float32, subnormal inputs and results flushed to zero (vdpbf16ps)."""
+    acc, lhs, rhs = np.broadcast_arrays(acc, lhs, rhs)
+    (ahi, alo), (bhi, blo) = bf16_halves(lhs), bf16_halves(rhs)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        r = _flush(_flush(acc.astype(np.float32)) + _flush(_flush(ahi) * _flush(bhi)))
+        return _flush(r + _flush(_flush(alo) * _flush(blo)))
 
 
 def _divsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType, f32, i32
 from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -211,3 +211,39 @@ class DensePackedOp(TgOp):
         require(a.get_shape()[-1] == k, f"contraction sizes differ: input has {a.get_shape()[-1]}, weight has {k}")
         require(nb >= 1 and (blocks - 1) * nb < n <= blocks * nb, f"{n} columns do not fill {blocks} blocks of {nb}")
         return [TensorType(et, [*a.get_shape()[:-1], n])]
+
+
+@irdl_op_definition
+class DensePackedBf16Op(TgOp):
+    """dense_packed in bfloat16 (`--precision bf16`): a [..., M, K] in float32, rounded to
+    bfloat16 (to nearest even) at run time, times B [K, N] held as bfloat16 pairs w
+    [ceil(N/16), ceil(K/2), 16] of i32, with w[j, p, i] = B[2p + 1, 16j + i] << 16 |
+    B[2p, 16j + i] (each half a bfloat16; zero past K and N), accumulated in float32:
+
+        y[..., m, n] = sum over k of bf16(a[..., m, k]) * B[k, n],  n < columns
+
+    Half the weight bytes of dense_packed, and two multiply-adds per lane and instruction
+    where the CPU has vdpbf16ps (kernel.bf16dot2). The sums are float32, as the
+    instruction's: only the operands are rounded.
+    """
+
+    name = "tg.dense_packed_bf16"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    result = result_def(TensorType)
+    columns = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), COMPLEX_OUT_FUSABLE)
+    assembly_format = FUNCTIONAL
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        a, w = operand_types
+        require(a.element_type == f32, f"the input must be f32, got {a.element_type}")
+        require(w.element_type == i32, f"the packed weight holds bfloat16 pairs as i32, got {w.element_type}")
+        require_rank(w, 3, "packed weight")
+        require(a.get_num_dims() >= 2, f"the input must have rank >= 2, got {a}")
+        blocks, pairs, nb = w.get_shape()
+        k, n = a.get_shape()[-1], integer(props, "columns")
+        require(pairs == -(-k // 2), f"contraction sizes differ: input has {k}, weight {pairs} pairs")
+        require(nb == 16 and (blocks - 1) * nb < n <= blocks * nb, f"{n} columns do not fill {blocks} blocks of 16")
+        return [TensorType(f32, [*a.get_shape()[:-1], n])]

@@ -198,6 +198,10 @@ class TgFunctions(InterpreterFunctions):
     def run_dense_packed(self, interp: Interpreter, op: tg.DensePackedOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.dense_packed(args[0], args[1], integer(op.properties, "columns"))])
 
+    @impl(tg.DensePackedBf16Op)
+    def run_dense_packed_bf16(self, interp: Interpreter, op: tg.DensePackedBf16Op, args: PythonValues) -> PythonValues:
+        return _typed(op, [K.dense_packed_bf16(args[0], args[1], integer(op.properties, "columns"))])
+
     @impl(tg.DepthToSpaceOp)
     def run_depth_to_space(self, interp: Interpreter, op: tg.DepthToSpaceOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.depth_to_space(args[0], integer(op.properties, "blocksize"), op.mode.data)])

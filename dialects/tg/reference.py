@@ -280,6 +280,31 @@ def dense_packed(a: np.ndarray, w: np.ndarray, columns: int) -> np.ndarray:
     return np.matmul(a, w.transpose(1, 0, 2).reshape(k, blocks * nb)[:, :columns])
 
 
+def bf16_round(x: np.ndarray) -> np.ndarray:
+    """float32 rounded to the nearest bfloat16 (ties to even), as float32; NaN stays NaN."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    return np.where(np.isnan(x), x, rounded.view(np.float32)).astype(np.float32)
+
+
+def bf16_unpack(w: np.ndarray) -> np.ndarray:
+    """Packed bfloat16 pairs w [N/16, P, 16] (i32: high half row 2p + 1, low half row 2p) as
+    the float32 matrix B [2P, N]."""
+    u = np.ascontiguousarray(w).view(np.uint32)
+    low = (u << np.uint32(16)).view(np.float32)
+    high = (u & np.uint32(0xFFFF0000)).view(np.float32)
+    blocks, pairs, nb = w.shape
+    rows = np.stack([low, high], axis=2)  # [N/16, P, 2, 16]
+    return rows.reshape(blocks, 2 * pairs, nb).transpose(1, 0, 2).reshape(2 * pairs, blocks * nb)
+
+
+def dense_packed_bf16(a: np.ndarray, w: np.ndarray, columns: int) -> np.ndarray:
+    """bf16(a) times the unpacked pairs, summed in float32 (tg.dense_packed_bf16)."""
+    b = bf16_unpack(w)
+    k = a.shape[-1]
+    return np.matmul(bf16_round(a), b[:k, :columns]).astype(np.float32)
+
+
 # --------------------------------------------------------------------------- pooling
 
 

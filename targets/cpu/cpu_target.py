@@ -81,6 +81,9 @@ class CpuTarget:
     triple: str
     cpu: str
     features: str  # LLVM's "+a,-b,..." as create_target_machine takes it
+    # the CPU has AVX512-BF16 (kept out of `features`: FLUSHING_CONVERSIONS), whose vdpbf16ps
+    # the functions with a kernel.bf16dot2 use (`bf16_features`)
+    bf16: bool = False
 
     @property
     def enabled(self) -> frozenset[str]:
@@ -107,6 +110,16 @@ class CpuTarget:
         if "avxvnni" in have:
             lanes |= {4, 8}
         return frozenset(lanes)
+
+    @property
+    def bf16_features(self) -> str | None:
+        """The feature string of a function that uses vdpbf16ps (kernel.bf16dot2): this
+        target's plus AVX512-BF16, or None where the CPU lacks it. Per function, so that
+        the flushing conversions stay out of every other function."""
+        if not self.bf16:
+            return None
+        kept = [f for f in self.features.split(",") if f and f[1:] != "avx512bf16"]
+        return ",".join([*kept, "+avx512bf16"])
 
     @property
     def description(self) -> str:
@@ -143,10 +156,11 @@ def host() -> CpuTarget:
     """This machine as LLVM detects it, without the flushing bfloat16 conversions."""
     initialize()
     features = llvm.get_host_cpu_features()
+    bf16 = bool(features.get("avx512bf16"))
     for exact in FLUSHING_CONVERSIONS:
         if features.get(exact):
             features[exact] = False
-    return CpuTarget(llvm.get_process_triple(), llvm.get_host_cpu_name(), features.flatten())
+    return CpuTarget(llvm.get_process_triple(), llvm.get_host_cpu_name(), features.flatten(), bf16)
 
 
 @cache
@@ -166,7 +180,7 @@ def named(name: str) -> CpuTarget:
     triple = llvm.get_process_triple()
     if not triple.startswith("x86_64"):
         raise TesselError(f"mcpu names x86-64 CPUs; this machine's LLVM triple is {triple}")
-    return CpuTarget(triple, name, ",".join(flags))
+    return CpuTarget(triple, name, ",".join(flags), "avx512bf16" in KNOWN[name] and "avx512bf16" in every)
 
 
 _CURRENT: contextvars.ContextVar[CpuTarget | None] = contextvars.ContextVar("tessel_cpu_target", default=None)

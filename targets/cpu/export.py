@@ -139,11 +139,14 @@ class CachedCode:
             ctypes.CFUNCTYPE(None)(self.objects.address(native_plan.POOL_STOP))()
 
 
-def target_description(target: CpuTarget | None = None) -> dict[str, Any]:
+def target_description(target: CpuTarget | None = None, bf16: bool = False) -> dict[str, Any]:
     """The machine the code is compiled for (default: the current target): LLVM triple, CPU
-    name and enabled features, which a saved model's manifest records for `check_machine`."""
+    name and enabled features, which a saved model's manifest records for `check_machine`;
+    with `bf16` (a model compiled at precision bf16) AVX512-BF16 too where the target has it
+    (its functions use vdpbf16ps)."""
     target = target or cpu_target.current()
-    return {"triple": target.triple, "cpu": target.cpu, "features": sorted(target.enabled)}
+    features = target.enabled | ({"avx512bf16"} if bf16 and target.bf16 else set())
+    return {"triple": target.triple, "cpu": target.cpu, "features": sorted(features)}
 
 
 def write_library(llvm_ir: str, path: str, target: CpuTarget | None = None) -> None:

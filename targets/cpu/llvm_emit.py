@@ -18,20 +18,16 @@ from typing import Any
 from xdsl.dialects import arith, func, memref, scf, vector
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
     Float32Type,
-    Float64Type,
-    IntegerType,
     MemRefType,
     ModuleOp,
     VectorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from tessel.dialects import kernel
 from tessel.dialects.kernel import STAGE_ATTR
-from tessel.targets.cpu import native_plan, vector_math
+from tessel.targets.cpu import native_plan, vector_math, vector_memory
 from tessel.targets.cpu.llvm_tables import (
     BINARY,
     CASTS,
@@ -47,18 +43,28 @@ from tessel.targets.cpu.llvm_tables import (
     mangle,
     scalar_of,
 )
+from tessel.targets.cpu.vector_memory import alignment as _align
 
 ATTRIBUTES = '"prefer-vector-width"="512" "min-legal-vector-width"="512" nounwind'
 
 
 class FunctionEmitter:
     def __init__(
-        self, fn: func.FuncOp, declares: set[str], symbol: str | None = None, dot4_lanes: frozenset[int] = frozenset()
+        self,
+        fn: func.FuncOp,
+        declares: set[str],
+        symbol: str | None = None,
+        dot4_lanes: frozenset[int] = frozenset(),
+        bf16_features: str | None = None,
     ):
         """`dot4_lanes`: the vector lengths (of i32) for which the CPU has vpdpbusd
-        (cpu_target.CpuTarget.dot4_lanes); kernel.dot4 of other lengths is emitted as generic code."""
+        (cpu_target.CpuTarget.dot4_lanes); kernel.dot4 of other lengths is emitted as generic code.
+        `bf16_features`: where the CPU has vdpbf16ps, the feature string of the functions that
+        use it (cpu_target.CpuTarget.bf16_features); None: kernel.bf16dot2 as generic code."""
         self.fn = fn
         self.dot4_lanes = dot4_lanes
+        self.bf16_features = bf16_features
+        self.group = 0  # the attribute group: 1 where the function uses vdpbf16ps
         self.symbol = symbol or fn.sym_name.data  # the name it is defined under
         self.declares = declares
         self.names: dict[SSAValue, str] = {}
@@ -100,7 +106,7 @@ class FunctionEmitter:
         body_start = len(self.lines)
         self.block(self.fn.body.block)
         self.lines[body_start:body_start] = ["  " + a for a in self.allocas]
-        header = f"define {self.calling_convention()}void @{self.symbol}({', '.join(args)}) #0 {{"
+        header = f"define {self.calling_convention()}void @{self.symbol}({', '.join(args)}) #{self.group} {{"
         return "\n".join([header, *self.lines, "}"])
 
     def extra_args(self) -> list[str]:
@@ -194,9 +200,11 @@ class FunctionEmitter:
             et = llvm_type(mt.element_type)
             self.allocas.append(f"{name} = alloca {et}, i64 {max(count, 1)}, align 64")
         elif isinstance(op, vector.LoadOp | vector.MaskedLoadOp):
-            self.vector_load(op, name)
+            vector_memory.load(self, op, name)
         elif isinstance(op, vector.StoreOp | vector.MaskedStoreOp):
-            self.vector_store(op)
+            vector_memory.store(self, op)
+        elif isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
+            vector_memory.transfer(self, op, name)
         elif isinstance(op, vector.BroadcastOp) and _builds_vector(op):
             self.line(f"{name} = insertelement {t} poison, {self.typed(op.source)}, i64 0")
         elif isinstance(op, vector.BroadcastOp):
@@ -225,6 +233,8 @@ class FunctionEmitter:
             self.line(f"{name} = icmp slt <{n} x i64> <{iota}>, {splat}")
         elif isinstance(op, kernel.Dot4Op):
             self.dot4(op, name, t)
+        elif isinstance(op, kernel.Bf16Dot2Op):
+            self.bf16dot2(op, name, t)
         elif isinstance(op, vector.FMAOp):
             fn = f"llvm.fma.{mangle(rt)}"
             self.declare(f"declare {t} @{fn}({t}, {t}, {t})")
@@ -263,52 +273,39 @@ class FunctionEmitter:
             self.line(f"{step} = add {t} {total}, {part}")
             total = step
 
-    def vector_load(self, op: vector.LoadOp | vector.MaskedLoadOp, name: str) -> None:
-        """A vector load. Booleans are bytes in memory (numpy's and ONNX's layout) but LLVM
-        packs `<N x i1>` into bits, so boolean lanes are loaded as bytes and compared with 0."""
-        vt = op.results[0].type
-        assert isinstance(vt, VectorType)
-        boolean = _is_bool(vt.element_type)
-        memory = VectorType(IntegerType(8), vt.get_shape()) if boolean else vt
-        mt = llvm_type(memory)
-        ptr = self.address(op.base, op.indices)
-        align = _align(vt.element_type)
-        raw = self.fresh() if boolean else name
-        if isinstance(op, vector.LoadOp):
-            self.line(f"{raw} = load {mt}, ptr {ptr}, align {align}")
-        else:
-            fn = f"llvm.masked.load.{mangle(memory)}.p0"
-            self.declare(f"declare {mt} @{fn}(ptr, i32, {llvm_type(op.mask.type)}, {mt})")
-            passthru = self.bool_bytes(op.pass_thru) if boolean else self.typed(op.pass_thru)
-            self.line(f"{raw} = call {mt} @{fn}(ptr {ptr}, i32 {align}, {self.typed(op.mask)}, {passthru})")
-        if boolean:
-            self.line(f"{name} = icmp ne {mt} {raw}, zeroinitializer")
-
-    def vector_store(self, op: vector.StoreOp | vector.MaskedStoreOp) -> None:
-        """A vector store; boolean lanes are stored as bytes (see vector_load)."""
-        value = op.vector if isinstance(op, vector.StoreOp) else op.value_to_store
-        vt = value.type
-        assert isinstance(vt, VectorType)
-        boolean = _is_bool(vt.element_type)
-        memory = VectorType(IntegerType(8), vt.get_shape()) if boolean else vt
-        typed = self.bool_bytes(value) if boolean else self.typed(value)
-        ptr = self.address(op.base, op.indices)
-        align = _align(vt.element_type)
-        if isinstance(op, vector.StoreOp):
-            self.line(f"store {typed}, ptr {ptr}, align {align}")
+    def bf16dot2(self, op: kernel.Bf16Dot2Op, name: str, t: str) -> None:
+        """vdpbf16ps on 16 lanes where the CPU has it (the function then gets attribute group
+        #1, this target's features plus AVX512-BF16); otherwise each word's halves widened to
+        float (the high half masked, the low shifted up) and multiplied and added in order,
+        high first, as the instruction does (subnormals are kept, not flushed)."""
+        n = op.result.type.get_shape()[0] if isinstance(op.result.type, VectorType) else 1
+        words = llvm_type(op.lhs.type)
+        if n == 16 and self.bf16_features is not None:
+            fn = "llvm.x86.avx512bf16.dpbf16ps.512"
+            self.declare(f"declare {t} @{fn}({t}, <32 x bfloat>, <32 x bfloat>)")
+            self.declare(f'attributes #1 = {{ {ATTRIBUTES} "target-features"="{self.bf16_features}" }}')
+            self.group = 1
+            a, b = self.fresh(), self.fresh()
+            self.line(f"{a} = bitcast {self.typed(op.lhs)} to <32 x bfloat>")
+            self.line(f"{b} = bitcast {self.typed(op.rhs)} to <32 x bfloat>")
+            self.line(f"{name} = call {t} @{fn}({self.typed(op.acc)}, <32 x bfloat> {a}, <32 x bfloat> {b})")
             return
-        fn = f"llvm.masked.store.{mangle(memory)}.p0"
-        self.declare(f"declare void @{fn}({llvm_type(memory)}, ptr, i32, {llvm_type(op.mask.type)})")
-        self.line(f"call void @{fn}({typed}, ptr {ptr}, i32 {align}, {self.typed(op.mask)})")
-
-    def bool_bytes(self, value: SSAValue) -> str:
-        """A `<N x i1>` value as typed `<N x i8>` bytes (0 or 1)."""
-        vt = value.type
-        assert isinstance(vt, VectorType)
-        wide = self.fresh()
-        bytes_t = llvm_type(VectorType(IntegerType(8), vt.get_shape()))
-        self.line(f"{wide} = zext {self.typed(value)} to {bytes_t}")
-        return f"{bytes_t} {wide}"
+        high = "-65536" if n == 1 else f"<{', '.join(['i32 -65536'] * n)}>"  # 0xFFFF0000
+        sixteen = "16" if n == 1 else f"<{', '.join(['i32 16'] * n)}>"
+        halves = []
+        for word in (op.lhs, op.rhs):
+            hi_bits, lo_bits, hi, lo = (self.fresh() for _ in range(4))
+            self.line(f"{hi_bits} = and {self.typed(word)}, {high}")
+            self.line(f"{lo_bits} = shl {self.typed(word)}, {sixteen}")
+            self.line(f"{hi} = bitcast {words} {hi_bits} to {t}")
+            self.line(f"{lo} = bitcast {words} {lo_bits} to {t}")
+            halves.append((hi, lo))
+        (ahi, alo), (bhi, blo) = halves
+        p1, s1, p2 = self.fresh(), self.fresh(), self.fresh()
+        self.line(f"{p1} = fmul {t} {ahi}, {bhi}")
+        self.line(f"{s1} = fadd {t} {self.v(op.acc)}, {p1}")
+        self.line(f"{p2} = fmul {t} {alo}, {blo}")
+        self.line(f"{name} = fadd {t} {s1}, {p2}")
 
     def _flags(self, op: Operation) -> str:
         fm = op.properties.get("fastmath")
@@ -480,21 +477,8 @@ def _builds_vector(op: vector.BroadcastOp) -> bool:
     return covered >= set(range(1, lanes))
 
 
-def _is_bool(t: Attribute) -> bool:
-    return isinstance(t, IntegerType) and t.width.data == 1
-
-
 def _bits(t: str) -> int:
     return int(t[1:]) if t.startswith("i") else 64
-
-
-def _align(t: Attribute) -> int:
-    if isinstance(t, VectorType):
-        t = t.element_type
-    if isinstance(t, IntegerType):
-        return max(1, t.width.data // 8)
-    sizes: dict[type[Attribute], int] = {Float16Type: 2, BFloat16Type: 2, Float32Type: 4, Float64Type: 8}
-    return sizes.get(type(t), 8)
 
 
 def _static_position(op: vector.InsertOp | vector.ExtractOp) -> list[int]:
@@ -535,14 +519,14 @@ def _join(parts: list[str]) -> str:
     return "\n\n".join([*parts, f"attributes #0 = {{ {ATTRIBUTES} }}"]) + "\n"
 
 
-def emit_module(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset()) -> str:
+def emit_module(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset(), bf16_features: str | None = None) -> str:
     """The LLVM IR of every stage function in the module, as one module (exported libraries,
     `tessel-translate`; the JIT compiles `emit_stage_modules`' pieces). `dot4_lanes`: see
     FunctionEmitter (the default, none, is code for any x86-64)."""
     declares: set[str] = set()
     functions, dispatchers = [], []
     for op in _stages(module):
-        functions.append(FunctionEmitter(op, declares, dot4_lanes=dot4_lanes).emit())
+        functions.append(FunctionEmitter(op, declares, dot4_lanes=dot4_lanes, bf16_features=bf16_features).emit())
         dispatchers.append(native_plan.dispatcher(op.sym_name.data, len(op.body.block.args) - 2))
     return _join([*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT])
 
@@ -551,7 +535,9 @@ def emit_module(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset()) -> s
 STAGE_SYMBOL = "tessel.stage"
 
 
-def emit_stage_modules(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset()) -> tuple[dict[str, str], str]:
+def emit_stage_modules(
+    module: ModuleOp, dot4_lanes: frozenset[int] = frozenset(), bf16_features: str | None = None
+) -> tuple[dict[str, str], str]:
     """One LLVM module per stage function, plus the runtime's (the native plan's executor).
 
     Each stage is defined as `@tessel.stage` (and `@tessel.stage.dispatch`) with the helpers
@@ -563,7 +549,7 @@ def emit_stage_modules(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset(
     stages: dict[str, str] = {}
     for op in _stages(module):
         declares: set[str] = set()
-        body = FunctionEmitter(op, declares, STAGE_SYMBOL, dot4_lanes).emit()
+        body = FunctionEmitter(op, declares, STAGE_SYMBOL, dot4_lanes, bf16_features).emit()
         dispatch = native_plan.dispatcher(STAGE_SYMBOL, len(op.body.block.args) - 2)
         stages[op.sym_name.data] = _join([*sorted(declares), body, dispatch, SUPPORT])
     return stages, _join([native_plan.RUNTIME])

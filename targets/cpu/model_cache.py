@@ -79,12 +79,16 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()
 
 
-def model_key(module_text: str, weights: Mapping[str, np.ndarray], target: CpuTarget, records: str | None) -> str:
-    """The entry a model compiled from `module_text` and `weights` for `target` would have."""
+def model_key(
+    module_text: str, weights: Mapping[str, np.ndarray], target: CpuTarget, records: str | None, precision: str = "fp32"
+) -> str:
+    """The entry a model compiled from `module_text` and `weights` for `target` (at
+    `precision`) would have."""
     h = hashlib.sha256(f"tessel-model-cache {FORMAT}|{compiler_fingerprint()}".encode())
     h.update(
         f"|{target.triple}|{target.cpu}|{target.features}|{target.vector_bits}|{sorted(target.dot4_lanes)}".encode()
     )
+    h.update(f"|bf16 {target.bf16}|precision {precision}|".encode())
     h.update(hashlib.sha256(Path(records).read_bytes()).digest() if records is not None else b"no records")
     h.update(module_text.encode())
     for name in sorted(weights):

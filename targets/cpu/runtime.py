@@ -56,7 +56,7 @@ class Launch:
 
 def emit_for_target(module: ModuleOp) -> str:
     """The module's stage functions as one LLVM module with dispatchers, for this CPU."""
-    return emit_module(module, cpu_target.current().dot4_lanes)
+    return emit_module(module, cpu_target.current().dot4_lanes, cpu_target.current().bf16_features)
 
 
 class CpuExecutable:
@@ -101,7 +101,8 @@ class CpuExecutable:
         """The loaded code: on the CPU each stage its own LLVM module, compiled in parallel and
         cached per kernel (the GPU executables emit one module and load it with `compile_ir`)."""
         start = time.perf_counter()
-        stages, runtime = emit_stage_modules(module, cpu_target.current().dot4_lanes)
+        target = cpu_target.current()
+        stages, runtime = emit_stage_modules(module, target.dot4_lanes, target.bf16_features)
         self.seconds["llvm-emit"] = time.perf_counter() - start
         return ShardedModule(stages, runtime, STAGE_SYMBOL)
 

@@ -55,7 +55,7 @@ def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
     from tessel.targets.cpu.llvm_emit import emit_module
 
     form = check_options(options)
-    ir = emit_module(module, cpu_target.current().dot4_lanes)
+    ir = emit_module(module, cpu_target.current().dot4_lanes, cpu_target.current().bf16_features)
     if form == "ll":
         return ir
     compiled = CompiledModule(ir, use_cache=False)

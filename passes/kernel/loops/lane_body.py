@@ -26,6 +26,7 @@ from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import kernel
 from tessel.dialects.arith_vectors import CAST_FORMS, VECTOR_FORMS
+from tessel.passes.kernel.loops import transfer
 from tessel.passes.kernel.loops.affine_analysis import (
     Range,
     affine_range,
@@ -298,6 +299,11 @@ class RegionCloner:
             assert mask is not None, "a padded load, or a masked loop"
             passthru = e.emit(vector.BroadcastOp(pad if pad is not None else e.const(_zero(t.element_type)), vt))
             return e.emit(vector.MaskedLoadOp(buf, start, mask, passthru))
+        dim = transfer.along(coeffs)
+        if dim is not None and cond is None and not padded and transfer.transferable(t.element_type):
+            start = [e.ssa(i) for i in self._indices(exprs, operands, env)]
+            zero = e.const(_zero(t.element_type))
+            return e.emit(transfer.read(buf, start, dim, self.width, zero, self.mask))
         scalars = []
         for lane in range(self.width):
             dims = [self._lane_value(v, env, lane) for v in operands]

@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypedAttribut
 
 from tessel.dialects import kernel
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.passes.kernel.loops import transfer
 from tessel.passes.kernel.loops.affine_analysis import dims_only
 from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
 from tessel.passes.kernel.loops.lane_body import RegionCloner
@@ -478,6 +479,8 @@ class StageLowering:
         elif contiguous:
             assert mask is not None
             e.put(vector.MaskedStoreOp(out, idx, mask, value))
+        elif transfer.transferable(vector_element(value)):  # lanes along an outer dimension
+            e.put(transfer.write(value, out, idx, vec.axis, mask))
         else:
             for lane in range(self.width):
                 lane_idx = list(idx)
@@ -519,6 +522,8 @@ class StageLowering:
         floating = not isinstance(self._init().get_type(), IntegerType)
         kind = self.op.combiner
         assert kind is not None, "a reduction has a combiner"
+        if floating and kind == "add" and (fused := _accumulate_dot(e, acc, term)) is not None:
+            return fused
         if floating:
             floats: dict[str, type[arith.FloatingPointLikeBinaryOperation]] = {
                 "add": arith.AddfOp,
@@ -540,7 +545,7 @@ class StageLowering:
             "umax": arith.MaxUIOp,
             "umin": arith.MinUIOp,
         }
-        if kind == "add" and (fused := _accumulate_dot4(e, acc, term)) is not None:
+        if kind == "add" and (fused := _accumulate_dot(e, acc, term)) is not None:
             return fused
         return e.emit(ints[kind](acc, term))
 
@@ -553,15 +558,15 @@ class StageLowering:
         return RegionCloner(self, e, axes, mask).run(self.op.then.block, [*axes[: self.k], acc])
 
 
-def _accumulate_dot4(e: Emitter, acc: SSAValue, term: SSAValue) -> SSAValue | None:
-    """acc + kernel.dot4(0, a, b) as kernel.dot4(acc, a, b): the body computes its term from
-    zero (it cannot see the accumulator), and vpdpbusd adds into its destination, so the
-    sum would otherwise cost a second instruction per step. The zero-based dot4 is dropped
-    when nothing else reads it."""
+def _accumulate_dot(e: Emitter, acc: SSAValue, term: SSAValue) -> SSAValue | None:
+    """acc + kernel.dot4(0, a, b) as kernel.dot4(acc, a, b), and the same of kernel.bf16dot2:
+    the body computes its term from zero (it cannot see the accumulator), and vpdpbusd and
+    vdpbf16ps add into their destination, so the sum would otherwise cost a second
+    instruction per step. The zero-based dot is dropped when nothing else reads it."""
     dot = term.owner
-    if not isinstance(dot, kernel.Dot4Op) or not _is_zero(dot.acc) or dot.acc.type != acc.type:
+    if not isinstance(dot, kernel.Dot4Op | kernel.Bf16Dot2Op) or not _is_zero(dot.acc) or dot.acc.type != acc.type:
         return None
-    fused = e.emit(kernel.Dot4Op.create(operands=[acc, dot.lhs, dot.rhs], result_types=[acc.type]))
+    fused = e.emit(type(dot).create(operands=[acc, dot.lhs, dot.rhs], result_types=[acc.type]))
     if not dot.result.uses:
         dot.detach()
         dot.erase()
@@ -569,13 +574,13 @@ def _accumulate_dot4(e: Emitter, acc: SSAValue, term: SSAValue) -> SSAValue | No
 
 
 def _is_zero(v: SSAValue) -> bool:
-    """An integer zero: a constant, or a vector broadcast of one."""
+    """A zero (integer or float): a constant, or a vector broadcast of one."""
     owner = v.owner
     if isinstance(owner, vector.BroadcastOp):
         return _is_zero(owner.source)
     if isinstance(owner, arith.ConstantOp):
         value = owner.value
-        if isinstance(value, IntegerAttr):
+        if isinstance(value, IntegerAttr | FloatAttr):
             return value.value.data == 0
         values = getattr(value, "get_values", lambda: None)()
         return values is not None and all(x == 0 for x in values)

@@ -3,6 +3,7 @@ register (tg-to-kernel imports this module)."""
 
 from tessel.passes.tg.lowering import (  # noqa: F401  (imported for their registrations)
     attention,  # family D1
+    bf16,  # tg.dense_packed_bf16 (--precision bf16)
     casts,
     conv_stages,
     detection,  # family D2: detection

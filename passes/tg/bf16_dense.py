@@ -1,0 +1,82 @@
+"""tg-bf16-dense: dense layers in bfloat16 (`--precision bf16`), accumulated in float32.
+
+A transformer's matrix products at batch 1 stream their weights (BERT-base: 85 M floats,
+340 MB in float32) for few rows of activations each. Held as bfloat16 the weights are half
+the bytes, and a CPU with AVX512-BF16 (Cooper Lake, Sapphire Rapids, Zen 4 and 5) does two
+multiply-adds per lane in one vdpbf16ps, still accumulating in float32 (kernel.bf16dot2).
+The activations are rounded to bfloat16 as the product reads them; the sums, the biases
+and every other op stay float32.
+
+Each tg.dense_packed whose packed weight is known (a tg.weight or tg.constant after
+tg-fold-constants) and float32 becomes tg.dense_packed_bf16 over a new weight: the
+columns' blocks of 16 re-packed as pairs of rows, [N/16, K/2, 16] words of two bfloat16
+(rounded to nearest even; a zero row pads an odd K). Opt-in: it changes results (a
+bfloat16 has 8 significant bits; `tessel.bench.cpu_models --precision bf16` reports the
+error against float32), and convolutions are not converted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import TensorType, f32
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from tessel.dialects import tg
+from tessel.dialects.tg.base import int_attr, integer
+from tessel.dialects.tg.reference import bf16_round
+from tessel.ir.weights import WeightsPass, WeightStore
+
+
+def pack_pairs(w: np.ndarray) -> np.ndarray:
+    """dense_packed's float32 w [N/16, K, 16] as bfloat16 pairs [N/16, ceil(K/2), 16] of
+    int32: the high half row 2p + 1, the low half row 2p."""
+    blocks, k, nb = w.shape
+    if k % 2:
+        w = np.concatenate([w, np.zeros((blocks, 1, nb), np.float32)], axis=1)
+    bits = bf16_round(w).view(np.uint32) >> np.uint32(16)
+    low, high = bits[:, 0::2, :], bits[:, 1::2, :]
+    return ((high << np.uint32(16)) | low).view(np.int32)
+
+
+@dataclass
+class ToBf16(RewritePattern):
+    store: WeightStore | None
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tg.DensePackedOp, rewriter: PatternRewriter, /) -> None:
+        w = op.weight.owner
+        t = op.weight.type
+        if not isinstance(t, TensorType) or t.element_type != f32 or t.get_shape()[2] != 16:
+            return
+        if isinstance(w, tg.ConstantOp):
+            value = tg.constant_value(w)
+        elif isinstance(w, tg.WeightOp) and self.store is not None:
+            value = np.asarray(self.store[w.weight_name])
+        else:
+            return  # a matrix computed at run time stays float32
+        pairs = pack_pairs(value.astype(np.float32))
+        if pairs.size <= tg.INLINE_LIMIT or self.store is None:
+            packed: tg.TgOp = tg.constant_op(pairs)
+        else:
+            name = self.store.add(f"{op.weight.name_hint or 'dense'}_bf16", pairs)
+            packed = tg.weight_op(name, TensorType(builtin.i32, list(pairs.shape)))
+        rewriter.insert(packed)
+        columns = int_attr(integer(op.properties, "columns"))
+        new = tg.DensePackedBf16Op.make([op.input, packed.results[0]], {"columns": columns})
+        new.results[0].name_hint = op.result.name_hint
+        rewriter.replace(op, new)
+
+
+@dataclass(frozen=True)
+class TgBf16Dense(WeightsPass):
+    name = "tg-bf16-dense"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(ToBf16(self.store), apply_recursively=False).rewrite_module(op)
+        for region in op.regions:
+            region_dce(region)

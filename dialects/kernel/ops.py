@@ -410,7 +410,8 @@ class Bf16Dot2Op(IRDLOperation):
     """acc + the dot product of the two bfloat16 halves of `lhs` with those of `rhs` (half j
     is bits 16j..16j+15), in f32: acc + lhs.hi * rhs.hi, rounded, + lhs.lo * rhs.lo,
     rounded (each product of two bfloat16 is exact in f32), subnormal inputs and results
-    flushed to zero; on vectors, lane by lane. It is one lane of x86's vdpbf16ps (AVX512-BF16:
+    flushed to zero; on vectors, lane by lane. (Where a product overflows f32 the
+    instruction keeps a wider range than this: a Zen 5 sums -inf + inf to -inf.) It is one lane of x86's vdpbf16ps (AVX512-BF16:
     Cooper Lake, Sapphire Rapids, Zen 4 and 5): a product whose matrix is packed as pairs of
     bfloat16 does two multiply-adds per lane in one instruction, at half the weight bytes
     (`--precision bf16`; the LLVM emitter uses generic vector code on other CPUs).

@@ -4,7 +4,8 @@ along an outer dimension (passes/kernel/loops/transfer.py), for llvm_emit.Functi
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Protocol
 
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import (
@@ -21,8 +22,15 @@ from xdsl.ir.affine import AffineDimExpr
 
 from tessel.targets.cpu.llvm_tables import llvm_type, mangle
 
-if TYPE_CHECKING:
-    from tessel.targets.cpu.llvm_emit import FunctionEmitter
+
+class FunctionEmitter(Protocol):
+    """What these functions use of llvm_emit.FunctionEmitter."""
+
+    def fresh(self, hint: str = "v") -> str: ...
+    def line(self, text: str) -> None: ...
+    def typed(self, value: SSAValue) -> str: ...
+    def declare(self, line: str) -> None: ...
+    def address(self, base: SSAValue, indices: Iterable[SSAValue]) -> str: ...
 
 
 def is_bool(t: Attribute) -> bool:
@@ -93,25 +101,25 @@ def transfer(em: FunctionEmitter, op: vector.TransferReadOp | vector.TransferWri
     stride = math.prod(t.get_shape()[dim + 1 :])
     base = em.address(op.source, op.indices)
     et, vty, align = llvm_type(t.element_type), llvm_type(vt), alignment(vt.element_type)
-    read = isinstance(op, vector.TransferReadOp)
+    stored = op.vector if isinstance(op, vector.TransferWriteOp) else None
     if op.mask is None:
         value = "poison"
         for lane in range(n):
             ptr, x = em.fresh(), em.fresh()
             em.line(f"{ptr} = getelementptr {et}, ptr {base}, i64 {lane * stride}")
-            if read:
+            if stored is None:
                 step = name if lane == n - 1 else em.fresh()
                 em.line(f"{x} = load {et}, ptr {ptr}, align {align}")
                 em.line(f"{step} = insertelement {vty} {value}, {et} {x}, i64 {lane}")
                 value = step
             else:
-                em.line(f"{x} = extractelement {em.typed(op.vector)}, i64 {lane}")
+                em.line(f"{x} = extractelement {em.typed(stored)}, i64 {lane}")
                 em.line(f"store {et} {x}, ptr {ptr}, align {align}")
         return
     ptrs = em.fresh()
     offsets = ", ".join(f"i64 {lane * stride}" for lane in range(n))
     em.line(f"{ptrs} = getelementptr {et}, ptr {base}, <{n} x i64> <{offsets}>")
-    if read:
+    if isinstance(op, vector.TransferReadOp):
         fn = f"llvm.masked.gather.{mangle(vt)}.v{n}p0"
         em.declare(f"declare {vty} @{fn}(<{n} x ptr>, i32, <{n} x i1>, {vty})")
         one, passthru = em.fresh(), em.fresh()
@@ -121,7 +129,8 @@ def transfer(em: FunctionEmitter, op: vector.TransferReadOp | vector.TransferWri
         return
     fn = f"llvm.masked.scatter.{mangle(vt)}.v{n}p0"
     em.declare(f"declare void @{fn}({vty}, <{n} x ptr>, i32, <{n} x i1>)")
-    em.line(f"call void @{fn}({em.typed(op.vector)}, <{n} x ptr> {ptrs}, i32 {align}, {em.typed(op.mask)})")
+    assert stored is not None
+    em.line(f"call void @{fn}({em.typed(stored)}, <{n} x ptr> {ptrs}, i32 {align}, {em.typed(op.mask)})")
 
 
 def bool_bytes(em: FunctionEmitter, value: SSAValue) -> str:

@@ -304,3 +304,20 @@ func.func @lanes_reduction(%x: memref<4x2xf32>, %y: memref<4xf32>) {
   }
   func.return
 }
+
+// -----
+
+// kernel.bf16dot2 takes i32 words (two bfloat16) lane for lane with its f32 accumulator.
+func.func @bf16dot2_lanes(%acc: vector<16xf32>, %a: vector<8xi32>) {
+  // CHECK: kernel-invalid.mlir:[[# @LINE + 1]]:3: error: 'kernel.bf16dot2' op takes i32 words (two packed bfloat16) lane for lane with vector<16xf32>, got vector<8xi32>
+  %d = kernel.bf16dot2 %acc, %a, %a : vector<16xf32>, vector<8xi32>
+  func.return
+}
+
+// -----
+
+func.func @bf16dot2_words(%acc: f32, %a: i16) {
+  // CHECK: kernel-invalid.mlir:[[# @LINE + 1]]:3: error: 'kernel.bf16dot2' op takes i32 words (two packed bfloat16) lane for lane with f32, got i16
+  %d = kernel.bf16dot2 %acc, %a, %a : f32, i16
+  func.return
+}

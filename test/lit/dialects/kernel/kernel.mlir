@@ -191,3 +191,16 @@ func.func @dot4(%x: memref<4x2xi32>, %w: memref<2x16xi32>, %y: memref<4x16xi32>,
   %v = kernel.dot4 %va, %va, %va : vector<16xi32>
   func.return
 }
+
+// -----
+
+// kernel.bf16dot2 (two bfloat16 halves of an i32 times two, summed into an f32), on
+// scalars and on vectors of 16 lanes (one vdpbf16ps).
+// CHECK-LABEL: func.func @bf16dot2
+// CHECK:         %d = kernel.bf16dot2 %acc, %a, %b : f32, i32
+// CHECK-NEXT:    %v = kernel.bf16dot2 %vacc, %va, %va : vector<16xf32>, vector<16xi32>
+func.func @bf16dot2(%acc: f32, %a: i32, %b: i32, %vacc: vector<16xf32>, %va: vector<16xi32>) {
+  %d = kernel.bf16dot2 %acc, %a, %b : f32, i32
+  %v = kernel.bf16dot2 %vacc, %va, %va : vector<16xf32>, vector<16xi32>
+  func.return
+}

@@ -101,3 +101,27 @@ func.func @depthwise_blocks(%x: tensor<1x2x8x8x16xf32>, %w: tensor<4x1x3x3x1x8xf
   %y = tg.depthwise_conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<4x1x3x3x1x8xf32>) -> tensor<1x2x8x8x16xf32>
   func.return
 }
+
+// -----
+
+func.func @dense_bf16_words(%a: tensor<4x64xf32>, %w: tensor<2x32x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.dense_packed_bf16' op the packed weight holds bfloat16 pairs as i32, got f32
+  %y = tg.dense_packed_bf16 %a, %w {columns = 32 : i64} : (tensor<4x64xf32>, tensor<2x32x16xf32>) -> tensor<4x32xf32>
+  func.return
+}
+
+// -----
+
+func.func @dense_bf16_pairs(%a: tensor<4x64xf32>, %w: tensor<2x64x16xi32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.dense_packed_bf16' op contraction sizes differ: input has 64, weight 64 pairs
+  %y = tg.dense_packed_bf16 %a, %w {columns = 32 : i64} : (tensor<4x64xf32>, tensor<2x64x16xi32>) -> tensor<4x32xf32>
+  func.return
+}
+
+// -----
+
+func.func @dense_bf16_input(%a: tensor<4x64xf16>, %w: tensor<2x32x16xi32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.dense_packed_bf16' op the input must be f32, got f16
+  %y = tg.dense_packed_bf16 %a, %w {columns = 32 : i64} : (tensor<4x64xf16>, tensor<2x32x16xi32>) -> tensor<4x32xf32>
+  func.return
+}

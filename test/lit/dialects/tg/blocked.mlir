@@ -38,6 +38,16 @@ func.func @dense_packed(%a: tensor<2x5x64xf32>, %v: tensor<1x64xf32>, %w: tensor
 
 // -----
 
+// dense_packed_bf16: the weight as bfloat16 pairs (i32 words), K = 63 in 32 pairs.
+// CHECK-LABEL: func.func @dense_packed_bf16
+// CHECK: tg.dense_packed_bf16 %a, %w {columns = 40 : i64} : (tensor<2x5x63xf32>, tensor<3x32x16xi32>) -> tensor<2x5x40xf32>
+func.func @dense_packed_bf16(%a: tensor<2x5x63xf32>, %w: tensor<3x32x16xi32>) -> tensor<2x5x40xf32> {
+  %y = tg.dense_packed_bf16 %a, %w {columns = 40 : i64} : (tensor<2x5x63xf32>, tensor<3x32x16xi32>) -> tensor<2x5x40xf32>
+  func.return %y : tensor<2x5x40xf32>
+}
+
+// -----
+
 // Depthwise: one filter per channel, each lane its own channel.
 // CHECK-LABEL: func.func @depthwise
 // CHECK: tg.depthwise_conv2d_nchwc %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x1x3x3x1x16xf32>, tensor<32xf32>) -> tensor<1x2x4x4x16xf32>

@@ -26,6 +26,7 @@ EXPECTED = {
         "tg.global_avg_pool2d",
         "tg.conv2d_nchwc",
         "tg.dense_packed",
+        "tg.dense_packed_bf16",
         "tg.depthwise_conv2d_nchwc",
     },
     FusionCategory.REDUCTION: {

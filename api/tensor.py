@@ -138,8 +138,8 @@ def compile(
     run, since the compiled model is callable here; `save()` keeps its code for that CPU.
     `precision="bf16"`: the dense layers (MatMul, Gemm by constant weights) on bfloat16
     weights and activations with float32 sums (vdpbf16ps where the CPU has AVX512-BF16):
-    half the weight bytes, results to about 3 significant digits (tessel.bench.cpu_models
-    --precision bf16 reports the error); the default "fp32" changes nothing.
+    half the weight bytes, results to about 3 significant digits (tessel.bench.cpu_bf16
+    reports the error); the default "fp32" changes nothing.
 
     >>> import tessel
     >>> model = tessel.compile("resnet18.onnx", threads=2)  # doctest: +SKIP

@@ -11,7 +11,7 @@ Each tg.dense_packed whose packed weight is known (a tg.weight or tg.constant af
 tg-fold-constants) and float32 becomes tg.dense_packed_bf16 over a new weight: the
 columns' blocks of 16 re-packed as pairs of rows, [N/16, K/2, 16] words of two bfloat16
 (rounded to nearest even; a zero row pads an odd K). Opt-in: it changes results (a
-bfloat16 has 8 significant bits; `tessel.bench.cpu_models --precision bf16` reports the
+bfloat16 has 8 significant bits; `python -m tessel.bench.cpu_bf16` reports the
 error against float32), and convolutions are not converted.
 """
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
@@ -51,6 +51,8 @@ class Emitter:
     # points compute the same row and column indices (14 x 2 points, 2 distinct rows of
     # each); emitting each once keeps the loop IR (and the compile) from growing with them
     _arith: dict[tuple[str, SSAValue, SSAValue], SSAValue] = field(default_factory=dict)
+    # pure ops already emitted into this block, by a key their maker chooses (`once`)
+    _pure: dict[tuple, SSAValue] = field(default_factory=dict)
 
     def emit(self, op: Operation) -> SSAValue:
         """Append `op` and return its (first) result."""
@@ -60,6 +62,14 @@ class Emitter:
     def put(self, op: Operation) -> None:
         """Append `op`, whose results (if any) are not used: a store, a loop, a barrier."""
         self.block.add_op(op)
+
+    def once(self, key: tuple, make: Callable[[], Operation]) -> SSAValue:
+        """The result of `make()`, emitted the first time `key` is asked for in this block:
+        a register tile's 28 points read 14 input elements and 2 weight vectors, and each
+        broadcast or load was emitted once per point, for LLVM to merge again."""
+        if key not in self._pure:
+            self._pure[key] = self.emit(make())
+        return self._pure[key]
 
     def index(self, value: int) -> SSAValue:
         return self.const(IntegerAttr(value, INDEX))
@@ -153,7 +163,7 @@ class Emitter:
                 return self.mul(other, lhs)
             if isinstance(other, int):
                 return self.mul(lhs, other)
-            return self.emit(arith.MuliOp(lhs, other))
+            return self._index_op(arith.MuliOp, lhs, other)
         assert isinstance(rhs, AffineConstantExpr), "affine divisors are constants"
         bounds = affine_range(e.lhs, ranges) if ranges is not None else None
         if (
@@ -165,7 +175,7 @@ class Emitter:
             if rhs.value == 1:
                 return lhs if e.kind is AffineBinaryOpKind.FloorDiv else 0
             cls = arith.DivUIOp if e.kind is AffineBinaryOpKind.FloorDiv else arith.RemUIOp
-            return self.emit(cls(lhs, self.index(rhs.value)))
+            return self._index_op(cls, lhs, self.index(rhs.value))
         return {
             AffineBinaryOpKind.FloorDiv: self.floordiv,
             AffineBinaryOpKind.CeilDiv: self.ceildiv,

@@ -5,7 +5,7 @@ in scalar form emitted once per lane."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from xdsl.dialects import affine, arith, memref, vector
@@ -132,7 +132,8 @@ class RegionCloner:
         for i, v in enumerate(op.operands):
             value = e.ssa(env[v])
             if varying and not isinstance(value.type, VectorType) and not (uniform_select and i == 0):  # (0: cond)
-                value = e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
+                splat = VectorType(value.type, [self.width])
+                value = e.once(("broadcast", value, self.width), lambda v=value, t=splat: vector.BroadcastOp(v, t))
             operands.append(value)
         result_types = [VectorType(r.type, [self.width]) if varying else r.type for r in op.results]
         cls = VECTOR_FORMS.get(type(op), type(op)) if varying else type(op)
@@ -294,7 +295,7 @@ class RegionCloner:
             start = [e.ssa(i) for i in self._indices(exprs, operands, env)]
             vt = VectorType(t.element_type, [self.width])
             if not padded and self.mask is None:
-                return e.emit(vector.LoadOp(buf, start, vt))
+                return self._once(("load", buf, *start, vt), buf, lambda: vector.LoadOp(buf, start, vt))
             mask = self._and(self._contiguous_mask(start, t.get_shape(), safe) if padded else None, self.mask)
             assert mask is not None, "a padded load, or a masked loop"
             passthru = e.emit(vector.BroadcastOp(pad if pad is not None else e.const(_zero(t.element_type)), vt))
@@ -317,6 +318,13 @@ class RegionCloner:
                 lane_cond = bit if lane_cond is None else e.emit(arith.AndIOp(lane_cond, bit))
             scalars.append(self._scalar_load(buf, t, idx, pad, lane_cond, safe))
         return self._gather_vector(scalars, t.element_type)
+
+    def _once(self, key: tuple, buf: SSAValue, make: Callable[[], Operation]) -> SSAValue:
+        """A load emitted once per block and stage (Emitter.once): not of the stage's own
+        output, which it writes (a softmax scaled in place reads it back)."""
+        if buf is self.stage.buffer(self.stage.op.out):
+            return self.e.emit(make())
+        return self.e.once((id(self.stage), *key), make)
 
     def _memref_load(self, op: memref.LoadOp, env: dict[SSAValue, Index]) -> SSAValue:
         e = self.e
@@ -345,7 +353,8 @@ class RegionCloner:
         in bounds are not checked)."""
         e = self.e
         if pad is None and cond is None:
-            return e.emit(memref.LoadOp.get(buf, [e.ssa(i) for i in idx]))
+            indices = [e.ssa(i) for i in idx]
+            return self._once(("load", buf, *indices), buf, lambda: memref.LoadOp.get(buf, indices))
         assert pad is not None, "a conditional load has a pad"
         ok = cond
         clamped: list[SSAValue] = []

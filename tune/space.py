@@ -8,7 +8,7 @@ kernel.compute gets a space, fused epilogues included.
   split for a vector (width a knob), the outer
   loops in a chosen order, the first of them parallel (or none).
 - Reductions: a register tile of `rows` along one spatial axis by `cols` vectors along the
-  innermost one, accumulated over the reduction loops in a chosen order (cache_write at
+  innermost one (or by `cols` points of a second axis, `cols_axis`), accumulated over the reduction loops in a chosen order (cache_write at
   the tile), the other spatial loops outside in a chosen order, one of them optionally
   blocked a second time for cache reuse (`block_axis`, `block`), the first one parallel;
   rows that do not divide their axis either leave a guarded tail or clamp the last tile.
@@ -36,6 +36,7 @@ from tessel.passes.kernel.loops.schedule import (
     knob_axis,
     knob_int,
     knob_order,
+    second_axis,
     vector_width,
 )
 
@@ -77,6 +78,11 @@ def knob_space(op: kernel.ComputeOp) -> dict[str, list]:
         longest = max((extents[d] for d in others), default=1)
         space["rows"] = [r for r in range(1, min(MAX_ROWS, longest) + 1)]
         space["cols"] = [1, 2, 4, 8]
+        # the columns: more vectors of the vector axis (None), or points of a second axis
+        # the broadcast operand does not read (an NCHW16c convolution's output-channel
+        # blocks, as the default schedule's tiles: schedule.second_axis)
+        second = second_axis(op, vector_axis(op), None)
+        space["cols_axis"] = [None] + ([second] if second is not None else [])
         space["clamp"] = [True, False]
         space["unroll"] = [True, False]
         space["reduce_order"] = _orders(op.reduce_count)
@@ -174,14 +180,21 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
         rows = max(1, min(rows, extents[rows_axis]))
     vectors = -(-extents[v] // width) if k else 1
     cols = knob_int(knobs, "cols", 1)
-    while cols > 1 and cols > vectors:
+    cols_axis = knob_axis(knobs, "cols_axis")
+    if cols_axis is None or cols_axis in (v, rows_axis) or cols_axis >= k:
+        cols_axis = v
+    span = vectors if cols_axis == v else extents[cols_axis]
+    while cols > 1 and (cols > span or (cols_axis != v and span % cols)):
         cols //= 2
     clamp = bool(knobs.get("clamp")) and rows > 1 and rows_axis is not None and extents[rows_axis] % rows != 0
     kind: Kind = "unroll" if knobs.get("unroll", True) else "serial"
     outer: list[Loop] = []
+    along_v = cols if cols_axis == v else 1
     for d in range(k):
-        if d == v and (width > 1 or cols > 1):
-            outer.append(Loop(d, -(-extents[d] // (width * cols)), width * cols))
+        if d == v and (width > 1 or along_v > 1):
+            outer.append(Loop(d, -(-extents[d] // (width * along_v)), width * along_v))
+        elif d == cols_axis and cols > 1:
+            outer.append(Loop(d, extents[d] // cols, cols))
         elif d == rows_axis and rows > 1:
             outer.append(Loop(d, -(-extents[d] // rows), rows, clamp=clamp))
         else:
@@ -194,7 +207,7 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
     if rows > 1 and rows_axis is not None:
         tile.append(Loop(rows_axis, rows, 1, kind))
     if cols > 1:
-        tile.append(Loop(v, cols, width, kind))
+        tile.append(Loop(cols_axis, cols, width if cols_axis == v else 1, kind))
     if width > 1:
         tile.append(Loop(v, width, 1, "vector"))
     if not tile:  # scalar accumulation, one output element at a time

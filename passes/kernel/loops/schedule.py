@@ -331,7 +331,7 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         # axis that the broadcast operand does not read (its output-channel blocks), so one
         # broadcast feeds several FMAs (register_tile.py)
         vectors = -(-extents[v] // width)
-        second = _second_axis(op, v, rows_axis) if vectors == 1 else None
+        second = second_axis(op, v, rows_axis) if vectors == 1 else None
         col_axis = second if second is not None else v
         col_extent = extents[second] if second is not None else 1 if overlap else vectors
         rows, cols = VectorUnit.for_bits(vector_bits).choose(row_extent, col_extent)
@@ -386,7 +386,7 @@ def _reads(op: kernel.ComputeOp) -> tuple[list[tuple[set[int], int]], bool]:
     return reads, exact
 
 
-def _second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | None:
+def second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | None:
     """A spatial axis for the register tile's columns besides the vector axis `v`: one that
     some load of the body reads together with `v` (a weight vector per column) and that no
     load without `v` reads (the broadcast operand, shared by the columns); None if none is,

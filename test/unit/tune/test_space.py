@@ -146,3 +146,39 @@ def test_default_schedules_survive_text(name):
                 (l.axis, l.extent, l.stride, l.kind, l.clamp) for l in schedule.loops
             ]
             assert replayed.acc_at == schedule.acc_at
+
+
+def test_the_space_holds_the_default_register_tile_of_a_blocked_convolution():
+    """A blocked convolution's default tile spans two output-channel blocks (`cols_axis`,
+    the second axis of schedule.second_axis): a point of the space is that schedule, so
+    tuning starts from what the default does, not from one-block tiles below it."""
+    from tessel.passes.kernel.loops.schedule import default_schedule
+
+    _, module, _ = kernels("conv_relu")
+    convs = [c for fn in module.ops if "kernel.kernel" in getattr(fn, "attributes", {}) for _, c in stage_names(fn)]
+    conv = next(c for c in convs if c.reduce_count)
+    default = default_schedule(conv, 512)
+    mo = conv.axis_names.index("mo")
+    assert space.knob_space(conv)["cols_axis"] == [None, mo]
+    tile = [l for l in default.loops[default.acc_at :] if l.axis < conv.spatial_count]
+    rows, cols = tile[0], tile[1]
+    assert cols.axis == mo and cols.extent == 2
+    knobs = {
+        "vector": 16,
+        "parallel": True,
+        "rows_axis": rows.axis,
+        "rows": rows.extent,
+        "cols": 2,
+        "cols_axis": mo,
+        "clamp": any(l.clamp for l in default.loops),
+        "unroll": True,
+        "reduce_order": tuple(range(conv.reduce_count)),
+        "outer_order": tuple(range(conv.spatial_count)),
+        "block_axis": 0,
+        "block": 1,
+    }
+    sampled = space.loops(conv, knobs)
+    sampled.validate(conv)
+    key = [(l.axis, l.extent, l.stride, l.kind) for l in sampled.loops]
+    assert sorted(key) == sorted((l.axis, l.extent, l.stride, l.kind) for l in default.loops)
+    assert sampled.loops[sampled.acc_at :] == default.loops[default.acc_at :]

@@ -6,10 +6,12 @@ and its error, with onnxruntime (float32) as the reference and the peer.
 Each model is compiled twice, cold (float32, and bfloat16 dense layers: passes/tg/bf16_dense.py),
 checked against onnxruntime, and the three are timed interleaved (blocks after a pause, the
 median reported). Error: the max difference from onnxruntime's float32 output relative to
-the output's scale, for both of Tessel's builds. Whether the CPU runs vdpbf16ps (AVX512-BF16)
+the output's scale, for both of Tessel's builds; for the bf16 build also the cosine
+similarity with onnxruntime's output and the share of rows whose argmax (a classifier's
+top-1 class, a language model's next token) is onnxruntime's. Whether the CPU runs vdpbf16ps (AVX512-BF16)
 or the generic code is printed with the environment. The last line is
 
-    RESULT cpu_bf16 speedup_vs_fp32=<geomean> geomean_vs_ort=<bf16 geomean> max_rel_error=<x> models=<n> ...
+    RESULT cpu_bf16 speedup_vs_fp32=<geomean> geomean_vs_ort=<bf16 geomean> max_rel_error=<x> min_cosine=<x> models=<n> ...
 """
 
 from __future__ import annotations
@@ -28,13 +30,35 @@ import numpy as np
 from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
 from tessel.bench.cpu_models import _zoo
 
-MODELS = "bert,distilbert,gpt2,t5_encoder,vit_small,whisper_encoder"
+MODELS = (
+    "bert,distilbert,gpt2,t5_encoder,vit_small,whisper_encoder,"
+    "resnet18,resnet50,mobilenet_v2,densenet121,efficientnet_b0,convnext_tiny"
+)
 
 
 def _error(outs: list[np.ndarray], expected: list[np.ndarray]) -> float:
     return max(
         float(np.abs(o.astype(np.float64) - e).max() / max(np.abs(e).max(), 1e-30)) for o, e in zip(outs, expected)
     )
+
+
+def _cosine(outs: list[np.ndarray], expected: list[np.ndarray]) -> float:
+    """The smallest cosine similarity of an output with onnxruntime's (1: same direction)."""
+    worst = 1.0
+    for o, e in zip(outs, expected):
+        a, b = o.astype(np.float64).ravel(), np.asarray(e, np.float64).ravel()
+        norm = np.linalg.norm(a) * np.linalg.norm(b)
+        worst = min(worst, float(a @ b / norm) if norm else 1.0)
+    return worst
+
+
+def _top1(outs: list[np.ndarray], expected: list[np.ndarray]) -> float:
+    """The share of rows of the first output whose largest element (argmax over the last
+    axis: a classifier's top-1 class, a language model's next token) is onnxruntime's."""
+    a, b = outs[0], np.asarray(expected[0])
+    if a.ndim == 0 or a.shape[-1] < 2:
+        return float("nan")
+    return float((a.reshape(-1, a.shape[-1]).argmax(-1) == b.reshape(-1, b.shape[-1]).argmax(-1)).mean())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         expected = session.run(None, feed)
         outs = {k: e.run(inputs) for k, (e, _, _) in built.items()}
         errors = {k: _error(o, expected) for k, o in outs.items()}
+        cosine, top1 = _cosine(outs["bf16"], expected), _top1(outs["bf16"], expected)
         idle = wait_for_quiet()
         runs: dict[str, Callable[[], object]] = {
             k: partial(e.run_into, inputs, outs[k]) for k, (e, _, _) in built.items()
@@ -84,28 +109,35 @@ def main(argv: list[str] | None = None) -> int:
         for executable, _, _ in built.values():
             executable.close()
         ms = {k: median_ms(v) for k, v in samples.items()}
-        rows.append((name, ms["bf16"], ms["fp32"], ms["ort"], errors["bf16"], errors["fp32"], built["bf16"][1]))
+        rows.append((name, ms["bf16"], ms["fp32"], ms["ort"], errors["bf16"], errors["fp32"], cosine, top1))
         log(
             f"{name:18s} bf16 {ms['bf16']:8.3f} ms   fp32 {ms['fp32']:8.3f} ms   onnxruntime {ms['ort']:8.3f} ms   "
             f"speedup {ms['fp32'] / ms['bf16']:5.2f}   vs ort {ms['ort'] / ms['bf16']:5.2f}   "
-            f"rel error bf16 {errors['bf16']:.1e} (fp32 {errors['fp32']:.1e})   compile {built['bf16'][1]:.1f} s   "
+            f"rel error bf16 {errors['bf16']:.1e} (fp32 {errors['fp32']:.1e})   cosine {cosine:.5f}   "
+            f"top-1 {top1:.2f}   compile {built['bf16'][1]:.1f} s   "
             f"idle {idle:.0%}"
         )
     log("")
-    log("| model | bf16 ms | fp32 ms | onnxruntime ms | bf16 speedup | bf16 vs ort | bf16 rel error | fp32 rel error |")
-    log("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, b, f, o, eb, ef, _ in rows:
-        log(f"| {name} | {b:.2f} | {f:.2f} | {o:.2f} | {f / b:.2f} | {o / b:.2f} | {eb:.1e} | {ef:.1e} |")
+    log(
+        "| model | bf16 ms | fp32 ms | onnxruntime ms | bf16 speedup | bf16 vs ort | bf16 rel error | fp32 rel error | cosine | top-1 |"
+    )
+    log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, b, f, o, eb, ef, cos, t1 in rows:
+        log(
+            f"| {name} | {b:.2f} | {f:.2f} | {o:.2f} | {f / b:.2f} | {o / b:.2f} | {eb:.1e} | {ef:.1e} | {cos:.5f} | {t1:.2f} |"
+        )
 
     def geomean(xs: list[float]) -> float:
         return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
     speedup = geomean([f / b for _, b, f, *_ in rows])
     vs_ort = geomean([o / b for _, b, _, o, *_ in rows])
-    worst = max((eb for *_, eb, _, _ in rows), default=float("nan"))
+    worst = max((r[4] for r in rows), default=float("nan"))
+    least = min((r[6] for r in rows), default=float("nan"))
     cells = " ".join(f"{name}_bf16_ms={b:.3f} {name}_fp32_ms={f:.3f}" for name, b, f, *_ in rows)
     log(
         f"RESULT cpu_bf16 speedup_vs_fp32={speedup:.3f} geomean_vs_ort={vs_ort:.3f} max_rel_error={worst:.2e} "
+        f"min_cosine={least:.5f} "
         f"models={len(rows)} {cells} threads={args.threads}"
     )
     return 0

@@ -35,8 +35,10 @@ PRECISIONS = ("fp32", "bf16")
 
 
 def graph_passes(target: str = "cpu", precision: str = "fp32") -> list[ModulePass]:
-    """The tg-level passes; with precision "bf16" (CPU only) the dense layers' weights become
-    bfloat16 pairs after tg-fold-constants has made them literal (tg-bf16-dense)."""
+    """The tg-level passes; with precision "bf16" (CPU only) the dense layers' and blocked
+    convolutions' weights become bfloat16 pairs after tg-fold-constants has made them
+    literal (tg-bf16-dense, tg-bf16-conv)."""
+    from tessel.passes.tg.bf16_conv import TgBf16Conv
     from tessel.passes.tg.bf16_dense import TgBf16Dense
     from tessel.passes.tg.conv3d_to_conv2d import TgConv3dToConv2d
     from tessel.passes.tg.conv_transpose_to_conv import TgConvTransposeToConv
@@ -63,7 +65,7 @@ def graph_passes(target: str = "cpu", precision: str = "fp32") -> list[ModulePas
         TgSplitBorderTaps(),
         TgLayout(pack_dense=target != "gpu"),
         TgFoldConstants(),
-        *([TgBf16Dense()] if precision == "bf16" else []),
+        *([TgBf16Dense(), TgBf16Conv()] if precision == "bf16" else []),
         TgSplitConcat(),
         TgFuse(),
         TgPlanMemory(),

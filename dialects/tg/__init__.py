@@ -16,7 +16,14 @@ from . import quant as _quant  # family D2: quantization
 from . import reduction as _reduction  # family B: reductions
 from .attention import AttentionOp  # family D1: attention
 from .base import Fusion, FusionCategory, TgOp, fusion_category, tensor_of
-from .blocked import Conv2dNchwcOp, DensePackedBf16Op, DensePackedOp, DepthwiseConv2dNchwcOp, LayoutTransformOp
+from .blocked import (
+    Conv2dNchwcBf16Op,
+    Conv2dNchwcOp,
+    DensePackedBf16Op,
+    DensePackedOp,
+    DepthwiseConv2dNchwcOp,
+    LayoutTransformOp,
+)
 from .detection import RoiAlignOp
 from .dynamic import CompressOp, NonZeroOp, UniqueOp
 from .elementwise import (
@@ -199,6 +206,7 @@ OPS: list[type[TgOp]] = [
     UniqueOp,
     LayoutTransformOp,
     Conv2dNchwcOp,
+    Conv2dNchwcBf16Op,
     DepthwiseConv2dNchwcOp,
     DensePackedBf16Op,
     DensePackedOp,

@@ -247,3 +247,36 @@ class DensePackedBf16Op(TgOp):
         require(pairs == -(-k // 2), f"contraction sizes differ: input has {k}, weight {pairs} pairs")
         require(nb == 16 and (blocks - 1) * nb < n <= blocks * nb, f"{n} columns do not fill {blocks} blocks of 16")
         return [TensorType(f32, [*a.get_shape()[:-1], n])]
+
+
+@irdl_op_definition
+class Conv2dNchwcBf16Op(BlockedConvOp):
+    """conv2d_nchwc in bfloat16 (`--precision bf16`): the float32 NCHW[cb]c input rounded to
+    bfloat16 (to nearest even) at run time, the weights held as bfloat16 pairs of input
+    channels, w [MO, CO, kH, kW, cb/2, mb] of i32 (word = w[.., 2p + 1, ..] << 16 |
+    w[.., 2p, ..]), sums and bias in float32; groups = 1:
+
+        y[n, mo, oh, ow, mi] = bias[mo*mb + mi] + sum over (co, kh, kw, ci) of
+            bf16(x[n, co, oh*s - pad + kh*d, ow*s - pad + kw*d, ci]) * W[mo, co, kh, kw, ci, mi]
+    """
+
+    name = "tg.conv2d_nchwc_bf16"
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
+        x, w = operand_types[:2]
+        require(x.element_type == f32, f"the input must be f32, got {x.element_type}")
+        require(w.element_type == i32, f"the weight holds bfloat16 pairs as i32, got {w.element_type}")
+        require_rank(x, 5, "input")
+        require_rank(w, 6, "weight")
+        mo, co, _, _, pairs, mb = w.get_shape()
+        n, cb_count, _, _, cb = x.get_shape()
+        require(
+            co == cb_count and 2 * pairs == cb,
+            f"weight blocks {co}x{pairs} pairs differ from the input's {cb_count}x{cb} channels",
+        )
+        if len(operand_types) == 3:
+            require(operand_types[2].element_type == f32, f"the bias must be f32, got {operand_types[2].element_type}")
+        blocked = [x, TensorType(f32, w.get_shape()), *operand_types[2:]]
+        _, out = cls.check_blocked(blocked, props, mo * mb)
+        return [TensorType(f32, [n, mo, *out, mb])]

@@ -198,6 +198,13 @@ class TgFunctions(InterpreterFunctions):
     def run_dense_packed(self, interp: Interpreter, op: tg.DensePackedOp, args: PythonValues) -> PythonValues:
         return _typed(op, [K.dense_packed(args[0], args[1], integer(op.properties, "columns"))])
 
+    @impl(tg.Conv2dNchwcBf16Op)
+    def run_conv2d_nchwc_bf16(self, interp: Interpreter, op: tg.Conv2dNchwcBf16Op, args: PythonValues) -> PythonValues:
+        p = op.properties
+        bias = args[2] if len(args) == 3 else None
+        y = K.conv2d_nchwc_bf16(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))
+        return _typed(op, [y])
+
     @impl(tg.DensePackedBf16Op)
     def run_dense_packed_bf16(self, interp: Interpreter, op: tg.DensePackedBf16Op, args: PythonValues) -> PythonValues:
         return _typed(op, [K.dense_packed_bf16(args[0], args[1], integer(op.properties, "columns"))])

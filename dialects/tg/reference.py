@@ -298,6 +298,24 @@ def bf16_unpack(w: np.ndarray) -> np.ndarray:
     return rows.reshape(blocks, 2 * pairs, nb).transpose(1, 0, 2).reshape(2 * pairs, blocks * nb)
 
 
+def bf16_unpack_along(w: np.ndarray, axis: int) -> np.ndarray:
+    """int32 words of bfloat16 pairs as float32, the pairs' axis twice as long (low half
+    first)."""
+    u = np.ascontiguousarray(w).view(np.uint32)
+    low = (u << np.uint32(16)).view(np.float32)
+    high = (u & np.uint32(0xFFFF0000)).view(np.float32)
+    both = np.stack([low, high], axis=axis + 1)
+    shape = list(w.shape)
+    shape[axis] *= 2
+    return both.reshape(shape)
+
+
+def conv2d_nchwc_bf16(x, w, b, strides, pads, dilations) -> np.ndarray:
+    """bf16(x) convolved with the unpacked pairs, summed in float32 (tg.conv2d_nchwc_bf16)."""
+    y = conv2d_nchwc(bf16_round(x), bf16_unpack_along(w, 4), b, strides, pads, dilations)
+    return np.asarray(y, np.float32)
+
+
 def dense_packed_bf16(a: np.ndarray, w: np.ndarray, columns: int) -> np.ndarray:
     """bf16(a) times the unpacked pairs, summed in float32 (tg.dense_packed_bf16)."""
     b = bf16_unpack(w)

@@ -28,19 +28,14 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import int_attr, integer
-from tessel.dialects.tg.reference import bf16_round
 from tessel.ir.weights import WeightsPass, WeightStore
+from tessel.passes.tg._bf16_pairs import pack_pairs as pairs_along
 
 
 def pack_pairs(w: np.ndarray) -> np.ndarray:
     """dense_packed's float32 w [N/16, K, 16] as bfloat16 pairs [N/16, ceil(K/2), 16] of
     int32: the high half row 2p + 1, the low half row 2p."""
-    blocks, k, nb = w.shape
-    if k % 2:
-        w = np.concatenate([w, np.zeros((blocks, 1, nb), np.float32)], axis=1)
-    bits = bf16_round(w).view(np.uint32) >> np.uint32(16)
-    low, high = bits[:, 0::2, :], bits[:, 1::2, :]
-    return ((high << np.uint32(16)) | low).view(np.int32)
+    return pairs_along(w, axis=1)
 
 
 @dataclass

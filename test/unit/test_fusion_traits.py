@@ -27,6 +27,7 @@ EXPECTED = {
         "tg.conv2d_nchwc",
         "tg.dense_packed",
         "tg.dense_packed_bf16",
+        "tg.conv2d_nchwc_bf16",
         "tg.depthwise_conv2d_nchwc",
     },
     FusionCategory.REDUCTION: {

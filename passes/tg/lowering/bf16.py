@@ -1,11 +1,14 @@
-"""The kernel.compute stages of tg.dense_packed_bf16 (passes/tg/bf16_dense.py).
+"""The kernel.compute stages of tg.dense_packed_bf16 and tg.conv2d_nchwc_bf16
+(passes/tg/bf16_dense.py, bf16_conv.py).
 
 Two stages. `pairs` rounds the activations to bfloat16 (to nearest even, in integer
 arithmetic on the float's bits: a float32 -> bfloat16 fptrunc would be vcvtneps2bf16 on a
 CPU with AVX512-BF16, which flushes subnormals) and packs each two neighbours along K into
 an i32 word, [..., M, K/2]. `dense_bf16` accumulates kernel.bf16dot2 of a word (broadcast
 over the lanes) and the weight's words of 16 columns: vectorized along the columns as
-dense_packed is, one vdpbf16ps per two steps of K where the CPU has it.
+dense_packed is, one vdpbf16ps per two steps of K where the CPU has it. The convolution
+is the same: its `pairs` stage packs two input channels of a pixel, with the zero padding
+(the copy conv2d_nchwc's `pad` stage makes anyway), and the reduction runs over the pairs.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from xdsl.dialects.builtin import TensorType, f32, i32
 from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import kernel, tg
+from tessel.dialects.tg.base import ints
 from tessel.passes.tg.lowering.index_maps import expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, shape_of
-from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, anchor
+from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, _window_index, add, anchor
 
 
 def bf16_bits(b: ElementBuilder, x: SSAValue) -> SSAValue:
@@ -49,8 +53,7 @@ def _dense_packed_bf16(kb: KernelBuilder, op: Operation, dests: list[SSAValue], 
         low = b.load(source, [*row, expr(idx[-1]) * 2], f32)
         # an odd K's last pair reads one past the row: its high half is 0
         high = b.load(source, [*row, expr(idx[-1]) * 2 + 1], f32, pad=0.0 if k % 2 else None)
-        hi = b.emit(arith.ShLIOp(bf16_bits(b, high), b.const(16, i32)))
-        return b.emit(arith.OrIOp(hi, bf16_bits(b, low)))
+        return _pack(b, low, high)
 
     kb.elementwise("pairs", words, i32, pack)
     packed = kb.placeholder(t, words)
@@ -62,3 +65,55 @@ def _dense_packed_bf16(kb: KernelBuilder, op: Operation, dests: list[SSAValue], 
         return b.emit(kernel.Bf16Dot2Op.create(operands=[b.const(0.0, f32), word, weights], result_types=[f32]))
 
     kb.reduction("dense_bf16", dests[0], f32, _axes("o", sr), [("k2", pairs)], "add", 0, f32, body, then)
+
+
+def _pack(b: ElementBuilder, low: SSAValue, high: SSAValue) -> SSAValue:
+    hi = b.emit(arith.ShLIOp(bf16_bits(b, high), b.const(16, i32)))
+    return b.emit(arith.OrIOp(hi, bf16_bits(b, low)))
+
+
+@anchor(tg.Conv2dNchwcBf16Op)
+def _conv2d_nchwc_bf16(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) == 3 else None
+    p = op.properties
+    strides, pads, dilations = ints(p, "strides"), ints(p, "pads"), ints(p, "dilations")
+    n, mo, oh, ow, mb = shape_of(op.results[0])
+    _, co, kh, kw, pairs, _ = shape_of(w)
+    _, _, h, wd, _ = shape_of(x)
+    t = TensorType(i32, [n, co, h + pads[0] + pads[2], wd + pads[1] + pads[3], pairs])
+    words = kb.temp(t, "pairs")
+    source = kb.buffers[x]
+    padded = any(pads)
+
+    def pack(b: ElementBuilder, idx: Index) -> SSAValue:
+        at = [idx[0], idx[1], expr(idx[2]) - pads[0], expr(idx[3]) - pads[1]]
+        pad = 0.0 if padded else None
+        low = b.load(source, [*at, expr(idx[4]) * 2], f32, pad=pad)
+        high = b.load(source, [*at, expr(idx[4]) * 2 + 1], f32, pad=pad)
+        return _pack(b, low, high)
+
+    kb.elementwise("pairs", words, i32, pack)
+    packed = kb.placeholder(t, words)
+
+    def body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        _, _, hi, wi = _window_index(s, r[1:3], strides, (0, 0), dilations)
+        word = b.value(packed, [s[0], r[0], hi, wi, r[3]])
+        weights = b.value(w, [s[1], r[0], r[1], r[2], r[3], s[4]])
+        return b.emit(kernel.Bf16Dot2Op.create(operands=[b.const(0.0, f32), word, weights], result_types=[f32]))
+
+    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        return then(b, s, add(b, acc, b.value(bias, [expr(s[1]) * mb + expr(s[4])])) if bias is not None else acc)
+
+    kb.reduction(
+        "conv_bf16",
+        dests[0],
+        f32,
+        [("n", n), ("mo", mo), ("oh", oh), ("ow", ow), ("mi", mb)],
+        [("co", co), ("kh", kh), ("kw", kw), ("cp", pairs)],
+        "add",
+        0,
+        f32,
+        body,
+        with_bias,
+    )

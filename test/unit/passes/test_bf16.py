@@ -255,3 +255,52 @@ def test_the_api_compiles_at_bf16_and_keys_the_cache_by_precision(tmp_path, monk
     assert "avx512bf16" not in target_description(target)["features"]
     with pytest.raises(TesselError, match="unknown precision 'int4'"):
         tessel.compile(model, precision="int4")
+
+
+CONVS = {
+    # 3x3, padded, two output blocks, a bias and a relu
+    "3x3 32->32 @9": (32, 32, 9, 3, 1, 1),
+    # stride 2, 1x1: a ResNet shortcut
+    "1x1/2 16->48 @10": (16, 48, 10, 1, 2, 0),
+    # the stem's 3 image channels: an odd input block stays float32 (checked below)
+    "7x7/2 3->16 @12": (3, 16, 12, 7, 2, 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONVS))
+def test_convolutions_at_bf16_compute_the_bf16_reference(name: str) -> None:
+    """Conv + bias + relu at bf16: equal to the convolution of bfloat16-rounded input and
+    weights summed in float32 (up to the order of the sums); the stem's 3-channel block
+    stays float32 and equals float32."""
+    from tessel.dialects.tg.reference import conv2d
+
+    ic, oc, hw, k, s, p = CONVS[name]
+    rng = np.random.default_rng(ic + oc)
+    w = (rng.standard_normal((oc, ic, k, k)) / np.sqrt(ic * k * k)).astype(np.float32)
+    bias = rng.standard_normal(oc).astype(np.float32)
+    o = (hw + 2 * p - k) // s + 1
+    graph = helper.make_graph(
+        [
+            helper.make_node("Conv", ["x", "w", "b"], ["c"], strides=[s, s], pads=[p] * 4),
+            helper.make_node("Relu", ["c"], ["y"]),
+        ],
+        "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, ic, hw, hw])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, oc, o, o])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(bias, "b")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x = rng.standard_normal((1, ic, hw, hw)).astype(np.float32)
+    result = import_model(model, source="conv.onnx")
+    executable, _ = compile_for_cpu(result.module, result.weights, threads=2, precision="bf16")
+    try:
+        got = executable.run([x])[0]
+        converted = "nchwc_bf16" in executable.llvm_ir
+    finally:
+        executable.close()
+    bf16 = ic % 2 == 0
+    assert converted == bf16
+    xs, ws = (bf16_round(x), bf16_round(w)) if bf16 else (x, w)
+    want = np.maximum(conv2d(xs.astype(np.float64), ws.astype(np.float64), bias, [s, s], [p] * 4, [1, 1], 1), 0)
+    scale = np.abs(want).max()
+    assert np.abs(got - want).max() <= 1e-5 * scale

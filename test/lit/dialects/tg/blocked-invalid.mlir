@@ -125,3 +125,19 @@ func.func @dense_bf16_input(%a: tensor<4x64xf16>, %w: tensor<2x32x16xi32>) {
   %y = tg.dense_packed_bf16 %a, %w {columns = 32 : i64} : (tensor<4x64xf16>, tensor<2x32x16xi32>) -> tensor<4x32xf32>
   func.return
 }
+
+// -----
+
+func.func @conv_bf16_pairs(%x: tensor<1x2x8x8x16xf32>, %w: tensor<2x2x3x3x16x16xi32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc_bf16' op weight blocks 2x16 pairs differ from the input's 2x16 channels
+  %y = tg.conv2d_nchwc_bf16 %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x2x3x3x16x16xi32>) -> tensor<1x2x8x8x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @conv_bf16_words(%x: tensor<1x2x8x8x16xf32>, %w: tensor<2x2x3x3x8x16xf32>) {
+  // CHECK: blocked-invalid.mlir:[[# @LINE + 1]]:3: error: 'tg.conv2d_nchwc_bf16' op the weight holds bfloat16 pairs as i32, got f32
+  %y = tg.conv2d_nchwc_bf16 %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x2x3x3x8x16xf32>) -> tensor<1x2x8x8x16xf32>
+  func.return
+}

@@ -48,6 +48,16 @@ func.func @dense_packed_bf16(%a: tensor<2x5x63xf32>, %w: tensor<3x32x16xi32>) ->
 
 // -----
 
+// conv2d_nchwc_bf16: the weight as bfloat16 pairs of input channels (i32 words).
+// CHECK-LABEL: func.func @conv2d_nchwc_bf16
+// CHECK: tg.conv2d_nchwc_bf16 %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x2x3x3x8x16xi32>, tensor<32xf32>) -> tensor<1x2x4x4x16xf32>
+func.func @conv2d_nchwc_bf16(%x: tensor<1x2x8x8x16xf32>, %w: tensor<2x2x3x3x8x16xi32>, %b: tensor<32xf32>) -> tensor<1x2x4x4x16xf32> {
+  %y = tg.conv2d_nchwc_bf16 %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x2x3x3x8x16xi32>, tensor<32xf32>) -> tensor<1x2x4x4x16xf32>
+  func.return %y : tensor<1x2x4x4x16xf32>
+}
+
+// -----
+
 // Depthwise: one filter per channel, each lane its own channel.
 // CHECK-LABEL: func.func @depthwise
 // CHECK: tg.depthwise_conv2d_nchwc %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x8x8x16xf32>, tensor<2x1x3x3x1x16xf32>, tensor<32xf32>) -> tensor<1x2x4x4x16xf32>

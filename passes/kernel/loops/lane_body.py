@@ -132,8 +132,7 @@ class RegionCloner:
         for i, v in enumerate(op.operands):
             value = e.ssa(env[v])
             if varying and not isinstance(value.type, VectorType) and not (uniform_select and i == 0):  # (0: cond)
-                splat = VectorType(value.type, [self.width])
-                value = e.once(("broadcast", value, self.width), lambda v=value, t=splat: vector.BroadcastOp(v, t))
+                value = self._splat(value)
             operands.append(value)
         result_types = [VectorType(r.type, [self.width]) if varying else r.type for r in op.results]
         cls = VECTOR_FORMS.get(type(op), type(op)) if varying else type(op)
@@ -151,6 +150,11 @@ class RegionCloner:
             env[r] = new
             if varying:
                 self.lanes.add(r)
+
+    def _splat(self, value: SSAValue) -> SSAValue:
+        """A scalar broadcast to the lanes, once per block (Emitter.once)."""
+        splat = VectorType(value.type, [self.width])
+        return self.e.once(("broadcast", value, self.width), lambda: vector.BroadcastOp(value, splat))
 
     def _per_lane(self, op: Operation, env: dict[SSAValue, Index]) -> SSAValue:
         """An op xDSL only has in scalar form (cmpi, cmpf, select), once per lane."""

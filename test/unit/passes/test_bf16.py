@@ -304,3 +304,19 @@ def test_convolutions_at_bf16_compute_the_bf16_reference(name: str) -> None:
     want = np.maximum(conv2d(xs.astype(np.float64), ws.astype(np.float64), bias, [s, s], [p] * 4, [1, 1], 1), 0)
     scale = np.abs(want).max()
     assert np.abs(got - want).max() <= 1e-5 * scale
+
+
+def test_tessel_run_checks_a_bf16_build_at_a_bfloat16_tolerance(tmp_path, capsys) -> None:
+    """`tessel-run --precision bf16 --check` compares with the float32 references at rtol
+    2e-2 unless told otherwise, and says so; with the float32 default it reports the
+    mismatch bfloat16 makes."""
+    from tessel.tools.run import main
+
+    model, *_ = _mlp(4, 256, 32)
+    path = tmp_path / "mlp.onnx"
+    onnx.save(model, str(path))
+    assert main([str(path), "--target", "cpu", "--precision", "bf16", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "checked against float32 with rtol 0.02" in out and "MISMATCH" not in out
+    assert main([str(path), "--target", "cpu", "--precision", "bf16", "--check", "--rtol", "1e-6"]) == 1
+    assert "MISMATCH" in capsys.readouterr().out

@@ -56,8 +56,8 @@ def _top1(outs: list[np.ndarray], expected: list[np.ndarray]) -> float:
     """The share of rows of the first output whose largest element (argmax over the last
     axis: a classifier's top-1 class, a language model's next token) is onnxruntime's."""
     a, b = outs[0], np.asarray(expected[0])
-    if a.ndim == 0 or a.shape[-1] < 2:
-        return float("nan")
+    if a.ndim not in (2, 3) or a.shape[-1] < 2:
+        return float("nan")  # (not [batch, classes] or [batch, tokens, vocabulary])
     return float((a.reshape(-1, a.shape[-1]).argmax(-1) == b.reshape(-1, b.shape[-1]).argmax(-1)).mean())
 
 

@@ -8,7 +8,7 @@ The activations are rounded to bfloat16 as the product reads them; the sums, the
 and every other op stay float32.
 
 Each tg.dense_packed whose packed weight is known (a tg.weight or tg.constant after
-tg-fold-constants) and float32 becomes tg.dense_packed_bf16 over a new weight: the
+tg-fold-constants) and float32, with at least MIN_MACS multiply-adds, becomes tg.dense_packed_bf16 over a new weight: the
 columns' blocks of 16 re-packed as pairs of rows, [N/16, K/2, 16] words of two bfloat16
 (rounded to nearest even; a zero row pads an odd K). Opt-in: it changes results (a
 bfloat16 has 8 significant bits; `python -m tessel.bench.cpu_bf16` reports the
@@ -17,6 +17,7 @@ error against float32), and convolutions are not converted.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,15 +39,27 @@ def pack_pairs(w: np.ndarray) -> np.ndarray:
     return pairs_along(w, axis=1)
 
 
+# A product smaller than this (multiply-adds) stays float32: the activations' pairs stage is
+# one more kernel launch, which costs more than the product saves at a recurrent cell's
+# per-step matrix-vector size (a GRU's [1, 128] x [128, 256], 400 of them: 0.66 -> 1.09 ms
+# when converted; an LSTM's [1, 256] x [256, 1024]: 0.94 -> 1.85 ms).
+MIN_MACS = 1 << 20
+
+
 @dataclass
 class ToBf16(RewritePattern):
     store: WeightStore | None
+    min_macs: int
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.DensePackedOp, rewriter: PatternRewriter, /) -> None:
         w = op.weight.owner
         t = op.weight.type
         if not isinstance(t, TensorType) or t.element_type != f32 or t.get_shape()[2] != 16:
+            return
+        rows = math.prod(tg.tensor_of(op.input).get_shape()[:-1])
+        blocks, k, nb = t.get_shape()
+        if rows * k * blocks * nb < self.min_macs:
             return
         if isinstance(w, tg.ConstantOp):
             value = tg.constant_value(w)
@@ -71,7 +84,9 @@ class ToBf16(RewritePattern):
 class TgBf16Dense(WeightsPass):
     name = "tg-bf16-dense"
 
+    min_macs: int = MIN_MACS  # products with fewer multiply-adds stay float32
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ToBf16(self.store), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(ToBf16(self.store, self.min_macs), apply_recursively=False).rewrite_module(op)
         for region in op.regions:
             region_dce(region)

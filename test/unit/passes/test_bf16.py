@@ -17,7 +17,7 @@ from tessel.dialects.kernel.reference import bf16dot2
 from tessel.dialects.tg.reference import bf16_round, bf16_unpack, dense_packed_bf16
 from tessel.frontends.onnx import import_model
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.tg.bf16_dense import pack_pairs
+from tessel.passes.tg.bf16_dense import MIN_MACS, pack_pairs
 from tessel.pipelines.tensor import compile_for_cpu, lower
 from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.jit import CompiledModule
@@ -130,9 +130,10 @@ def _mlp(m: int, k: int, n: int) -> tuple[onnx.ModelProto, np.ndarray, np.ndarra
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), x, w, bias, rng.standard_normal(1)
 
 
-@pytest.mark.parametrize(("m", "k", "n"), [(8, 64, 48), (1, 63, 50), (5, 768, 96)])
+@pytest.mark.parametrize(("m", "k", "n"), [(64, 256, 64), (512, 63, 50), (5, 768, 320)])
 def test_models_at_bf16_compute_the_bf16_reference(m: int, k: int, n: int) -> None:
-    """An MLP layer (odd K, columns past a block, one row) at bf16: equal to bfloat16
+    """An MLP layer (odd K, columns past a block, few rows; each at least tg-bf16-dense's
+    MIN_MACS, below which products stay float32) at bf16: equal to bfloat16
     operands summed in float32 up to the order of the sums, and within bfloat16's
     precision of float32."""
     model, x, w, bias, _ = _mlp(m, k, n)
@@ -168,6 +169,9 @@ def test_precision_is_checked() -> None:
         lower(result.module, result.weights, precision="bf16", target="gpu")
 
 
+ROWS = MIN_MACS // (16 * 16)  # x [ROWS, 16] times a 16 x 16 matrix: MIN_MACS multiply-adds
+
+
 def test_the_activations_round_to_nearest_even_in_the_compiled_code() -> None:
     """x times the identity at bf16 is x rounded to bfloat16: the pairs stage's integer
     rounding (ties to even, up to the largest bfloat16) as the reference's. (No NaN or
@@ -192,11 +196,12 @@ def test_the_activations_round_to_nearest_even_in_the_compiled_code() -> None:
         ],
         np.float32,
     )
+    x = np.tile(x, (ROWS, 1))  # (rows enough for tg-bf16-dense's MIN_MACS)
     graph = helper.make_graph(
         [helper.make_node("MatMul", ["x", "eye"], ["y"])],
         "identity",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [ROWS, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [ROWS, 16])],
         [numpy_helper.from_array(np.eye(16, dtype=np.float32), "eye")],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -214,12 +219,13 @@ def test_a_nan_with_only_low_payload_bits_stays_nan() -> None:
     """0x7F800001 is a NaN whose payload lies in the bits bfloat16 drops: rounded as a
     number it would become infinity; the pairs stage keeps it a NaN."""
     nan = np.array([0x7F800001], np.uint32).view(np.float32)[0]
-    x = np.array([[nan, 1.0]], np.float32)
+    x = np.ones((8 * ROWS, 2), np.float32)  # (rows enough for tg-bf16-dense's MIN_MACS)
+    x[0, 0] = nan
     graph = helper.make_graph(
         [helper.make_node("MatMul", ["x", "w"], ["y"])],
         "nan",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8 * ROWS, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8 * ROWS, 16])],
         [numpy_helper.from_array(np.ones((2, 16), np.float32), "w")],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -229,7 +235,7 @@ def test_a_nan_with_only_low_payload_bits_stays_nan() -> None:
         got = executable.run([x])[0]
     finally:
         executable.close()
-    assert np.isnan(got).all() and np.isnan(bf16_round(x)[0, 0])
+    assert np.isnan(got[0]).all() and not np.isnan(got[1:]).any() and np.isnan(bf16_round(x)[0, 0])
 
 
 def test_the_api_compiles_at_bf16_and_keys_the_cache_by_precision(tmp_path, monkeypatch) -> None:
@@ -241,7 +247,7 @@ def test_the_api_compiles_at_bf16_and_keys_the_cache_by_precision(tmp_path, monk
     from tessel.targets.cpu.export import target_description
 
     monkeypatch.setenv("TESSEL_CACHE_DIR", str(tmp_path))
-    model, x, w, bias, _ = _mlp(4, 32, 16)
+    model, x, w, bias, _ = _mlp(64, 256, 64)
     compiled = tessel.compile(model, threads=1, precision="bf16")
     got = compiled(x)["y"]
     want = np.maximum(bf16_round(x).astype(np.float64) @ bf16_round(w).astype(np.float64) + bias, 0)
@@ -312,7 +318,7 @@ def test_tessel_run_checks_a_bf16_build_at_a_bfloat16_tolerance(tmp_path, capsys
     mismatch bfloat16 makes."""
     from tessel.tools.run import main
 
-    model, *_ = _mlp(4, 256, 32)
+    model, *_ = _mlp(64, 256, 64)
     path = tmp_path / "mlp.onnx"
     onnx.save(model, str(path))
     assert main([str(path), "--target", "cpu", "--precision", "bf16", "--check"]) == 0
@@ -320,3 +326,18 @@ def test_tessel_run_checks_a_bf16_build_at_a_bfloat16_tolerance(tmp_path, capsys
     assert "checked against float32 with rtol 0.02" in out and "MISMATCH" not in out
     assert main([str(path), "--target", "cpu", "--precision", "bf16", "--check", "--rtol", "1e-6"]) == 1
     assert "MISMATCH" in capsys.readouterr().out
+
+
+def test_small_products_stay_float32() -> None:
+    """Below MIN_MACS (a recurrent cell's per-step product) tg-bf16-dense leaves the
+    product float32: the result is float32's."""
+    model, x, w, bias, _ = _mlp(1, 128, 256)
+    assert 128 * 256 < MIN_MACS
+    result = import_model(model, source="mlp.onnx")
+    executable, _ = compile_for_cpu(result.module, result.weights, threads=1, precision="bf16")
+    try:
+        got = executable.run([x])[0]
+        assert "dense_packed_bf16" not in executable.llvm_ir
+    finally:
+        executable.close()
+    np.testing.assert_allclose(got, np.maximum(x @ w + bias, 0), rtol=1e-5, atol=1e-5)

@@ -1,4 +1,5 @@
-// RUN: %tessel-opt %s -p tg-bf16-dense --split-input-file | filecheck %s
+// RUN: %tessel-opt %s -p 'tg-bf16-dense{min_macs=0}' --split-input-file | filecheck %s
+// RUN: %tessel-opt %s -p tg-bf16-dense --split-input-file | filecheck %s --check-prefix=SMALL
 
 // tg-bf16-dense (--precision bf16) turns each tg.dense_packed whose packed weight is known
 // into tg.dense_packed_bf16 over the weight as bfloat16 pairs: word = row 2p + 1 << 16 |
@@ -24,6 +25,22 @@ func.func @inline(%x: tensor<3x2xf32>) -> tensor<3x16xf32> {
 // CHECK:         tg.dense_packed %x, %w {columns = 16 : i64}
 // CHECK-NOT:     tg.dense_packed_bf16
 func.func @runtime(%x: tensor<3x2xf32>, %w: tensor<1x2x16xf32>) -> tensor<3x16xf32> {
+  %y = tg.dense_packed %x, %w {columns = 16 : i64} : (tensor<3x2xf32>, tensor<1x2x16xf32>) -> tensor<3x16xf32>
+  func.return %y : tensor<3x16xf32>
+}
+
+// -----
+
+// With the default min_macs (2^20), products this small stay float32: the activations'
+// pairs stage would cost more than the product saves.
+// (With min_macs=0, as above, it converts.)
+// CHECK-LABEL: func.func @small
+// CHECK:         tg.dense_packed_bf16
+// SMALL-LABEL: func.func @small
+// SMALL:         tg.dense_packed %x, %w {columns = 16 : i64}
+// SMALL-NOT:     tg.dense_packed_bf16
+func.func @small(%x: tensor<3x2xf32>) -> tensor<3x16xf32> {
+  %w = tg.constant dense<1.0> : tensor<1x2x16xf32>
   %y = tg.dense_packed %x, %w {columns = 16 : i64} : (tensor<3x2xf32>, tensor<1x2x16xf32>) -> tensor<3x16xf32>
   func.return %y : tensor<3x16xf32>
 }

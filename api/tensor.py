@@ -148,15 +148,16 @@ def compile(
     """
     if target not in TARGETS:
         raise TesselError(f"unknown target '{target}' for tessel.compile (targets: {', '.join(TARGETS)})")
-    if precision not in ("fp32", "bf16"):
-        raise TesselError(f"unknown precision '{precision}' for tessel.compile (precisions: fp32, bf16)")
     threads = threads if threads is not None else (os.cpu_count() or 1)
     if threads < 1:
         raise TesselError(f"threads must be at least 1, got {threads}")
     from tessel.frontends.onnx import import_model
     from tessel.ir.signature import inputs, outputs
     from tessel.ir.source import print_module, verify
-    from tessel.pipelines.tensor import CompileReport, lower
+    from tessel.pipelines.tensor import PRECISIONS, CompileReport, lower
+
+    if precision not in PRECISIONS:
+        raise TesselError(f"unknown precision '{precision}' for tessel.compile (precisions: {', '.join(PRECISIONS)})")
     from tessel.targets.cpu import cpu_target, model_cache
     from tessel.targets.cpu.export import CachedCode, JitCode, PlannedExecutable, plan_spec, target_description
     from tessel.targets.reference.interpreter import entry_function

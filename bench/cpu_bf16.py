@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
-from tessel.bench.cpu_models import _zoo
+from tessel.bench.cpu_models import zoo_models
 
 MODELS = (
     "bert,distilbert,gpt2,t5_encoder,vit_small,whisper_encoder,"
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     has = "vdpbf16ps (AVX512-BF16)" if cpu_target.current().bf16 else "generic code (no AVX512-BF16)"
     log(f"environment: {environment(args.threads)}; bf16 products: {has}")
     rows = []
-    for name, model, feed in _zoo(args.zoo, args.models.split(",")):
+    for name, model, feed in zoo_models(args.zoo, args.models.split(",")):
         inputs = [feed[i.name] for i in model.graph.input if i.name in feed]
         shapes = {k: list(v.shape) for k, v in feed.items()}
         built = {}

@@ -47,7 +47,7 @@ def _build(name: str):
     return module.build()
 
 
-def _zoo(folder: Path, names: list[str] | None) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
+def zoo_models(folder: Path, names: list[str] | None) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
     """(name, model, inputs) of the exported zoo, in index order (`names` filters)."""
     import json
 
@@ -160,7 +160,7 @@ def _main_zoo(args: argparse.Namespace) -> int:
     log(f"environment: {environment(args.threads)}")
     wanted = None if args.models == ",".join(MODELS) else args.models.split(",")
     rows, skipped = [], []
-    for name, model, feed in _zoo(args.zoo, wanted):
+    for name, model, feed in zoo_models(args.zoo, wanted):
         inputs = [feed[i.name] for i in model.graph.input if i.name in feed]
         try:
             result = import_model(

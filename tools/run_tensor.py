@@ -29,7 +29,7 @@ from tessel.ir.diagnostics import TesselError
 from tessel.ir.signature import Port, inputs, outputs, random_inputs
 from tessel.ir.source import read_module, verify
 from tessel.ir.weights import WeightStore
-from tessel.pipelines.tensor import compile_for_cpu, compile_for_gpu
+from tessel.pipelines.tensor import PRECISIONS, compile_for_cpu, compile_for_gpu
 from tessel.targets.reference.interpreter import entry_function, run
 from tessel.tools.cli import check_output_path, load_npz, parse_bindings, parse_shapes, save_npz_atomically
 from tessel.tools.oracles import compare, onnx_oracles, onnxruntime_session
@@ -72,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", metavar="JSONL", help="use the fastest schedules of a tessel-tune log (cpu)")
     p.add_argument(
         "--precision",
-        choices=("fp32", "bf16"),
+        choices=PRECISIONS,
         default="fp32",
         help="cpu: bf16 runs the dense layers on bfloat16 weights and activations with float32 sums "
         "(vdpbf16ps where the CPU has AVX512-BF16); results change in the 3rd significant digit",

@@ -290,12 +290,8 @@ def bf16_round(x: np.ndarray) -> np.ndarray:
 def bf16_unpack(w: np.ndarray) -> np.ndarray:
     """Packed bfloat16 pairs w [N/16, P, 16] (i32: high half row 2p + 1, low half row 2p) as
     the float32 matrix B [2P, N]."""
-    u = np.ascontiguousarray(w).view(np.uint32)
-    low = (u << np.uint32(16)).view(np.float32)
-    high = (u & np.uint32(0xFFFF0000)).view(np.float32)
     blocks, pairs, nb = w.shape
-    rows = np.stack([low, high], axis=2)  # [N/16, P, 2, 16]
-    return rows.reshape(blocks, 2 * pairs, nb).transpose(1, 0, 2).reshape(2 * pairs, blocks * nb)
+    return bf16_unpack_along(w, 1).transpose(1, 0, 2).reshape(2 * pairs, blocks * nb)
 
 
 def bf16_unpack_along(w: np.ndarray, axis: int) -> np.ndarray:

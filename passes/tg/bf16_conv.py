@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType, f32
@@ -28,7 +27,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer
 from tessel.ir.weights import WeightsPass, WeightStore
-from tessel.passes.tg._bf16_pairs import pack_pairs
+from tessel.passes.tg._bf16_pairs import packed_weight
 
 
 @dataclass
@@ -39,27 +38,16 @@ class ToBf16(RewritePattern):
     def match_and_rewrite(self, op: tg.Conv2dNchwcOp, rewriter: PatternRewriter, /) -> None:
         if "groups" in op.properties and integer(op.properties, "groups") != 1:
             return
-        w, x = op.weight.owner, op.input.type
-        t = op.weight.type
+        x, t = op.input.type, op.weight.type
         if not isinstance(t, TensorType) or t.element_type != f32 or not isinstance(x, TensorType):
             return
         if x.element_type != f32 or x.get_shape()[4] % 2:
             return  # (an odd input block: the stem's 3 image channels)
-        if isinstance(w, tg.ConstantOp):
-            value = tg.constant_value(w)
-        elif isinstance(w, tg.WeightOp) and self.store is not None:
-            value = np.asarray(self.store[w.weight_name])
-        else:
+        packed = packed_weight(rewriter, self.store, op.weight, axis=4)
+        if packed is None:
             return  # weights computed at run time stay float32
-        pairs = pack_pairs(value, axis=4)
-        if pairs.size <= tg.INLINE_LIMIT or self.store is None:
-            packed: tg.TgOp = tg.constant_op(pairs)
-        else:
-            name = self.store.add(f"{op.weight.name_hint or 'conv'}_bf16", pairs)
-            packed = tg.weight_op(name, TensorType(builtin.i32, list(pairs.shape)))
-        rewriter.insert(packed)
         props = {k: v for k, v in op.properties.items() if k != "groups"}
-        operands = [op.input, packed.results[0], *([op.bias] if op.bias is not None else [])]
+        operands = [op.input, packed, *([op.bias] if op.bias is not None else [])]
         new = tg.Conv2dNchwcBf16Op.make(operands, props)
         new.results[0].name_hint = op.result.name_hint
         rewriter.replace(op, new)

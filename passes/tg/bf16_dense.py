@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType, f32
@@ -30,14 +29,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from tessel.dialects import tg
 from tessel.dialects.tg.base import int_attr, integer
 from tessel.ir.weights import WeightsPass, WeightStore
-from tessel.passes.tg._bf16_pairs import pack_pairs as pairs_along
-
-
-def pack_pairs(w: np.ndarray) -> np.ndarray:
-    """dense_packed's float32 w [N/16, K, 16] as bfloat16 pairs [N/16, ceil(K/2), 16] of
-    int32: the high half row 2p + 1, the low half row 2p."""
-    return pairs_along(w, axis=1)
-
+from tessel.passes.tg._bf16_pairs import packed_weight
 
 # A product smaller than this (multiply-adds) stays float32: the activations' pairs stage is
 # one more kernel launch, which costs more than the product saves at a recurrent cell's
@@ -53,7 +45,6 @@ class ToBf16(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.DensePackedOp, rewriter: PatternRewriter, /) -> None:
-        w = op.weight.owner
         t = op.weight.type
         if not isinstance(t, TensorType) or t.element_type != f32 or t.get_shape()[2] != 16:
             return
@@ -61,21 +52,11 @@ class ToBf16(RewritePattern):
         blocks, k, nb = t.get_shape()
         if rows * k * blocks * nb < self.min_macs:
             return
-        if isinstance(w, tg.ConstantOp):
-            value = tg.constant_value(w)
-        elif isinstance(w, tg.WeightOp) and self.store is not None:
-            value = np.asarray(self.store[w.weight_name])
-        else:
+        packed = packed_weight(rewriter, self.store, op.weight, axis=1)
+        if packed is None:
             return  # a matrix computed at run time stays float32
-        pairs = pack_pairs(value.astype(np.float32))
-        if pairs.size <= tg.INLINE_LIMIT or self.store is None:
-            packed: tg.TgOp = tg.constant_op(pairs)
-        else:
-            name = self.store.add(f"{op.weight.name_hint or 'dense'}_bf16", pairs)
-            packed = tg.weight_op(name, TensorType(builtin.i32, list(pairs.shape)))
-        rewriter.insert(packed)
         columns = int_attr(integer(op.properties, "columns"))
-        new = tg.DensePackedBf16Op.make([op.input, packed.results[0]], {"columns": columns})
+        new = tg.DensePackedBf16Op.make([op.input, packed], {"columns": columns})
         new.results[0].name_hint = op.result.name_hint
         rewriter.replace(op, new)
 

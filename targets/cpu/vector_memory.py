@@ -23,7 +23,7 @@ from xdsl.ir.affine import AffineDimExpr
 from tessel.targets.cpu.llvm_tables import llvm_type, mangle
 
 
-class FunctionEmitter(Protocol):
+class Emitter(Protocol):
     """What these functions use of llvm_emit.FunctionEmitter."""
 
     def fresh(self, hint: str = "v") -> str: ...
@@ -46,7 +46,7 @@ def alignment(t: Attribute) -> int:
     return sizes.get(type(t), 8)
 
 
-def load(em: FunctionEmitter, op: vector.LoadOp | vector.MaskedLoadOp, name: str) -> None:
+def load(em: Emitter, op: vector.LoadOp | vector.MaskedLoadOp, name: str) -> None:
     """A vector load. Booleans are bytes in memory (numpy's and ONNX's layout) but LLVM
     packs `<N x i1>` into bits, so boolean lanes are loaded as bytes and compared with 0."""
     vt = op.results[0].type
@@ -68,7 +68,7 @@ def load(em: FunctionEmitter, op: vector.LoadOp | vector.MaskedLoadOp, name: str
         em.line(f"{name} = icmp ne {mt} {raw}, zeroinitializer")
 
 
-def store(em: FunctionEmitter, op: vector.StoreOp | vector.MaskedStoreOp) -> None:
+def store(em: Emitter, op: vector.StoreOp | vector.MaskedStoreOp) -> None:
     """A vector store; boolean lanes are stored as bytes (see load)."""
     value = op.vector if isinstance(op, vector.StoreOp) else op.value_to_store
     vt = value.type
@@ -86,7 +86,7 @@ def store(em: FunctionEmitter, op: vector.StoreOp | vector.MaskedStoreOp) -> Non
     em.line(f"call void @{fn}({typed}, ptr {ptr}, i32 {align}, {em.typed(op.mask)})")
 
 
-def transfer(em: FunctionEmitter, op: vector.TransferReadOp | vector.TransferWriteOp, name: str) -> None:
+def transfer(em: Emitter, op: vector.TransferReadOp | vector.TransferWriteOp, name: str) -> None:
     """A vector along an outer dimension of a buffer (passes/kernel/loops/transfer.py),
     lane by lane at constant offsets from one address: LLVM folds each offset into its
     load's or store's addressing. (As llvm.masked.gather/scatter, Zen 5 ran vscatterdps
@@ -133,7 +133,7 @@ def transfer(em: FunctionEmitter, op: vector.TransferReadOp | vector.TransferWri
     em.line(f"call void @{fn}({em.typed(stored)}, <{n} x ptr> {ptrs}, i32 {align}, {em.typed(op.mask)})")
 
 
-def bool_bytes(em: FunctionEmitter, value: SSAValue) -> str:
+def bool_bytes(em: Emitter, value: SSAValue) -> str:
     """A `<N x i1>` value as typed `<N x i8>` bytes (0 or 1)."""
     vt = value.type
     assert isinstance(vt, VectorType)

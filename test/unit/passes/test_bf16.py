@@ -17,7 +17,8 @@ from tessel.dialects.kernel.reference import bf16dot2
 from tessel.dialects.tg.reference import bf16_round, bf16_unpack, dense_packed_bf16
 from tessel.frontends.onnx import import_model
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.tg.bf16_dense import MIN_MACS, pack_pairs
+from tessel.passes.tg._bf16_pairs import pack_pairs
+from tessel.passes.tg.bf16_dense import MIN_MACS
 from tessel.pipelines.tensor import compile_for_cpu, lower
 from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.jit import CompiledModule
@@ -93,7 +94,7 @@ def test_bf16dot2_code_matches_its_semantics(lanes: int, native: bool) -> None:
 def test_pairs_pack_and_unpack() -> None:
     rng = np.random.default_rng(0)
     w = rng.standard_normal((3, 7, 16)).astype(np.float32)  # an odd K: a zero row is added
-    pairs = pack_pairs(w)
+    pairs = pack_pairs(w, axis=1)
     assert pairs.shape == (3, 4, 16) and pairs.dtype == np.int32
     b = bf16_unpack(pairs)  # [8, 48]
     want = bf16_round(w).transpose(1, 0, 2).reshape(7, 48)
@@ -109,6 +110,28 @@ def test_bf16_rounding_is_to_nearest_even() -> None:
     bits = [int(v) for v in got[:7].view(np.uint32) >> 16]
     assert bits == [0x3F80, 0x3F82, 0x3F80, 0xBF80, 0x7F7F, 0x7F80, 0x0001]
     assert np.isnan(got[7]) and (got[:7].view(np.uint32) & 0xFFFF).max() == 0
+
+
+def _run_bf16(model: onnx.ModelProto, x: np.ndarray, threads: int = 2) -> tuple[np.ndarray, str]:
+    """The model compiled at precision bf16, run on x: (its first output, its LLVM IR)."""
+    result = import_model(model, source="model.onnx")
+    executable, _ = compile_for_cpu(result.module, result.weights, threads=threads, precision="bf16")
+    try:
+        return executable.run([x])[0], executable.llvm_ir
+    finally:
+        executable.close()
+
+
+def _matmul(rows: int, w: np.ndarray) -> onnx.ModelProto:
+    """y = x [rows, K] times the constant w [K, N]."""
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "matmul",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, w.shape[0]])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, w.shape[1]])],
+        [numpy_helper.from_array(w, "w")],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def _mlp(m: int, k: int, n: int) -> tuple[onnx.ModelProto, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -137,13 +160,8 @@ def test_models_at_bf16_compute_the_bf16_reference(m: int, k: int, n: int) -> No
     operands summed in float32 up to the order of the sums, and within bfloat16's
     precision of float32."""
     model, x, w, bias, _ = _mlp(m, k, n)
-    result = import_model(model, source="mlp.onnx")
-    executable, _ = compile_for_cpu(result.module, result.weights, threads=2, precision="bf16")
-    try:
-        got = executable.run([x])[0]
-        assert ("dpbf16ps" in executable.llvm_ir) == cpu_target.current().bf16
-    finally:
-        executable.close()
+    got, ir = _run_bf16(model, x)
+    assert ("dpbf16ps" in ir) == cpu_target.current().bf16
     want = np.maximum(bf16_round(x).astype(np.float64) @ bf16_round(w).astype(np.float64) + bias, 0)
     scale = np.abs(want).max()
     assert np.abs(got - want).max() <= 1e-5 * scale
@@ -155,7 +173,7 @@ def test_the_tg_op_reference_is_the_unpacked_product() -> None:
     rng = np.random.default_rng(1)
     a = rng.standard_normal((2, 3, 10)).astype(np.float32)
     w = rng.standard_normal((2, 10, 16)).astype(np.float32)
-    got = dense_packed_bf16(a, pack_pairs(w), 20)
+    got = dense_packed_bf16(a, pack_pairs(w, axis=1), 20)
     b = bf16_round(w).transpose(1, 0, 2).reshape(10, 32)[:, :20]
     np.testing.assert_allclose(got, bf16_round(a) @ b, rtol=1e-6, atol=1e-6)
 
@@ -197,20 +215,7 @@ def test_the_activations_round_to_nearest_even_in_the_compiled_code() -> None:
         np.float32,
     )
     x = np.tile(x, (ROWS, 1))  # (rows enough for tg-bf16-dense's MIN_MACS)
-    graph = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "eye"], ["y"])],
-        "identity",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [ROWS, 16])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [ROWS, 16])],
-        [numpy_helper.from_array(np.eye(16, dtype=np.float32), "eye")],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    result = import_model(model, source="identity.onnx")
-    executable, _ = compile_for_cpu(result.module, result.weights, threads=1, precision="bf16")
-    try:
-        got = executable.run([x])[0]
-    finally:
-        executable.close()
+    got, _ = _run_bf16(_matmul(ROWS, np.eye(16, dtype=np.float32)), x, threads=1)
     want = bf16_round(x)
     np.testing.assert_array_equal(got, want)
 
@@ -221,20 +226,7 @@ def test_a_nan_with_only_low_payload_bits_stays_nan() -> None:
     nan = np.array([0x7F800001], np.uint32).view(np.float32)[0]
     x = np.ones((8 * ROWS, 2), np.float32)  # (rows enough for tg-bf16-dense's MIN_MACS)
     x[0, 0] = nan
-    graph = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "w"], ["y"])],
-        "nan",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8 * ROWS, 2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8 * ROWS, 16])],
-        [numpy_helper.from_array(np.ones((2, 16), np.float32), "w")],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    result = import_model(model, source="nan.onnx")
-    executable, _ = compile_for_cpu(result.module, result.weights, threads=1, precision="bf16")
-    try:
-        got = executable.run([x])[0]
-    finally:
-        executable.close()
+    got, _ = _run_bf16(_matmul(8 * ROWS, np.ones((2, 16), np.float32)), x, threads=1)
     assert np.isnan(got[0]).all() and not np.isnan(got[1:]).any() and np.isnan(bf16_round(x)[0, 0])
 
 
@@ -297,13 +289,8 @@ def test_convolutions_at_bf16_compute_the_bf16_reference(name: str) -> None:
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     x = rng.standard_normal((1, ic, hw, hw)).astype(np.float32)
-    result = import_model(model, source="conv.onnx")
-    executable, _ = compile_for_cpu(result.module, result.weights, threads=2, precision="bf16")
-    try:
-        got = executable.run([x])[0]
-        converted = "nchwc_bf16" in executable.llvm_ir
-    finally:
-        executable.close()
+    got, ir = _run_bf16(model, x)
+    converted = "nchwc_bf16" in ir
     bf16 = ic % 2 == 0
     assert converted == bf16
     xs, ws = (bf16_round(x), bf16_round(w)) if bf16 else (x, w)
@@ -333,11 +320,6 @@ def test_small_products_stay_float32() -> None:
     product float32: the result is float32's."""
     model, x, w, bias, _ = _mlp(1, 128, 256)
     assert 128 * 256 < MIN_MACS
-    result = import_model(model, source="mlp.onnx")
-    executable, _ = compile_for_cpu(result.module, result.weights, threads=1, precision="bf16")
-    try:
-        got = executable.run([x])[0]
-        assert "dense_packed_bf16" not in executable.llvm_ir
-    finally:
-        executable.close()
+    got, ir = _run_bf16(model, x, threads=1)
+    assert "dense_packed_bf16" not in ir
     np.testing.assert_allclose(got, np.maximum(x @ w + bias, 0), rtol=1e-5, atol=1e-5)

@@ -52,6 +52,7 @@ def graph_passes(target: str = "cpu", precision: str = "fp32") -> list[ModulePas
     from tessel.passes.tg.qdq_to_integer import TgQdqToInteger
     from tessel.passes.tg.split_border_taps import TgSplitBorderTaps
     from tessel.passes.tg.split_concat import TgSplitConcat
+    from tessel.passes.tg.winograd import TgWinograd
 
     return [
         TgQdqToInteger(),
@@ -66,6 +67,9 @@ def graph_passes(target: str = "cpu", precision: str = "fp32") -> list[ModulePas
         TgLayout(pack_dense=target != "gpu"),
         TgFoldConstants(),
         *([TgBf16Dense(), TgBf16Conv()] if precision == "bf16" else []),
+        # (after bf16: a bfloat16 convolution is not transformed; on the GPU the direct
+        # kernels keep their shared-memory tiles)
+        *([TgWinograd()] if target == "cpu" else []),
         TgSplitConcat(),
         TgFuse(),
         TgPlanMemory(),

@@ -147,6 +147,7 @@ from .tensor import (
     is_constant_like,
     weight_op,
 )
+from .winograd import Conv2dWinogradOp
 
 OPS: list[type[TgOp]] = [
     WeightOp,
@@ -207,6 +208,7 @@ OPS: list[type[TgOp]] = [
     LayoutTransformOp,
     Conv2dNchwcOp,
     Conv2dNchwcBf16Op,
+    Conv2dWinogradOp,
     DepthwiseConv2dNchwcOp,
     DensePackedBf16Op,
     DensePackedOp,

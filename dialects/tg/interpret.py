@@ -205,6 +205,12 @@ class TgFunctions(InterpreterFunctions):
         y = K.conv2d_nchwc_bf16(args[0], args[1], bias, ints(p, "strides"), ints(p, "pads"), ints(p, "dilations"))
         return _typed(op, [y])
 
+    @impl(tg.Conv2dWinogradOp)
+    def run_conv2d_winograd(self, interp: Interpreter, op: tg.Conv2dWinogradOp, args: PythonValues) -> PythonValues:
+        bias = args[4] if len(args) == 5 else None
+        x, u, bt, at = args[:4]
+        return _typed(op, [K.conv2d_winograd(x, u, bt, at, bias, ints(op.properties, "pads"))])
+
     @impl(tg.DensePackedBf16Op)
     def run_dense_packed_bf16(self, interp: Interpreter, op: tg.DensePackedBf16Op, args: PythonValues) -> PythonValues:
         return _typed(op, [K.dense_packed_bf16(args[0], args[1], integer(op.properties, "columns"))])

@@ -319,6 +319,30 @@ def dense_packed_bf16(a: np.ndarray, w: np.ndarray, columns: int) -> np.ndarray:
     return np.matmul(bf16_round(a), b[:k, :columns]).astype(np.float32)
 
 
+def conv2d_winograd(x, u, bt, at, b, pads) -> np.ndarray:
+    """tg.conv2d_winograd: input tiles transformed by bt, multiplied per tile point with u
+    over the input channels, transformed back by at (float64, rounded once)."""
+    n, co, h, wd, cb = x.shape
+    tiles, mo, _, _, mb = u.shape
+    m, a = at.shape
+    r = a - m + 1
+    oh, ow = h + pads[0] + pads[2] - r + 1, wd + pads[1] + pads[3] - r + 1
+    th, tw = -(-oh // m), -(-ow // m)
+    xp = np.zeros((n, co, th * m + r - 1, tw * m + r - 1, cb))
+    rows, cols = min(h, xp.shape[2] - pads[0]), min(wd, xp.shape[3] - pads[1])
+    xp[:, :, pads[0] : pads[0] + rows, pads[1] : pads[1] + cols] = wide(x)[:, :, :rows, :cols]
+    # d[n, co, ty, tx, p, q, ci]: the a x a patch of every tile
+    d = sliding_window_view(xp, (a, a), axis=(2, 3))[:, :, ::m, ::m].transpose(0, 1, 2, 3, 5, 6, 4)
+    bt64, at64 = wide(bt), wide(at)
+    v = np.einsum("ip,jq,nctxpqk->nijtxck", bt64, bt64, d)
+    u64 = wide(u).reshape(a, a, mo, co * cb, mb)
+    mm = np.einsum("nijtxc,ijocl->nijtxol", v.reshape(*v.shape[:5], co * cb), u64)
+    y = np.einsum("si,tj,nijyxol->noysxtl", at64, at64, mm).reshape(n, mo, th * m, tw * m, mb)[:, :, :oh, :ow]
+    if b is not None:
+        y = y + wide(b).reshape(1, mo, 1, 1, mb)
+    return y.astype(x.dtype)
+
+
 # --------------------------------------------------------------------------- pooling
 
 

@@ -6,13 +6,12 @@ tg-bf16-dense and tg-bf16-conv."""
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, i32
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
-from tessel.dialects import tg
 from tessel.dialects.tg.reference import bf16_round
 from tessel.ir.weights import WeightStore
+from tessel.passes.tg._known_weights import insert_array, known_value
 
 
 def pack_pairs(w: np.ndarray, axis: int) -> np.ndarray:
@@ -33,18 +32,7 @@ def packed_weight(rewriter: PatternRewriter, store: WeightStore | None, weight: 
     """The known float32 `weight` (a tg.constant, or a tg.weight in `store`) as bfloat16 pairs
     along `axis`: a new tg.constant (small, or without a store) or tg.weight, inserted before
     the matched op; None where the weight is computed at run time (it stays float32)."""
-    owner = weight.owner
-    if isinstance(owner, tg.ConstantOp):
-        value = tg.constant_value(owner)
-    elif isinstance(owner, tg.WeightOp) and store is not None:
-        value = np.asarray(store[owner.weight_name])
-    else:
+    value = known_value(store, weight)
+    if value is None:
         return None
-    pairs = pack_pairs(value, axis)
-    if pairs.size <= tg.INLINE_LIMIT or store is None:
-        packed: tg.TgOp = tg.constant_op(pairs)
-    else:
-        name = store.add(f"{weight.name_hint or 'weight'}_bf16", pairs)
-        packed = tg.weight_op(name, TensorType(i32, list(pairs.shape)))
-    rewriter.insert(packed)
-    return packed.results[0]
+    return insert_array(rewriter, store, pack_pairs(value, axis), f"{weight.name_hint or 'weight'}_bf16")

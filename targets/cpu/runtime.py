@@ -75,6 +75,7 @@ class CpuExecutable:
         self.globals = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
         self.keep: list[np.ndarray] = []  # every buffer the plan points into
         self._globals: dict[str, np.ndarray] = {}  # by name (_global)
+        self._scratch: dict[tuple[tuple[int, ...], str], list[int]] = {}  # kernels' temporaries (_temporary)
         self.launches: list[Launch] = []
         self._ctypes: dict[str, object] = {}
         main = self.funcs[entry]
@@ -126,7 +127,9 @@ class CpuExecutable:
 
     # ------------------------------------------------------------------ planning
 
-    def _plan(self, block: Block, env: dict[SSAValue, Value]) -> None:
+    def _plan(self, block: Block, env: dict[SSAValue, Value], taken: dict | None = None) -> None:
+        """Walk `block` into launches; `taken` is given for a kernel function's body (the
+        temporaries this call has taken from the shared ones, _temporary)."""
         for op in block.ops:
             if isinstance(op, func.ReturnOp):
                 return
@@ -135,7 +138,8 @@ class CpuExecutable:
                     raise TesselError(f"the CPU runtime cannot execute a {op.value.name} constant at graph level")
                 env[op.result] = op.value.value.data
             elif isinstance(op, memref.AllocOp):
-                env[op.memref] = self._buffer(op.memref.type)
+                t = op.memref.type
+                env[op.memref] = self._buffer(t) if taken is None else self._temporary(t, taken)
             elif isinstance(op, memref.DeallocOp):
                 pass
             elif isinstance(op, memref.ViewOp):
@@ -154,7 +158,8 @@ class CpuExecutable:
                 env[op.memref] = self._hold(self._global(op.name_.root_reference.data, op.memref.type))
             elif isinstance(op, func.CallOp):
                 callee = self.funcs[op.callee.root_reference.data]
-                self._plan(callee.body.block, dict(zip(callee.body.block.args, (env[v] for v in op.operands))))
+                args: dict[SSAValue, Value] = dict(zip(callee.body.block.args, (env[v] for v in op.operands)))
+                self._plan(callee.body.block, args, {})
             elif isinstance(op, kernel.LaunchOp):
                 name = op.callee.root_reference.data
                 self.launches.append(
@@ -173,6 +178,20 @@ class CpuExecutable:
     def _hold(self, array: np.ndarray) -> int:
         self.keep.append(array)
         return len(self.keep) - 1
+
+    def _temporary(self, t: MemRefType, taken: dict[tuple[tuple[int, ...], str], int]) -> int:
+        """A kernel's temporary (a padded input, the Winograd transforms). Launches run one
+        after another and a kernel's temporaries are dead when it returns, so the calls
+        share them: one buffer per shape for all calls, as many as one call takes at once.
+        (One per call site was 8 MB for each of ResNet-18's 56x56 Winograd layers, and
+        kept no temporary warm in the cache for the next layer.)"""
+        key = (tuple(t.get_shape()), str(t.element_type))
+        n = taken.get(key, 0)
+        taken[key] = n + 1
+        shared = self._scratch.setdefault(key, [])
+        if n == len(shared):
+            shared.append(self._buffer(t))
+        return shared[n]
 
     def _buffer(self, t: MemRefType) -> int:
         return self._hold(aligned_empty(t.get_shape(), np_type(t.element_type)))

@@ -12,6 +12,7 @@ EXPECTED = {
         "tg.matmul_integer",
         "tg.conv2d_integer",
         "tg.conv2d_integer_packed",
+        "tg.conv2d_winograd",
         "tg.roi_align",
         "tg.conv2d",
         "tg.conv3d",

@@ -17,4 +17,5 @@ from tessel.passes.tg.lowering import (  # noqa: F401  (imported for their regis
     scalar,
     scatter,  # family C: scatters
     stages,
+    winograd,  # tg.conv2d_winograd (tg-winograd)
 )

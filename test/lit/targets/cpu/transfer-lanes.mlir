@@ -1,4 +1,4 @@
-// RUN: %tessel-translate %s --target cpu | filecheck %s
+// RUN: %tessel-translate %s --target cpu --opt mcpu=znver4 | filecheck %s
 
 // An int8 convolution's NCHW output, vectorized along its 32 channels (two vectors of 16,
 // 8x8 = 64 elements apart): each vector.transfer_write is stored lane by lane at constant

@@ -1,0 +1,98 @@
+"""The kernel.compute stages of tg.conv2d_winograd (tg-winograd): F(m x m, r x r) as five
+stages, each a small reduction or a product the default schedules already tile well.
+
+    pad         the input with zero borders out to the tiles' extent (no bounds checks after)
+    wino_rows   t1[n, i, co, ty, x, ci] = sum_p bt[i, p] * xp[n, co, ty*m + p, x, ci]
+    wino_in     v[n, i, j, co, t, ci]   = sum_q bt[j, q] * t1[n, i, co, t / TW, (t % TW)*m + q, ci]
+    wino_gemm   M[n, i, j, mo, t, mi]   = sum_(co, ci) v[n, i, j, co, t, ci] * u[i*a + j, mo, co, ci, mi]
+    wino_cols   o1[n, i, mo, s, t, mi]  = sum_j at[s, j] * M[n, i, j, mo, t, mi]
+    wino_out    y[n, mo, oh, ow, mi]    = then(bias + sum_i at[oh % m, i] * o1[n, i, mo, ow % m, t(oh, ow), mi])
+
+The transforms are applied one dimension at a time (B^T d B as two products of a terms,
+not one of a^2): 2a multiply-adds a transformed element instead of a^2. The tiles are one
+axis t = ty * TW + tx, so the product's register tile runs along the tiles (as a
+convolution's runs along a row) and its columns along the output-channel blocks. The
+vectors are the channel blocks (ci, mi) throughout.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+
+from tessel.dialects import tg
+from tessel.dialects.tg.base import ints
+from tessel.dialects.tg.winograd import output_size
+from tessel.passes.tg.lowering.conv_stages import padded_input
+from tessel.passes.tg.lowering.index_maps import expr
+from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
+from tessel.passes.tg.lowering.stages import KernelBuilder, Then, add, anchor, mul
+
+
+@anchor(tg.Conv2dWinogradOp)
+def _conv2d_winograd(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then: Then) -> None:
+    assert isinstance(op, tg.Conv2dWinogradOp)
+    x, u, bt, at = op.operands[:4]
+    bias = op.operands[4] if len(op.operands) == 5 else None
+    et = element_of(op.results[0])
+    acc = compute_type(et)
+    n, co, h, wd, cb = shape_of(x)
+    _, mo, _, _, mb = shape_of(u)
+    a = shape_of(bt)[0]
+    m, oh, ow = output_size(op)
+    th, tw = -(-oh // m), -(-ow // m)
+    tiles = th * tw
+    rows, cols = th * m + a - m, tw * m + a - m  # the padded input the tiles read
+    top, left = ints(op.properties, "pads")[:2]
+    xp, _ = padded_input(kb, x, (top, left, rows - h - top, cols - wd - left), (2, 3))
+
+    def stage(name: str, shape: list[int]) -> tuple[SSAValue, SSAValue]:
+        t = TensorType(et, shape)
+        buffer = kb.temp(t, name)
+        return buffer, kb.placeholder(t, buffer)
+
+    t1_buf, t1 = stage("wino_rows", [n, a, co, th, cols, cb])
+
+    def rows_body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        return mul(b, b.value(bt, [s[1], r[0]]), b.value(xp, [s[0], s[2], expr(s[3]) * m + expr(r[0]), s[4], s[5]]))
+
+    spatial = [("n", n), ("i", a), ("co", co), ("ty", th), ("x", cols), ("ci", cb)]
+    kb.reduction("wino_rows", t1_buf, et, spatial, [("p", a)], "add", 0, acc, rows_body)
+
+    v_buf, v = stage("wino_in", [n, a, a, co, tiles, cb])
+
+    def in_body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        t = expr(s[4])
+        at_x = (t % tw) * m + expr(r[0])
+        return mul(b, b.value(bt, [s[2], r[0]]), b.value(t1, [s[0], s[1], s[3], t // tw, at_x, s[5]]))
+
+    spatial = [("n", n), ("i", a), ("j", a), ("co", co), ("t", tiles), ("ci", cb)]
+    kb.reduction("wino_in", v_buf, et, spatial, [("q", a)], "add", 0, acc, in_body)
+
+    m_buf, mm = stage("wino_gemm", [n, a, a, mo, tiles, mb])
+
+    def gemm_body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        xi = expr(s[1]) * a + expr(s[2])
+        return mul(b, b.value(v, [s[0], s[1], s[2], r[0], s[4], r[1]]), b.value(u, [xi, s[3], r[0], r[1], s[5]]))
+
+    spatial = [("n", n), ("i", a), ("j", a), ("mo", mo), ("t", tiles), ("mi", mb)]
+    kb.reduction("wino_gemm", m_buf, et, spatial, [("co", co), ("ci", cb)], "add", 0, acc, gemm_body)
+
+    o1_buf, o1 = stage("wino_cols", [n, a, mo, m, tiles, mb])
+
+    def cols_body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        return mul(b, b.value(at, [s[3], r[0]]), b.value(mm, [s[0], s[1], r[0], s[2], s[4], s[5]]))
+
+    spatial = [("n", n), ("i", a), ("mo", mo), ("s", m), ("t", tiles), ("mi", mb)]
+    kb.reduction("wino_cols", o1_buf, et, spatial, [("j", a)], "add", 0, acc, cols_body)
+
+    def out_body(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+        y, x_ = expr(s[2]), expr(s[3])
+        t = (y // m) * tw + x_ // m
+        return mul(b, b.value(at, [y % m, r[0]]), b.value(o1, [s[0], r[0], s[1], x_ % m, t, s[4]]))
+
+    def with_bias(b: ElementBuilder, s: Index, total: SSAValue) -> SSAValue:
+        return then(b, s, add(b, total, b.value(bias, [expr(s[1]) * mb + expr(s[4])])) if bias is not None else total)
+
+    spatial = [("n", n), ("mo", mo), ("oh", oh), ("ow", ow), ("mi", mb)]
+    kb.reduction("wino_out", dests[0], et, spatial, [("i", a)], "add", 0, acc, out_body, with_bias)

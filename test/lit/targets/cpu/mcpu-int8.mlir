@@ -6,18 +6,20 @@
 // The int8 convolution's byte dot products (kernel.dot4) are one vpdpbusd per 16 lanes on a
 // CPU with AVX-512 VNNI (Cascade Lake, Zen 4/5), whatever machine compiles them; on a
 // Skylake-SP, which lacks VNNI, generic widening multiply-adds on zmm; on an AVX2 server
-// (x86-64-v3) the same on ymm registers, no 512-bit instruction.
+// (x86-64-v3) the same on ymm registers, no 512-bit instruction: the bytes as i16 halves in
+// place, multiplied and summed in pairs by vpmaddwd (exact), no lane shuffles.
 // VNNI-LABEL:   k{{[0-9]+}}_conv2d_integer_packed__s1:
 // VNNI:         vpdpbusd {{.*}}%zmm{{[0-9]+}}
 // VNNI-LABEL:   .Lfunc_end
 // NOVNNI-LABEL: k{{[0-9]+}}_conv2d_integer_packed__s1:
 // NOVNNI-NOT:   vpdpbusd
-// NOVNNI:       %zmm
+// NOVNNI:       vpmaddwd {{.*}}%zmm
 // NOVNNI-NOT:   vpdpbusd
 // NOVNNI-LABEL: .Lfunc_end
 // AVX2-LABEL:   k{{[0-9]+}}_conv2d_integer_packed__s1:
 // AVX2-NOT:     {{vpdpbusd|zmm}}
-// AVX2:         %ymm
+// AVX2:         vpmaddwd {{.*}}%ymm
+// AVX2-NOT:     {{vpermd|vpdpbusd|zmm}}
 // AVX2-NOT:     {{vpdpbusd|zmm}}
 // AVX2-LABEL:   .Lfunc_end
 func.func @main(%x: tensor<1x32x8x8xi8>) -> tensor<1x32x8x8xi32> {

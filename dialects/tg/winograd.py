@@ -88,11 +88,8 @@ class Conv2dWinogradOp(TgOp):
 
 
 def output_size(op: Conv2dWinogradOp) -> tuple[int, int, int]:
-    """(m, OH, OW) of a verified op: the tile's outputs and the output's spatial size."""
-    x, at = op.input.type, op.output_transform.type
-    assert isinstance(x, TensorType) and isinstance(at, TensorType)
-    m, a = at.get_shape()
-    pads = ints(op.properties, "pads")
-    _, _, h, wd, _ = x.get_shape()
-    r = a - m + 1
-    return m, h + pads[0] + pads[2] - r + 1, wd + pads[1] + pads[3] - r + 1
+    """(m, OH, OW) of a verified op: the tile's outputs (A^T's rows) and the result's size."""
+    at, y = op.output_transform.type, op.result.type
+    assert isinstance(at, TensorType) and isinstance(y, TensorType)
+    _, _, oh, ow, _ = y.get_shape()
+    return at.get_shape()[0], oh, ow

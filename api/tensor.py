@@ -152,49 +152,51 @@ def compile(
     if threads < 1:
         raise TesselError(f"threads must be at least 1, got {threads}")
     from tessel.frontends.onnx import import_model
+    from tessel.frontends.onnx.digest import model_digest
     from tessel.ir.signature import inputs, outputs
     from tessel.ir.source import print_module, verify
-    from tessel.pipelines.tensor import PRECISIONS, CompileReport, lower
+    from tessel.pipelines.tensor import PRECISIONS, lower
 
     if precision not in PRECISIONS:
         raise TesselError(f"unknown precision '{precision}' for tessel.compile (precisions: {', '.join(PRECISIONS)})")
     from tessel.targets.cpu import cpu_target, model_cache
-    from tessel.targets.cpu.export import CachedCode, JitCode, PlannedExecutable, plan_spec, target_description
+    from tessel.targets.cpu.export import JitCode, PlannedExecutable, plan_spec, target_description
     from tessel.targets.reference.interpreter import entry_function
 
     cpu = cpu_target.named(mcpu) if mcpu is not None else cpu_target.host()
     cpu_target.require_runnable(cpu, "tessel.compile(mcpu=...): the compiled model")
     proto, source = _onnx_model(model)
+    if records is not None and not os.path.exists(records):
+        raise TesselError(f"no tuning records at {os.fspath(records)}")
+    records_path = os.fspath(records) if records is not None else None
+    use_cache = cache and model_cache.enabled()
+    start = time.perf_counter()
+    noted = None
+    digest = model_digest(proto) if use_cache else None
+    if digest is not None:  # the same model compiled before: found by its content, not imported
+        shapes = {name: list(dims) for name, dims in (input_shapes or {}).items()}
+        noted = model_cache.source_key(digest, shapes, cpu, records_path, precision)
+        recalled = model_cache.recall(noted, cpu)
+        if recalled is not None:
+            entry, found, noted_ports = recalled
+            noted_ins = [Port.from_json(p) for p in noted_ports["inputs"]]
+            noted_outs = [Port.from_json(p) for p in noted_ports["outputs"]]
+            return _cached(found, entry, start, cpu, precision, noted_ins, noted_outs, threads)
     imported = import_model(proto, source=source, input_shapes=input_shapes)
     module = imported.module
     verify(module)
     fn = entry_function(module, "main")
     ins = [Port(p.name, tuple(p.shape), p.dtype) for p in inputs(fn)]
     outs = [Port(p.name, tuple(p.shape), p.dtype) for p in outputs(fn)]
-    if records is not None and not os.path.exists(records):
-        raise TesselError(f"no tuning records at {os.fspath(records)}")
-    records_path = os.fspath(records) if records is not None else None
-    key = None
-    if cache and model_cache.enabled():
-        start = time.perf_counter()
+    ports = {"inputs": [p.to_json() for p in ins], "outputs": [p.to_json() for p in outs]}
+    key: str | None = None
+    if use_cache:
         key = model_cache.model_key(print_module(module), imported.weights, cpu, records_path, precision)
         hit = model_cache.lookup(key, cpu)
         if hit is not None:
-            report = CompileReport(**hit.report)
-            report.seconds = {"model-cache": time.perf_counter() - start}
-            report.code = f"from the model cache (entry {key[:12]}): no pass and no LLVM ran"
-            return CompiledModel(
-                hit.llvm_ir_path.read_text,
-                target_description(cpu, bf16=precision == "bf16"),
-                report,
-                cpu,
-                code=CachedCode(hit.objects),
-                plan=hit.plan,
-                weights=hit.weights,
-                inputs=ins,
-                outputs=outs,
-                threads=threads,
-            )
+            if noted is not None:
+                model_cache.remember(noted, key, ports)
+            return _cached(hit, key, start, cpu, precision, ins, outs, threads)
     with cpu_target.use(cpu):
         store, report = lower(module, imported.weights, records=records_path, precision=precision)
         exe = PlannedExecutable(module, store, threads=threads)
@@ -202,7 +204,8 @@ def compile(
         llvm_ir = exe.llvm_ir
     if key is not None:
         kept = {f.name: getattr(report, f.name) for f in fields(report) if f.name not in ("seconds", "code")}
-        model_cache.store(key, exe.compiled, plan, weights, llvm_ir, kept)
+        if model_cache.store(key, exe.compiled, plan, weights, llvm_ir, kept) and noted is not None:
+            model_cache.remember(noted, key, ports)
     return CompiledModel(
         llvm_ir,
         target_description(cpu, bf16=precision == "bf16"),
@@ -211,6 +214,30 @@ def compile(
         code=JitCode(exe),
         plan=plan,
         weights=weights,
+        inputs=ins,
+        outputs=outs,
+        threads=threads,
+    )
+
+
+def _cached(
+    hit: Any, key: str, start: float, cpu: CpuTarget, precision: str, ins: list[Port], outs: list[Port], threads: int
+) -> CompiledModel:
+    """The CompiledModel of a model cache entry (model_cache.Hit)."""
+    from tessel.pipelines.tensor import CompileReport
+    from tessel.targets.cpu.export import CachedCode, target_description
+
+    report = CompileReport(**hit.report)
+    report.seconds = {"model-cache": time.perf_counter() - start}
+    report.code = f"from the model cache (entry {key[:12]}): no pass and no LLVM ran"
+    return CompiledModel(
+        hit.llvm_ir_path.read_text,
+        target_description(cpu, bf16=precision == "bf16"),
+        report,
+        cpu,
+        code=CachedCode(hit.objects),
+        plan=hit.plan,
+        weights=hit.weights,
         inputs=ins,
         outputs=outs,
         threads=threads,

@@ -74,10 +74,11 @@ class CompiledModule:
             self.seconds["llvm-parse"] = time.perf_counter() - start
             if self.cached is None or not self.cached.exists():
                 start = time.perf_counter()
-                pto = llvm.create_pipeline_tuning_options(speed_level=3)
-                pto.loop_vectorization = True
-                pto.slp_vectorization = True
-                pto.loop_unrolling = True
+                xs = [int(c) for c in os.environ.get("XPTO", "3111")]
+                pto = llvm.create_pipeline_tuning_options(speed_level=xs[0])
+                pto.loop_vectorization = bool(xs[1])
+                pto.slp_vectorization = bool(xs[2])
+                pto.loop_unrolling = bool(xs[3])
                 pb = llvm.create_pass_builder(tm, pto)
                 mpm = pb.getModulePassManager()
                 if own_context:
@@ -191,17 +192,25 @@ class CachedObjects:
         target = target or cpu_target.current()
         cpu_target.initialize()
         blobs = {key: (cache_dir() / f"{key}.o").read_bytes() for key in dict.fromkeys([runtime, *stages.values()])}
-        engines: dict[str, llvm.ExecutionEngine] = {}
-        with _LOCK:
-            for key, blob in blobs.items():
+        # each engine in an LLVM context of its own, so that loading the objects (their
+        # relocation, ~1 ms each: ResNet-18 has 65) runs in parallel threads as the JIT does
+        self._contexts: list[llvm.ContextRef] = []
+
+        def load(blob: bytes) -> llvm.ExecutionEngine:
+            context = llvm.create_context()
+            with _LOCK:
                 tm = target.target_machine()
-                empty = llvm.parse_assembly("")
+                empty = llvm.parse_assembly("", context=context)
                 empty.triple = tm.triple
                 empty.data_layout = str(tm.target_data)
                 engine = llvm.create_mcjit_compiler(empty, tm)
                 engine.add_object_file(llvm.ObjectFileRef.from_data(blob))
-                engine.finalize_object()
-                engines[key] = engine
+                self._contexts.append(context)
+            _unlocked("LLVMPY_FinalizeObject")(engine)
+            return engine
+
+        with ThreadPoolExecutor(max(1, min(compile_workers(), len(blobs)))) as pool:
+            engines = dict(zip(blobs, pool.map(load, blobs.values()), strict=True))
         self._engines = engines
         self.runtime = runtime
         self.stages = dict(stages)
@@ -222,5 +231,6 @@ class CachedObjects:
 
     def close(self) -> None:
         for engine in self._engines.values():
-            engine.close()
+            engine.close()  # (before their contexts: an engine owns its module)
         self._engines = {}
+        self._contexts = []

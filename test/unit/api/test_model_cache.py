@@ -1,11 +1,13 @@
 """The model cache (targets/cpu/model_cache.py): a second `tessel.compile` of the same model
 runs no pass and gives the same outputs; anything the result depends on (weights, CPU,
 records, the compiler's source) is another entry; a damaged entry or one whose objects left
-the object cache is a miss, never an error; old entries are evicted past the size limit."""
+the object cache is a miss, never an error; old entries are evicted past the size limit.
+The same model's bytes find their entry without an import (the source note)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +34,13 @@ def from_cache(model: tessel.CompiledModel) -> bool:
 
 
 def entries(cache: Path) -> list[str]:
-    return sorted(p.name for p in cache.iterdir() if not p.name.startswith(".")) if cache.exists() else []
+    return (
+        sorted(p.name for p in cache.iterdir() if p.is_dir() and not p.name.startswith(".")) if cache.exists() else []
+    )
+
+
+def notes(cache: Path) -> list[Path]:
+    return sorted(cache.glob(f"*{model_cache.SOURCE_SUFFIX}")) if cache.exists() else []
 
 
 def test_second_compile_is_a_hit_with_the_same_outputs(cache: Path, tmp_path: Path) -> None:
@@ -125,3 +133,38 @@ def test_model_from_a_file_is_a_hit(cache: Path, tmp_path: Path) -> None:
     tessel.compile(path)
     assert from_cache(tessel.compile(path))
     assert from_cache(tessel.compile(path.read_bytes()))  # the same model as bytes
+
+
+def test_the_same_bytes_find_their_entry_without_an_import(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tessel.frontends.onnx as frontend
+
+    small = small_model()
+    first = tessel.compile(small, threads=2)
+    assert len(notes(cache)) == 1
+    with monkeypatch.context() as patch:
+        patch.setattr(frontend, "import_model", lambda *a, **k: pytest.fail("imported a noted model"))
+        second = tessel.compile(small, threads=1)
+    assert from_cache(second)
+    assert second.inputs == first.inputs and second.outputs == first.outputs
+    np.testing.assert_array_equal(second(X)["y"], first(X)["y"])
+    # other input shapes are another note (the same entry where the import says so)
+    tessel.compile(small, input_shapes={"x": [1, 3, 8, 8]})
+    assert len(notes(cache)) == 2 and len(entries(cache)) == 1
+
+
+def test_a_note_whose_entry_is_gone_is_a_miss_and_is_cleaned(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tessel.compile(small_model(0))
+    (first,) = entries(cache)
+    shutil.rmtree(cache / first)
+    again = tessel.compile(small_model(0))
+    assert not from_cache(again)
+    np.testing.assert_allclose(again(X)["y"], reference(small_model(0), X), rtol=1e-5, atol=1e-5)
+    assert from_cache(tessel.compile(small_model(0)))  # noted anew
+    (note,) = notes(cache)
+    note.write_text("{")  # damaged: a miss, not an error
+    assert from_cache(tessel.compile(small_model(0)))  # (found by the imported module's key)
+    size = sum(f.stat().st_size for f in (cache / first).iterdir())
+    monkeypatch.setenv("TESSEL_MODEL_CACHE_MB", str(1.5 * size / 2**20))  # room for one
+    tessel.compile(small_model(1))
+    assert entries(cache) != [first]
+    assert all(json.loads(n.read_text())["entry"] in entries(cache) for n in notes(cache))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tessel.ir.diagnostics import TesselError
 
@@ -31,9 +31,10 @@ def max_elements() -> int:
     return value
 
 
-def check_shape(shape: Sequence[int], what: str, where: str | None = None) -> None:
+def check_shape(shape: Sequence[int], what: str | Callable[[], str], where: str | None = None) -> None:
     """Raise when `shape` holds more elements than the limit. Dynamic (negative) dims are
-    left to the callers that reject them with their own message."""
+    left to the callers that reject them with their own message. `what` may be a function
+    giving the description: the verifier checks every value and prints none that passes."""
     dims = [int(d) for d in shape]
     if any(d < 0 for d in dims):
         return
@@ -42,7 +43,7 @@ def check_shape(shape: Sequence[int], what: str, where: str | None = None) -> No
     if count > limit:
         shown = "x".join(str(d) for d in dims)
         raise TesselError(
-            f"{what} has {count} elements ({shown}), more than the limit of {limit}; "
+            f"{what if isinstance(what, str) else what()} has {count} elements ({shown}), more than the limit of {limit}; "
             f"set {ENV} to raise it if this machine can hold it",
             where,
         )

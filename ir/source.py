@@ -122,7 +122,9 @@ def verify(module: Operation) -> None:
             shape = getattr(value.type, "get_shape", None)
             if shape is not None:
                 check_shape(
-                    shape(), f"'{op.name}' op value %{value.name_hint or '?'} of type {value.type}", op_location(op)
+                    shape(),
+                    lambda: f"'{op.name}' op value %{value.name_hint or '?'} of type {value.type}",  # noqa: B023
+                    op_location(op),
                 )
 
 

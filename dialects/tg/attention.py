@@ -147,38 +147,40 @@ class AttentionOp(TgOp):
         b, hq, s, d = q.get_shape()
         bk, hk, length, dk = k.get_shape()
         bv, hv, lv, dv = v.get_shape()
-        require(bk == b and bv == b, f"batch sizes differ: q {b}, k {bk}, v {bv}")
-        require(dk == d, f"q and k head sizes differ: {d} and {dk}")
-        require(hv == hk and lv == length, f"k {k.get_shape()} and v {v.get_shape()} differ in heads or length")
-        require(hk >= 1 and hq % hk == 0, f"{hq} query heads are not a multiple of {hk} key/value heads")
+        require(bk == b and bv == b, lambda: f"batch sizes differ: q {b}, k {bk}, v {bv}")
+        require(dk == d, lambda: f"q and k head sizes differ: {d} and {dk}")
+        require(hv == hk and lv == length, lambda: f"k {k.get_shape()} and v {v.get_shape()} differ in heads or length")
+        require(hk >= 1 and hq % hk == 0, lambda: f"{hq} query heads are not a multiple of {hk} key/value heads")
         if has_mask:
             m = operand_types[3]
             shape = m.get_shape()
-            require(1 <= len(shape) <= 4, f"mask must have rank 1 to 4, got {m}")
-            require(shape[-1] <= length, f"mask covers {shape[-1]} keys, more than the {length} there are")
+            require(1 <= len(shape) <= 4, lambda: f"mask must have rank 1 to 4, got {m}")
+            require(shape[-1] <= length, lambda: f"mask covers {shape[-1]} keys, more than the {length} there are")
             require(
                 broadcasts_to((*shape[:-1], length), (b, hq, s, length)),
-                f"mask {m} does not broadcast to ({b}, {hq}, {s}, {length})",
+                lambda: f"mask {m} does not broadcast to ({b}, {hq}, {s}, {length})",
             )
             me = m.element_type
             require(
                 dtypes.is_bool(me) or (dtypes.is_float(me) and exact_in(me, et)),
-                f"mask must be boolean or a float type that {et} holds exactly, got {me}",
+                lambda: f"mask must be boolean or a float type that {et} holds exactly, got {me}",
             )
         if has_lengths:
             n = operand_types[3 + has_mask]
-            require(n.get_shape() == (b,) and n.element_type == i64, f"lengths must be tensor<{b}xi64>, got {n}")
+            require(
+                n.get_shape() == (b,) and n.element_type == i64, lambda: f"lengths must be tensor<{b}xi64>, got {n}"
+            )
         scale = floating(props, "scale")
-        require(math.isfinite(scale) and scale > 0, f"scale must be positive, got {scale}")
+        require(math.isfinite(scale) and scale > 0, lambda: f"scale must be positive, got {scale}")
         flag(props, "causal")
         require(floating(props, "softcap", 0.0) >= 0, "softcap must be non-negative")
         mode = integer(props, "scores_mode", 0)
-        require(mode in SCORES_MODES, f"scores_mode must be 0, 1, 2 or 3, got {mode}")
+        require(mode in SCORES_MODES, lambda: f"scores_mode must be 0, 1, 2 or 3, got {mode}")
         offset = integer(props, "offset", 0)
-        require(offset >= 0, f"offset must be non-negative, got {offset}")
+        require(offset >= 0, lambda: f"offset must be non-negative, got {offset}")
         require(not (has_lengths and offset), "offset and lengths exclude each other (lengths give each row its own)")
         for key in ("left_window", "right_window"):
-            require(integer(props, key, -1) >= -1, f"{key} must be -1 (unbounded) or non-negative")
+            require(integer(props, key, -1) >= -1, lambda: f"{key} must be -1 (unbounded) or non-negative")
         require(dtypes.is_float(softmax_element(props, et)), "softmax_type must be a float type")
         return [TensorType(et, [b, hq, s, dv])]
 
@@ -191,7 +193,7 @@ class AttentionOp(TgOp):
         length = operand_types[1].get_shape()[2]
         expected = [y, TensorType(y.element_type, [b, hq, s, length])]
         for i, (want, got) in enumerate(zip(expected, result_types)):
-            require(want == got, f"result #{i} type should be {want}, got {got}")
+            require(want == got, lambda: f"result #{i} type should be {want}, got {got}")
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         p = self.properties

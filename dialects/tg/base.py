@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Self
@@ -267,18 +267,21 @@ def same_element_type(types: Sequence[TensorType], what: str = "operands") -> At
     return et
 
 
-def require(cond: bool, message: str) -> None:
+def require(cond: bool, message: str | Callable[[], str]) -> None:
+    """Raise VerifyException(message) unless cond. A message that prints types may be given
+    as a function: printing a type costs more than the check, and verification runs on
+    every op after every pass (a GRU's 11k ops printed 9k types per import)."""
     if not cond:
-        raise VerifyException(message)
+        raise VerifyException(message if isinstance(message, str) else message())
 
 
 def require_float(t: TensorType, what: str) -> None:
-    require(dtypes.is_float(t.element_type), f"{what} must have a float element type, got {t.element_type}")
+    require(dtypes.is_float(t.element_type), lambda: f"{what} must have a float element type, got {t.element_type}")
 
 
 def require_rank(t: TensorType, rank: int | Sequence[int], what: str) -> None:
     ranks = (rank,) if isinstance(rank, int) else tuple(rank)
-    require(t.get_num_dims() in ranks, f"{what} must have rank {' or '.join(map(str, ranks))}, got {t}")
+    require(t.get_num_dims() in ranks, lambda: f"{what} must have rank {' or '.join(map(str, ranks))}, got {t}")
 
 
 def broadcasts_to(shape: Sequence[int], target: Sequence[int]) -> bool:

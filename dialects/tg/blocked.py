@@ -120,13 +120,13 @@ class BlockedConvOp(TgOp):
         if len(operand_types) == 3:
             require(
                 operand_types[2].get_shape() == (out_channels,),
-                f"bias must have shape ({out_channels},), got {operand_types[2]}",
+                lambda: f"bias must have shape ({out_channels},), got {operand_types[2]}",
             )
         out = [
             conv_output_size(size, k, s, pads[i], pads[i + 2], d)
             for i, (size, k, s, d) in enumerate(zip((h, wd), (kh, kw), strides, dilations))
         ]
-        require(all(o >= 1 for o in out), f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
+        require(all(o >= 1 for o in out), lambda: f"the {kh}x{kw} window does not fit the padded {h}x{wd} input")
         return et, out
 
 
@@ -151,11 +151,11 @@ class Conv2dNchwcOp(BlockedConvOp):
         et, out = cls.check_blocked(operand_types, props, mo * mb)
         n, cb_count, _, _, cb = x.get_shape()
         g = integer(props, "groups") if "groups" in props else 1
-        require(g >= 1 and mo % g == 0, f"groups={g} must divide the {mo} output blocks")
+        require(g >= 1 and mo % g == 0, lambda: f"groups={g} must divide the {mo} output blocks")
         per = "" if g == 1 else f" ({g} groups of them)"
         require(
             wcb_count * g == cb_count and wcb == cb,
-            f"weight blocks {wcb_count}x{wcb}{per} differ from the input's {cb_count}x{cb}",
+            lambda: f"weight blocks {wcb_count}x{wcb}{per} differ from the input's {cb_count}x{cb}",
         )
         return [TensorType(et, [n, mo, *out, mb])]
 
@@ -178,8 +178,8 @@ class DepthwiseConv2dNchwcOp(BlockedConvOp):
         require_rank(w, 6, "weight")
         n, blocks, _, _, cb = x.get_shape()
         wb, one_i, _, _, one_o, wcb = w.get_shape()
-        require(one_i == 1 and one_o == 1, f"a depthwise weight has one input channel per block, got {w}")
-        require(wb == blocks and wcb == cb, f"weight blocks {wb}x{wcb} differ from the input's {blocks}x{cb}")
+        require(one_i == 1 and one_o == 1, lambda: f"a depthwise weight has one input channel per block, got {w}")
+        require(wb == blocks and wcb == cb, lambda: f"weight blocks {wb}x{wcb} differ from the input's {blocks}x{cb}")
         et, out = cls.check_blocked(operand_types, props, blocks * cb)
         return [TensorType(et, [n, blocks, *out, cb])]
 
@@ -205,11 +205,15 @@ class DensePackedOp(TgOp):
         a, w = operand_types
         et = same_element_type([a, w])
         require_rank(w, 3, "packed weight")
-        require(a.get_num_dims() >= 2, f"the input must have rank >= 2, got {a}")
+        require(a.get_num_dims() >= 2, lambda: f"the input must have rank >= 2, got {a}")
         blocks, k, nb = w.get_shape()
         n = integer(props, "columns")
-        require(a.get_shape()[-1] == k, f"contraction sizes differ: input has {a.get_shape()[-1]}, weight has {k}")
-        require(nb >= 1 and (blocks - 1) * nb < n <= blocks * nb, f"{n} columns do not fill {blocks} blocks of {nb}")
+        require(
+            a.get_shape()[-1] == k, lambda: f"contraction sizes differ: input has {a.get_shape()[-1]}, weight has {k}"
+        )
+        require(
+            nb >= 1 and (blocks - 1) * nb < n <= blocks * nb, lambda: f"{n} columns do not fill {blocks} blocks of {nb}"
+        )
         return [TensorType(et, [*a.get_shape()[:-1], n])]
 
 
@@ -238,14 +242,16 @@ class DensePackedBf16Op(TgOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         a, w = operand_types
-        require(a.element_type == f32, f"the input must be f32, got {a.element_type}")
-        require(w.element_type == i32, f"the packed weight holds bfloat16 pairs as i32, got {w.element_type}")
+        require(a.element_type == f32, lambda: f"the input must be f32, got {a.element_type}")
+        require(w.element_type == i32, lambda: f"the packed weight holds bfloat16 pairs as i32, got {w.element_type}")
         require_rank(w, 3, "packed weight")
-        require(a.get_num_dims() >= 2, f"the input must have rank >= 2, got {a}")
+        require(a.get_num_dims() >= 2, lambda: f"the input must have rank >= 2, got {a}")
         blocks, pairs, nb = w.get_shape()
         k, n = a.get_shape()[-1], integer(props, "columns")
-        require(pairs == -(-k // 2), f"contraction sizes differ: input has {k}, weight {pairs} pairs")
-        require(nb == 16 and (blocks - 1) * nb < n <= blocks * nb, f"{n} columns do not fill {blocks} blocks of 16")
+        require(pairs == -(-k // 2), lambda: f"contraction sizes differ: input has {k}, weight {pairs} pairs")
+        require(
+            nb == 16 and (blocks - 1) * nb < n <= blocks * nb, lambda: f"{n} columns do not fill {blocks} blocks of 16"
+        )
         return [TensorType(f32, [*a.get_shape()[:-1], n])]
 
 
@@ -265,18 +271,21 @@ class Conv2dNchwcBf16Op(BlockedConvOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         x, w = operand_types[:2]
-        require(x.element_type == f32, f"the input must be f32, got {x.element_type}")
-        require(w.element_type == i32, f"the weight holds bfloat16 pairs as i32, got {w.element_type}")
+        require(x.element_type == f32, lambda: f"the input must be f32, got {x.element_type}")
+        require(w.element_type == i32, lambda: f"the weight holds bfloat16 pairs as i32, got {w.element_type}")
         require_rank(x, 5, "input")
         require_rank(w, 6, "weight")
         mo, co, _, _, pairs, mb = w.get_shape()
         n, cb_count, _, _, cb = x.get_shape()
         require(
             co == cb_count and 2 * pairs == cb,
-            f"weight blocks {co}x{pairs} pairs differ from the input's {cb_count}x{cb} channels",
+            lambda: f"weight blocks {co}x{pairs} pairs differ from the input's {cb_count}x{cb} channels",
         )
         if len(operand_types) == 3:
-            require(operand_types[2].element_type == f32, f"the bias must be f32, got {operand_types[2].element_type}")
+            require(
+                operand_types[2].element_type == f32,
+                lambda: f"the bias must be f32, got {operand_types[2].element_type}",
+            )
         blocked = [x, TensorType(f32, w.get_shape()), *operand_types[2:]]
         _, out = cls.check_blocked(blocked, props, mo * mb)
         return [TensorType(f32, [n, mo, *out, mb])]

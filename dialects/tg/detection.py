@@ -70,15 +70,17 @@ class RoiAlignOp(TgOp):
         require_rank(x, 4, "the input")
         require(
             rois.element_type == x.element_type,
-            f"rois must be {x.element_type} like the input, got {rois.element_type}",
+            lambda: f"rois must be {x.element_type} like the input, got {rois.element_type}",
         )
-        require(rois.get_num_dims() == 2 and rois.get_shape()[1] == 4, f"rois must be (num_rois, 4), got {rois}")
+        require(
+            rois.get_num_dims() == 2 and rois.get_shape()[1] == 4, lambda: f"rois must be (num_rois, 4), got {rois}"
+        )
         require(
             batch.get_shape() == rois.get_shape()[:1] and dtypes.to_numpy(batch.element_type) == np.int64,
-            f"batch_indices must be i64 of shape ({rois.get_shape()[0]},), got {batch}",
+            lambda: f"batch_indices must be i64 of shape ({rois.get_shape()[0]},), got {batch}",
         )
         height, width = integer(props, "output_height"), integer(props, "output_width")
-        require(height >= 1 and width >= 1, f"the output size {height}x{width} must be positive")
+        require(height >= 1 and width >= 1, lambda: f"the output size {height}x{width} must be positive")
         require(integer(props, "sampling_ratio") >= 0, "sampling_ratio must be non-negative")
         floating(props, "spatial_scale")
         string(props, "mode", ROI_ALIGN_MODES)

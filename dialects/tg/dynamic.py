@@ -79,7 +79,7 @@ class NonZeroOp(DataDependentOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (x,) = operand_types
-        require(x.get_num_dims() >= 1, f"nonzero needs rank >= 1, got {x}")
+        require(x.get_num_dims() >= 1, lambda: f"nonzero needs rank >= 1, got {x}")
         return [TensorType(i64, [x.get_num_dims(), DYNAMIC_INDEX])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -108,10 +108,10 @@ class CompressOp(DataDependentOp):
         x, c = operand_types
         shape = x.get_shape()
         axis = integer(props, "axis")
-        require(0 <= axis < len(shape), f"axis {axis} must be in [0, {len(shape)})")
+        require(0 <= axis < len(shape), lambda: f"axis {axis} must be in [0, {len(shape)})")
         require(
             dtypes.is_bool(c.element_type) and c.get_num_dims() == 1 and c.get_shape()[0] <= shape[axis],
-            f"condition must be a boolean vector of at most {shape[axis]} elements, got {c}",
+            lambda: f"condition must be a boolean vector of at most {shape[axis]} elements, got {c}",
         )
         return [TensorType(x.element_type, [DYNAMIC_INDEX if d == axis else n for d, n in enumerate(shape)])]
 
@@ -147,7 +147,7 @@ class UniqueOp(DataDependentOp):
         shape = x.get_shape()
         if "axis" in props:
             axis = integer(props, "axis")
-            require(0 <= axis < len(shape), f"axis {axis} must be in [0, {len(shape)})")
+            require(0 <= axis < len(shape), lambda: f"axis {axis} must be in [0, {len(shape)})")
             values = [DYNAMIC_INDEX if d == axis else n for d, n in enumerate(shape)]
             n = shape[axis]
         else:

@@ -57,7 +57,7 @@ class BinaryOp(TgOp):
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         a, b = operand_types
         et = same_element_type([a, b])
-        require(not dtypes.is_bool(et), f"{cls.name} does not take booleans")
+        require(not dtypes.is_bool(et), lambda: f"{cls.name} does not take booleans")
         return [TensorType(et, broadcast_shapes(a.get_shape(), b.get_shape()))]
 
 
@@ -97,7 +97,7 @@ def check_kind(op_name: str, et: Attribute, kind: str) -> None:
     signed = dtypes.is_integer(et) and isinstance(et, IntegerType) and et.signedness.data != Signedness.UNSIGNED
     ok = (kind == SIGNED and signed) or (kind == NUMBERS and dtypes.is_integer(et))
     expected = {FLOATS: "a float", SIGNED: "a float or signed integer", NUMBERS: "a numeric"}[kind]
-    require(ok, f"{op_name} needs {expected} element type, got {et}")
+    require(ok, lambda: f"{op_name} needs {expected} element type, got {et}")
 
 
 class UnaryOp(TgOp):
@@ -198,10 +198,12 @@ class ShiftRightOp(UnaryOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (t,) = operand_types
-        require(dtypes.is_integer(t.element_type), f"{cls.name} needs an integer element type, got {t.element_type}")
+        require(
+            dtypes.is_integer(t.element_type), lambda: f"{cls.name} needs an integer element type, got {t.element_type}"
+        )
         width = t.element_type.width.data  # type: ignore[attr-defined]
         amount = integer(props, "amount")
-        require(0 <= amount < width, f"amount={amount} must be in [0, {width}) for {t.element_type}")
+        require(0 <= amount < width, lambda: f"amount={amount} must be in [0, {width}) for {t.element_type}")
         return super().infer_result_types(operand_types, props)
 
 
@@ -228,7 +230,7 @@ class CastOp(TgOp):
     ) -> None:
         require(
             operand_types[0].get_shape() == result_types[0].get_shape(),
-            f"result shape must equal the input shape {operand_types[0].get_shape()}",
+            lambda: f"result shape must equal the input shape {operand_types[0].get_shape()}",
         )
 
 
@@ -253,10 +255,12 @@ class BitcastOp(TgOp):
         cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
     ) -> None:
         (src,), (dst,) = operand_types, result_types
-        require(src.get_shape() == dst.get_shape(), f"result shape must equal the input shape {src.get_shape()}")
+        require(
+            src.get_shape() == dst.get_shape(), lambda: f"result shape must equal the input shape {src.get_shape()}"
+        )
         if dtypes.is_supported(src.element_type) and dtypes.is_supported(dst.element_type):
             a, b = storage_bits(src.element_type), storage_bits(dst.element_type)
-            require(a == b, f"{src.element_type} ({a} bits) and {dst.element_type} ({b} bits) differ in width")
+            require(a == b, lambda: f"{src.element_type} ({a} bits) and {dst.element_type} ({b} bits) differ in width")
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         t = self.result.type

@@ -38,7 +38,7 @@ SCATTER_REDUCTIONS = ("none", "add", "mul", "max", "min")
 def require_indices(t: TensorType, what: str = "indices") -> None:
     """Index tensors hold i32 or i64 (ONNX's tensor(int32), tensor(int64))."""
     et = t.element_type
-    require(et in (i32, i64), f"{what} must hold i32 or i64, got {et}")
+    require(et in (i32, i64), lambda: f"{what} must hold i32 or i64, got {et}")
 
 
 def normalized(indices: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -71,7 +71,7 @@ class GatherOp(TgOp):
         require_indices(i)
         shape = x.get_shape()
         axis = integer(props, "axis")
-        require(0 <= axis < len(shape), f"axis {axis} must be in [0, {len(shape)})")
+        require(0 <= axis < len(shape), lambda: f"axis {axis} must be in [0, {len(shape)})")
         return [TensorType(x.element_type, [*shape[:axis], *i.get_shape(), *shape[axis + 1 :]])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -121,11 +121,11 @@ def check_elements_indices(x: TensorType, i: TensorType, axis: int) -> None:
     outside `axis`."""
     xs, js = x.get_shape(), i.get_shape()
     require(len(xs) >= 1, "data must have rank >= 1")
-    require(0 <= axis < len(xs), f"axis {axis} must be in [0, {len(xs)})")
-    require(len(js) == len(xs), f"indices {i} must have the rank of data {x}")
+    require(0 <= axis < len(xs), lambda: f"axis {axis} must be in [0, {len(xs)})")
+    require(len(js) == len(xs), lambda: f"indices {i} must have the rank of data {x}")
     require(
         all(b <= a for d, (a, b) in enumerate(zip(xs, js)) if d != axis),
-        f"indices {i} exceed data {x} outside axis {axis}",
+        lambda: f"indices {i} exceed data {x} outside axis {axis}",
     )
 
 
@@ -151,9 +151,9 @@ class GatherNdOp(TgOp):
         b = integer(props, "batch_dims")
         require(len(js) >= 1, "indices must have rank >= 1")
         k = js[-1]
-        require(0 <= b < min(len(xs), len(js)), f"batch_dims {b} must be in [0, {min(len(xs), len(js))})")
-        require(xs[:b] == js[:b], f"the batch dims of data {x} and indices {i} differ")
-        require(1 <= k <= len(xs) - b, f"index tuples of length {k} do not fit data {x} after {b} batch dims")
+        require(0 <= b < min(len(xs), len(js)), lambda: f"batch_dims {b} must be in [0, {min(len(xs), len(js))})")
+        require(xs[:b] == js[:b], lambda: f"the batch dims of data {x} and indices {i} differ")
+        require(1 <= k <= len(xs) - b, lambda: f"index tuples of length {k} do not fit data {x} after {b} batch dims")
         return [TensorType(x.element_type, [*js[:-1], *xs[b + k :]])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -209,7 +209,7 @@ class ScatterOp(TgOp):
         reduction = string(props, "reduction", SCATTER_REDUCTIONS)
         require(
             reduction in ("none", "max", "min") or not dtypes.is_bool(x.element_type),
-            f'reduction "{reduction}" does not take booleans',
+            lambda: f'reduction "{reduction}" does not take booleans',
         )
 
 
@@ -226,7 +226,7 @@ class ScatterElementsOp(ScatterOp):
         x, i, u = operand_types
         cls.check_common(operand_types, props)
         check_elements_indices(x, i, integer(props, "axis"))
-        require(i.get_shape() == u.get_shape(), f"updates {u} must have the shape of indices {i}")
+        require(i.get_shape() == u.get_shape(), lambda: f"updates {u} must have the shape of indices {i}")
         return [x]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -257,9 +257,9 @@ class ScatterNdOp(ScatterOp):
         xs, js = x.get_shape(), i.get_shape()
         require(len(js) >= 1, "indices must have rank >= 1")
         k = js[-1]
-        require(1 <= k <= len(xs), f"index tuples of length {k} do not fit data {x}")
+        require(1 <= k <= len(xs), lambda: f"index tuples of length {k} do not fit data {x}")
         want = (*js[:-1], *xs[k:])
-        require(u.get_shape() == want, f"updates must have shape {list(want)}, got {u}")
+        require(u.get_shape() == want, lambda: f"updates must have shape {list(want)}, got {u}")
         return [x]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -298,7 +298,7 @@ class TriluOp(TgOp):
         (x,) = operand_types
         flag(props, "upper")
         integer(props, "k")
-        require(x.get_num_dims() >= 2, f"trilu needs rank >= 2, got {x}")
+        require(x.get_num_dims() >= 2, lambda: f"trilu needs rank >= 2, got {x}")
         return [x]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -330,14 +330,14 @@ class OneHotOp(TgOp):
         i, v = operand_types
         require(
             dtypes.is_integer(i.element_type) or dtypes.is_float(i.element_type),
-            f"indices must be numeric, got {i.element_type}",
+            lambda: f"indices must be numeric, got {i.element_type}",
         )
-        require(v.get_shape() == (2,), f"values must have shape [2] (off, on), got {v}")
+        require(v.get_shape() == (2,), lambda: f"values must have shape [2] (off, on), got {v}")
         shape = i.get_shape()
         axis = integer(props, "axis")
         depth = integer(props, "depth")
-        require(0 <= axis <= len(shape), f"axis {axis} must be in [0, {len(shape)}]")
-        require(depth >= 0, f"depth must be non-negative, got {depth}")
+        require(0 <= axis <= len(shape), lambda: f"axis {axis} must be in [0, {len(shape)}]")
+        require(depth >= 0, lambda: f"depth must be non-negative, got {depth}")
         return [TensorType(v.element_type, [*shape[:axis], depth, *shape[axis:]])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:

@@ -96,7 +96,7 @@ class LogicOp(TgOp):
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         a, b = operand_types
         et = same_element_type([a, b])
-        require(isinstance(et, IntegerType), f"{cls.name} needs boolean or integer operands, got {et}")
+        require(isinstance(et, IntegerType), lambda: f"{cls.name} needs boolean or integer operands, got {et}")
         return [TensorType(et, broadcast_shapes(a.get_shape(), b.get_shape()))]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -131,7 +131,7 @@ class NotOp(UnaryOp):
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (t,) = operand_types
         et = t.element_type
-        require(isinstance(et, IntegerType), f"{cls.name} needs a boolean or integer operand, got {et}")
+        require(isinstance(et, IntegerType), lambda: f"{cls.name} needs a boolean or integer operand, got {et}")
         return [t]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -156,7 +156,7 @@ class BitShiftOp(TgOp):
         string(props, "direction", ("left", "right"))
         a, b = operand_types
         et = same_element_type([a, b])
-        require(dtypes.is_integer(et), f"{cls.name} needs integer operands, got {et}")
+        require(dtypes.is_integer(et), lambda: f"{cls.name} needs integer operands, got {et}")
         return [TensorType(et, broadcast_shapes(a.get_shape(), b.get_shape()))]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -181,7 +181,7 @@ class WhereOp(TgOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         c, a, b = operand_types
-        require(dtypes.is_bool(c.element_type), f"the condition must be boolean (i1), got {c.element_type}")
+        require(dtypes.is_bool(c.element_type), lambda: f"the condition must be boolean (i1), got {c.element_type}")
         et = same_element_type([a, b], "values")
         shape = broadcast_shapes(broadcast_shapes(c.get_shape(), a.get_shape()), b.get_shape())
         return [TensorType(et, shape)]

@@ -50,7 +50,7 @@ FUNCTIONAL = "operands attr-dict `:` functional-type(operands, results)"
 
 
 def _numeric(t: TensorType, what: str) -> None:
-    require(not dtypes.is_bool(t.element_type), f"{what} must be numeric, got {t.element_type}")
+    require(not dtypes.is_bool(t.element_type), lambda: f"{what} must be numeric, got {t.element_type}")
 
 
 # --------------------------------------------------------------------------- matmul / gemm
@@ -76,7 +76,7 @@ class MatmulOp(TgOp):
         require(len(sa) >= 1 and len(sb) >= 1, "matmul operands must have rank >= 1")
         ma = (1, *sa) if len(sa) == 1 else sa
         mb = (*sb, 1) if len(sb) == 1 else sb
-        require(ma[-1] == mb[-2], f"contraction sizes differ: lhs {sa} has {ma[-1]}, rhs {sb} has {mb[-2]}")
+        require(ma[-1] == mb[-2], lambda: f"contraction sizes differ: lhs {sa} has {ma[-1]}, rhs {sb} has {mb[-2]}")
         batch = broadcast_shapes(ma[:-2], mb[:-2])
         out = [*batch]
         if len(sa) > 1:
@@ -113,10 +113,10 @@ class GemmOp(TgOp):
         floating(props, "beta")
         m, k = a.get_shape()[::-1] if flag(props, "trans_a") else a.get_shape()
         k2, n = b.get_shape()[::-1] if flag(props, "trans_b") else b.get_shape()
-        require(k == k2, f"contraction sizes differ: {k} (a) and {k2} (b)")
+        require(k == k2, lambda: f"contraction sizes differ: {k} (a) and {k2} (b)")
         if len(operand_types) == 3:
             c = operand_types[2].get_shape()
-            require(broadcasts_to(c, (m, n)), f"c of shape {c} does not broadcast to ({m}, {n})")
+            require(broadcasts_to(c, (m, n)), lambda: f"c of shape {c} does not broadcast to ({m}, {n})")
         return [TensorType(et, [m, n])]
 
 
@@ -131,12 +131,12 @@ def _check_window_props(props: Props, spatial: int, what: str) -> tuple[tuple[in
     strides = ints(props, "strides")
     pads = ints(props, "pads")
     dilations = ints(props, "dilations")
-    require(len(strides) == spatial, f"strides must have {spatial} entries, got {len(strides)}")
-    require(len(dilations) == spatial, f"dilations must have {spatial} entries, got {len(dilations)}")
-    require(len(pads) == 2 * spatial, f"pads must have {2 * spatial} entries, got {len(pads)}")
-    require(all(s >= 1 for s in strides), f"strides must be positive, got {list(strides)}")
-    require(all(d >= 1 for d in dilations), f"dilations must be positive, got {list(dilations)}")
-    require(all(p >= 0 for p in pads), f"{what} pads must be non-negative, got {list(pads)}")
+    require(len(strides) == spatial, lambda: f"strides must have {spatial} entries, got {len(strides)}")
+    require(len(dilations) == spatial, lambda: f"dilations must have {spatial} entries, got {len(dilations)}")
+    require(len(pads) == 2 * spatial, lambda: f"pads must have {2 * spatial} entries, got {len(pads)}")
+    require(all(s >= 1 for s in strides), lambda: f"strides must be positive, got {list(strides)}")
+    require(all(d >= 1 for d in dilations), lambda: f"dilations must be positive, got {list(dilations)}")
+    require(all(p >= 0 for p in pads), lambda: f"{what} pads must be non-negative, got {list(pads)}")
     return strides, pads, dilations
 
 
@@ -172,11 +172,11 @@ class ConvOp(TgOp):
         _numeric(x, "input")
         c = x.get_shape()[1]
         groups = integer(props, "groups")
-        require(groups >= 1 and c % groups == 0, f"groups={groups} must divide the {c} input channels")
-        require(out_channels % groups == 0, f"groups={groups} must divide the {out_channels} output channels")
+        require(groups >= 1 and c % groups == 0, lambda: f"groups={groups} must divide the {c} input channels")
+        require(out_channels % groups == 0, lambda: f"groups={groups} must divide the {out_channels} output channels")
         if len(operand_types) == 3:
             bias = operand_types[2]
-            require(bias.get_shape() == (out_channels,), f"bias must have shape ({out_channels},), got {bias}")
+            require(bias.get_shape() == (out_channels,), lambda: f"bias must have shape ({out_channels},), got {bias}")
 
 
 class ConvNdOp(ConvOp):
@@ -193,13 +193,13 @@ class ConvNdOp(ConvOp):
         sp = cls.SPATIAL
         strides, pads, dilations = _check_window_props(props, sp, cls.name.removeprefix("tg."))
         groups = integer(props, "groups")
-        require(cg == c // groups, f"weight has {cg} input channels per group, expected {c // groups}")
+        require(cg == c // groups, lambda: f"weight has {cg} input channels per group, expected {c // groups}")
         out = [
             conv_output_size(size, k, s, pads[i], pads[i + sp], d)
             for i, (size, k, s, d) in enumerate(zip(sizes, kernel, strides, dilations))
         ]
         window, extent = "x".join(map(str, kernel)), "x".join(map(str, sizes))
-        require(all(o >= 1 for o in out), f"the {window} window does not fit the padded {extent} input")
+        require(all(o >= 1 for o in out), lambda: f"the {window} window does not fit the padded {extent} input")
         return [TensorType(x.element_type, [n, m, *out])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -241,20 +241,23 @@ class ConvTransposeNdOp(ConvOp):
         x, w = operand_types[:2]
         n, c, *sizes = x.get_shape()
         cw, mg, *kernel = w.get_shape()
-        require(cw == c, f"weight has {cw} input channels, the input has {c}")
+        require(cw == c, lambda: f"weight has {cw} input channels, the input has {c}")
         m = mg * integer(props, "groups")
         cls.check_common(operand_types, props, m)
         sp = cls.SPATIAL
         strides, pads, dilations = _check_window_props(props, sp, cls.name.removeprefix("tg."))
         output_padding = ints(props, "output_padding")
-        require(len(output_padding) == sp, f"output_padding must have {sp} entries, got {len(output_padding)}")
+        require(len(output_padding) == sp, lambda: f"output_padding must have {sp} entries, got {len(output_padding)}")
         for p, st, d in zip(output_padding, strides, dilations):
-            require(0 <= p < max(st, d), f"output_padding {list(output_padding)} must be in [0, max(stride, dilation))")
+            require(
+                0 <= p < max(st, d),
+                lambda: f"output_padding {list(output_padding)} must be in [0, max(stride, dilation))",
+            )
         out = [
             s * (size - 1) + op + window_extent(k, d) - pads[i] - pads[i + sp]
             for i, (size, k, s, d, op) in enumerate(zip(sizes, kernel, strides, dilations, output_padding))
         ]
-        require(all(o >= 1 for o in out), f"output size {out} is empty")
+        require(all(o >= 1 for o in out), lambda: f"output size {out} is empty")
         return [TensorType(x.element_type, [n, m, *out])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:

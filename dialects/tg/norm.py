@@ -60,11 +60,11 @@ class BatchNormOp(TgOp):
         x = operand_types[0]
         same_element_type(list(operand_types))
         require_float(x, "input")
-        require(x.get_num_dims() >= 2, f"input must have rank >= 2 (N, C, ...), got {x}")
+        require(x.get_num_dims() >= 2, lambda: f"input must have rank >= 2 (N, C, ...), got {x}")
         floating(props, "epsilon")
         c = x.get_shape()[1]
         for what, t in zip(("scale", "bias", "mean", "var"), operand_types[1:]):
-            require(t.get_shape() == (c,), f"{what} must have shape ({c},), got {t}")
+            require(t.get_shape() == (c,), lambda: f"{what} must have shape ({c},), got {t}")
         return [x]
 
 
@@ -92,12 +92,12 @@ class LayerNormOp(TgOp):
         require_float(x, "input")
         floating(props, "epsilon")
         axis = integer(props, "axis")
-        require(0 <= axis < x.get_num_dims(), f"axis {axis} must be in [0, {x.get_num_dims()})")
+        require(0 <= axis < x.get_num_dims(), lambda: f"axis {axis} must be in [0, {x.get_num_dims()})")
         normalized = x.get_shape()[axis:]
         for what, t in zip(("scale", "bias"), operand_types[1:]):
             require(
                 broadcasts_to(t.get_shape(), normalized),
-                f"{what} {t} does not broadcast to the normalized shape {normalized}",
+                lambda: f"{what} {t} does not broadcast to the normalized shape {normalized}",
             )
         return [x]
 
@@ -115,7 +115,7 @@ class SoftmaxLikeOp(TgOp):
         (x,) = operand_types
         require_float(x, "input")
         axis = integer(props, "axis")
-        require(0 <= axis < x.get_num_dims(), f"axis {axis} must be in [0, {x.get_num_dims()})")
+        require(0 <= axis < x.get_num_dims(), lambda: f"axis {axis} must be in [0, {x.get_num_dims()})")
         return [x]
 
 

@@ -113,15 +113,15 @@ class PoolOp(TgOp):
         block = layout_block(props, cls.SPATIAL)
         require_rank(x, cls.SPATIAL + 2 + (block is not None), "input")
         if block is not None:
-            require(x.get_shape()[-1] == block, f"the input's last dim must be the block {block}, got {x}")
+            require(x.get_shape()[-1] == block, lambda: f"the input's last dim must be the block {block}, got {x}")
         kernel = ints(props, "kernel")
-        require(len(kernel) == cls.SPATIAL, f"kernel must have {cls.SPATIAL} entries, got {len(kernel)}")
-        require(all(k >= 1 for k in kernel), f"kernel must be positive, got {list(kernel)}")
+        require(len(kernel) == cls.SPATIAL, lambda: f"kernel must have {cls.SPATIAL} entries, got {len(kernel)}")
+        require(all(k >= 1 for k in kernel), lambda: f"kernel must be positive, got {list(kernel)}")
         strides, pads, dilations = _check_window_props(props, cls.SPATIAL, cls.name)
         for i, k in enumerate(kernel):
             require(
                 max(pads[i], pads[i + cls.SPATIAL]) < window_extent(k, dilations[i]),
-                f"pads {list(pads)} must be smaller than the window",
+                lambda: f"pads {list(pads)} must be smaller than the window",
             )
         ceil_mode = flag(props, "ceil_mode")
         shape = x.get_shape()
@@ -131,7 +131,7 @@ class PoolOp(TgOp):
             )
             for i in range(cls.SPATIAL)
         ]
-        require(all(o >= 1 for o in out), f"the pooling window does not fit the input {x}")
+        require(all(o >= 1 for o in out), lambda: f"the pooling window does not fit the input {x}")
         return [*shape[:2], *out, *([block] if block is not None else [])]
 
     def window(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -157,7 +157,7 @@ class MaxPoolOp(PoolOp):
         (x,) = operand_types
         out = cls.output_shape(x, props)
         order = integer(props, "storage_order", default=0)
-        require(order in (0, 1), f"storage_order must be 0 or 1, got {order}")
+        require(order in (0, 1), lambda: f"storage_order must be 0 or 1, got {order}")
         return [TensorType(x.element_type, out)]
 
     @classmethod
@@ -166,11 +166,11 @@ class MaxPoolOp(PoolOp):
     ) -> None:
         (values,) = cls.infer_result_types(operand_types, props)
         expected = [values, TensorType(i64, values.get_shape())]
-        require(1 <= len(result_types) <= 2, f"expected 1 or 2 results, got {len(result_types)}")
+        require(1 <= len(result_types) <= 2, lambda: f"expected 1 or 2 results, got {len(result_types)}")
         blocked = layout_block(props, cls.SPATIAL) is not None
         require(not blocked or len(result_types) == 1, "a blocked max pool has no Indices result")
         for i, (want, got) in enumerate(zip(expected, result_types)):
-            require(want == got, f"result #{i} type should be {want}, got {got}")
+            require(want == got, lambda: f"result #{i} type should be {want}, got {got}")
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         order = integer(self.properties, "storage_order", default=0)
@@ -233,12 +233,12 @@ class LpPoolOp(PoolOp):
         (x,) = operand_types
         require_float(x, "input")
         p = integer(props, "p")
-        require(p >= 1, f"p must be positive, got {p}")
+        require(p >= 1, lambda: f"p must be positive, got {p}")
         return [TensorType(x.element_type, cls.output_shape(x, props))]
 
     @classmethod
     def output_shape(cls, x: TensorType, props: Props) -> list[int]:
-        require("layout" not in props, f"{cls.name} has no layout property (NCHW only)")
+        require("layout" not in props, lambda: f"{cls.name} has no layout property (NCHW only)")
         return super().output_shape(x, props)
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -275,7 +275,7 @@ class GlobalAvgPool2dOp(TgOp):
         block = layout_block(props, 2)
         require_rank(x, 4 if block is None else 5, "input")
         if block is not None:
-            require(x.get_shape()[-1] == block, f"the input's last dim must be the block {block}, got {x}")
+            require(x.get_shape()[-1] == block, lambda: f"the input's last dim must be the block {block}, got {x}")
         return [TensorType(x.element_type, [*x.get_shape()[:2], 1, 1, *x.get_shape()[4:]])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:

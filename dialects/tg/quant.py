@@ -78,14 +78,15 @@ def int_kind(element: Attribute) -> tuple[int, bool] | None:
 def quant_range(element: Attribute) -> tuple[int, int]:
     """The values a quantized element type holds, [lo, hi]."""
     kind = int_kind(element)
-    require(kind in QUANTIZED, f"quantized values must be int8, uint8, int16 or uint16, got {element}")
+    require(kind in QUANTIZED, lambda: f"quantized values must be int8, uint8, int16 or uint16, got {element}")
     assert kind is not None
     return QUANTIZED[kind]
 
 
 def _require_broadcast(t: TensorType, target: Sequence[int], what: str) -> None:
     require(
-        broadcasts_to(t.get_shape(), target), f"{what} of shape {t.get_shape()} does not broadcast to {tuple(target)}"
+        broadcasts_to(t.get_shape(), target),
+        lambda: f"{what} of shape {t.get_shape()} does not broadcast to {tuple(target)}",
     )
 
 
@@ -118,10 +119,10 @@ class QuantizeOp(TgOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         x, scale, zp = operand_types
-        require(dtypes.is_float(x.element_type), f"the input must be a float tensor, got {x.element_type}")
+        require(dtypes.is_float(x.element_type), lambda: f"the input must be a float tensor, got {x.element_type}")
         require(
             scale.element_type == x.element_type,
-            f"the scale must be {x.element_type} like the input, got {scale.element_type}",
+            lambda: f"the scale must be {x.element_type} like the input, got {scale.element_type}",
         )
         quant_range(zp.element_type)
         _require_broadcast(scale, x.get_shape(), "the scale")
@@ -162,13 +163,15 @@ class DequantizeOp(TgOp):
         kind = int_kind(x.element_type)
         require(
             kind in QUANTIZED or kind == (32, True),
-            f"the input must be a (u)int8, (u)int16 or int32 tensor, got {x.element_type}",
+            lambda: f"the input must be a (u)int8, (u)int16 or int32 tensor, got {x.element_type}",
         )
         require(
             zp.element_type == x.element_type,
-            f"the zero point must be {x.element_type} like the input, got {zp.element_type}",
+            lambda: f"the zero point must be {x.element_type} like the input, got {zp.element_type}",
         )
-        require(dtypes.is_float(scale.element_type), f"the scale must be a float tensor, got {scale.element_type}")
+        require(
+            dtypes.is_float(scale.element_type), lambda: f"the scale must be a float tensor, got {scale.element_type}"
+        )
         _require_broadcast(scale, x.get_shape(), "the scale")
         _require_broadcast(zp, x.get_shape(), "the zero point")
         return [TensorType(scale.element_type, x.get_shape())]
@@ -205,13 +208,17 @@ class RequantizeOp(TgOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         acc, sa, sb, sy, zp = operand_types
-        require(int_kind(acc.element_type) == (32, True), f"the accumulator must be i32, got {acc.element_type}")
+        require(
+            int_kind(acc.element_type) == (32, True), lambda: f"the accumulator must be i32, got {acc.element_type}"
+        )
         require(
             dtypes.is_float(sa.element_type) and sa.element_type == sb.element_type == sy.element_type,
-            f"the scales must share one float type, got {sa.element_type}, {sb.element_type} and {sy.element_type}",
+            lambda: (
+                f"the scales must share one float type, got {sa.element_type}, {sb.element_type} and {sy.element_type}"
+            ),
         )
         precision = props.get("precision")
-        require(isinstance(precision, PRECISIONS), f"precision must be f32 or f64, got {precision}")
+        require(isinstance(precision, PRECISIONS), lambda: f"precision must be f32 or f64, got {precision}")
         quant_range(zp.element_type)
         for t, what in ((sa, "scale_a"), (sb, "scale_b"), (sy, "scale_out"), (zp, "the zero point")):
             _require_broadcast(t, acc.get_shape(), what)
@@ -232,11 +239,11 @@ class RequantizeOp(TgOp):
 
 
 def _eight_bit(t: TensorType, what: str) -> None:
-    require(int_kind(t.element_type) in EIGHT_BIT, f"{what} must be int8 or uint8, got {t.element_type}")
+    require(int_kind(t.element_type) in EIGHT_BIT, lambda: f"{what} must be int8 or uint8, got {t.element_type}")
 
 
 def _zero_point(zp: TensorType, of: TensorType, what: str) -> None:
-    require(zp.element_type == of.element_type, f"{what} must be {of.element_type}, got {zp.element_type}")
+    require(zp.element_type == of.element_type, lambda: f"{what} must be {of.element_type}, got {zp.element_type}")
 
 
 def _window_output(props: Props, size: Sequence[int], kernel: Sequence[int]) -> list[int]:
@@ -247,13 +254,15 @@ def _window_output(props: Props, size: Sequence[int], kernel: Sequence[int]) -> 
         len(strides) == 2 and len(dilations) == 2 and len(pads) == 4, "strides and dilations need 2 entries, pads 4"
     )
     require(min(strides) >= 1 and min(dilations) >= 1, "strides and dilations must be positive")
-    require(min(pads) >= 0, f"pads must be non-negative, got {list(pads)}")
+    require(min(pads) >= 0, lambda: f"pads must be non-negative, got {list(pads)}")
     out = [
         conv_output_size(n, k, s, pads[i], pads[i + 2], d)
         for i, (n, k, s, d) in enumerate(zip(size, kernel, strides, dilations))
     ]
     kh, kw = kernel
-    require(min(out) >= 1, f"the {kh}x{kw} window (extent {window_extent(kh, dilations[0])}) does not fit the input")
+    require(
+        min(out) >= 1, lambda: f"the {kh}x{kw} window (extent {window_extent(kh, dilations[0])}) does not fit the input"
+    )
     return out
 
 
@@ -292,7 +301,7 @@ class MatmulIntegerOp(TgOp):
         require(len(sa) >= 1 and len(sb) >= 1, "operands must have rank >= 1")
         ma = (1, *sa) if len(sa) == 1 else sa
         mb = (*sb, 1) if len(sb) == 1 else sb
-        require(ma[-1] == mb[-2], f"contraction sizes differ: lhs {sa} has {ma[-1]}, rhs {sb} has {mb[-2]}")
+        require(ma[-1] == mb[-2], lambda: f"contraction sizes differ: lhs {sa} has {ma[-1]}, rhs {sb} has {mb[-2]}")
         out = [*broadcast_shapes(ma[:-2], mb[:-2])]
         if len(sa) > 1:
             out.append(ma[-2])
@@ -335,16 +344,17 @@ class Conv2dIntegerOp(TgOp):
         _zero_point(wz, w, "the weight zero point")
         n, c, h, wd = x.get_shape()
         m, cg, kh, kw = w.get_shape()
-        require(num_elements(xz.get_shape()) == 1, f"the input zero point must be one value, got {xz}")
+        require(num_elements(xz.get_shape()) == 1, lambda: f"the input zero point must be one value, got {xz}")
         require(
             wz.get_shape() in ((), (1,), (m,)),
-            f"the weight zero point must be one value or one per output channel, got {wz}",
+            lambda: f"the weight zero point must be one value or one per output channel, got {wz}",
         )
         groups = integer(props, "groups")
         require(
-            groups >= 1 and c % groups == 0 and m % groups == 0, f"groups={groups} must divide {c} and {m} channels"
+            groups >= 1 and c % groups == 0 and m % groups == 0,
+            lambda: f"groups={groups} must divide {c} and {m} channels",
         )
-        require(cg == c // groups, f"weight has {cg} input channels per group, expected {c // groups}")
+        require(cg == c // groups, lambda: f"weight has {cg} input channels per group, expected {c // groups}")
         return [TensorType(i32, [n, m, *_window_output(props, (h, wd), (kh, kw))])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -430,16 +440,18 @@ class Conv2dIntegerPackedOp(TgOp):
         require_rank(offset, 1, "offset")
         _eight_bit(x, "the input")
         _zero_point(xz, x, "the input zero point")
-        require(num_elements(xz.get_shape()) == 1, f"the input zero point must be one value, got {xz}")
+        require(num_elements(xz.get_shape()) == 1, lambda: f"the input zero point must be one value, got {xz}")
         require(w.element_type == i32 and offset.element_type == i32, "the packed weight and the offset are i32")
         n, c, h, wd = x.get_shape()
         mo, c4, kh, kw, block = w.get_shape()
         (m,) = offset.get_shape()
         require(
             block >= 1 and (mo - 1) * block < m <= mo * block,
-            f"{m} output channels do not fill {mo} blocks of {block}",
+            lambda: f"{m} output channels do not fill {mo} blocks of {block}",
         )
-        require(c4 == -(-c // DOT_BYTES), f"the packed weight has {c4} groups of 4 input channels, the input {c}")
+        require(
+            c4 == -(-c // DOT_BYTES), lambda: f"the packed weight has {c4} groups of 4 input channels, the input {c}"
+        )
         return [TensorType(i32, [n, m, *_window_output(props, (h, wd), (kh, kw))])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:

@@ -55,12 +55,12 @@ def reduced_shape(shape: Sequence[int], axes: Sequence[int], keepdims: bool) -> 
 
 
 def _numeric(t: TensorType, what: str) -> None:
-    require(not dtypes.is_bool(t.element_type), f"{what} does not take booleans")
+    require(not dtypes.is_bool(t.element_type), lambda: f"{what} does not take booleans")
 
 
 def _axis(props: Props, rank: int) -> int:
     axis = integer(props, "axis")
-    require(0 <= axis < rank, f"axis {axis} must be in [0, {rank})")
+    require(0 <= axis < rank, lambda: f"axis {axis} must be in [0, {rank})")
     return axis
 
 
@@ -95,9 +95,9 @@ class ReduceOp(TgOp):
         axes = ints(props, "axes")
         keep = flag(props, "keepdims")
         shape = x.get_shape()
-        require(list(axes) == sorted(set(axes)), f"axes {list(axes)} must be sorted and unique")
-        require(all(0 <= a < len(shape) for a in axes), f"axes {list(axes)} out of range for rank {len(shape)}")
-        require(cls.ACCEPTS_BOOL or not dtypes.is_bool(x.element_type), f"{cls.name} does not take booleans")
+        require(list(axes) == sorted(set(axes)), lambda: f"axes {list(axes)} must be sorted and unique")
+        require(all(0 <= a < len(shape) for a in axes), lambda: f"axes {list(axes)} out of range for rank {len(shape)}")
+        require(cls.ACCEPTS_BOOL or not dtypes.is_bool(x.element_type), lambda: f"{cls.name} does not take booleans")
         return [TensorType(x.element_type, reduced_shape(shape, axes, keep))]
 
     @property
@@ -178,7 +178,7 @@ class ArgOp(TgOp):
         shape = x.get_shape()
         axis = _axis(props, len(shape))
         flag(props, "select_last_index")
-        require(shape[axis] > 0, f"axis {axis} of {x} is empty: there is no extreme element")
+        require(shape[axis] > 0, lambda: f"axis {axis} of {x} is empty: there is no extreme element")
         return [TensorType(i64, reduced_shape(shape, [axis], flag(props, "keepdims")))]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -228,7 +228,7 @@ class CumulativeOp(TgOp):
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (x,) = operand_types
         _numeric(x, cls.name)
-        require(x.get_num_dims() >= 1, f"{cls.name} needs a tensor of rank >= 1, got {x}")
+        require(x.get_num_dims() >= 1, lambda: f"{cls.name} needs a tensor of rank >= 1, got {x}")
         _axis(props, x.get_num_dims())
         flag(props, "exclusive")
         flag(props, "reverse")
@@ -285,10 +285,10 @@ class TopKOp(TgOp):
         (x,) = operand_types
         _numeric(x, cls.name)
         shape = list(x.get_shape())
-        require(len(shape) >= 1, f"{cls.name} needs a tensor of rank >= 1, got {x}")
+        require(len(shape) >= 1, lambda: f"{cls.name} needs a tensor of rank >= 1, got {x}")
         axis = _axis(props, len(shape))
         k = integer(props, "k")
-        require(0 <= k <= shape[axis], f"k = {k} must be in [0, {shape[axis]}] (the size of axis {axis})")
+        require(0 <= k <= shape[axis], lambda: f"k = {k} must be in [0, {shape[axis]}] (the size of axis {axis})")
         flag(props, "largest", default=True)
         shape[axis] = k
         return [TensorType(x.element_type, shape), TensorType(i64, shape)]

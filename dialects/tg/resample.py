@@ -64,12 +64,12 @@ class GridSampleOp(TgOp):
         flag(props, "align_corners")
         xs, gs = x.get_shape(), g.get_shape()
         spatial = len(xs) - 2
-        require(spatial >= 1, f"input must be (N, C, spatial...), got {x}")
+        require(spatial >= 1, lambda: f"input must be (N, C, spatial...), got {x}")
         require(
             len(gs) == spatial + 2 and gs[0] == xs[0] and gs[-1] == spatial,
-            f"grid must be (N, out..., {spatial}) for input {x}, got {g}",
+            lambda: f"grid must be (N, out..., {spatial}) for input {x}, got {g}",
         )
-        require(mode != "cubic" or spatial == 2, f"cubic sampling is 2-D only, got {spatial} spatial dims")
+        require(mode != "cubic" or spatial == 2, lambda: f"cubic sampling is 2-D only, got {spatial} spatial dims")
         return [TensorType(x.element_type, [xs[0], xs[1], *gs[1:-1]])]
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
@@ -207,24 +207,24 @@ class Col2ImOp(TgOp):
     @classmethod
     def infer_result_types(cls, operand_types: Sequence[TensorType], props: Props) -> list[TensorType]:
         (x,) = operand_types
-        require(not dtypes.is_bool(x.element_type), f"col2im does not take booleans, got {x.element_type}")
+        require(not dtypes.is_bool(x.element_type), lambda: f"col2im does not take booleans, got {x.element_type}")
         image, block = ints(props, "image_shape"), ints(props, "block_shape")
         dilations, pads, strides = ints(props, "dilations"), ints(props, "pads"), ints(props, "strides")
         r = len(image)
         require(r >= 1, "image_shape needs at least one dim")
         require(
             len(block) == len(dilations) == len(strides) == r and len(pads) == 2 * r,
-            f"block_shape, dilations, strides need {r} entries and pads {2 * r}",
+            lambda: f"block_shape, dilations, strides need {r} entries and pads {2 * r}",
         )
         require(all(v >= 1 for v in (*block, *dilations, *strides)), "block sizes, dilations and strides must be >= 1")
-        require(x.get_num_dims() == 3, f"input must be (N, C * block, L), got {x}")
+        require(x.get_num_dims() == 3, lambda: f"input must be (N, C * block, L), got {x}")
         n, ck, length = x.get_shape()
         k = math.prod(block)
-        require(ck % k == 0, f"{ck} rows do not hold whole blocks of {k}")
+        require(ck % k == 0, lambda: f"{ck} rows do not hold whole blocks of {k}")
         blocks = col2im_blocks(image, block, dilations, pads, strides)
         require(
             all(b >= 1 for b in blocks) and math.prod(blocks) == length,
-            f"{length} columns, but the image holds {' x '.join(map(str, blocks))} blocks",
+            lambda: f"{length} columns, but the image holds {' x '.join(map(str, blocks))} blocks",
         )
         return [TensorType(x.element_type, [n, ck // k, *image])]
 

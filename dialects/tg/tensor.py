@@ -80,7 +80,7 @@ class WeightOp(TgOp):
     ) -> None:
         sym = props["sym"]
         assert isinstance(sym, SymbolRefAttr)
-        require(not sym.nested_references.data, f"weight names are flat symbols, got {sym}")
+        require(not sym.nested_references.data, lambda: f"weight names are flat symbols, got {sym}")
         require(len(result_types) == 1, "expected one result")
 
 
@@ -99,7 +99,7 @@ class ConstantOp(TgOp):
     ) -> None:
         value = props["value"]
         assert isinstance(value, DenseIntOrFPElementsAttr)
-        require(result_types == [value.type], f"result type must be the value's type {value.type}")
+        require(result_types == [value.type], lambda: f"result type must be the value's type {value.type}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -139,10 +139,10 @@ class ReshapeOp(GivenResultOp):
         cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
     ) -> None:
         (x,), (y,) = operand_types, result_types
-        require(x.element_type == y.element_type, f"element type must stay {x.element_type}")
+        require(x.element_type == y.element_type, lambda: f"element type must stay {x.element_type}")
         require(
             num_elements(x.get_shape()) == num_elements(y.get_shape()),
-            f"cannot reshape {num_elements(x.get_shape())} elements into {y}",
+            lambda: f"cannot reshape {num_elements(x.get_shape())} elements into {y}",
         )
 
 
@@ -162,7 +162,7 @@ class FlattenOp(TgOp):
         (x,) = operand_types
         axis = integer(props, "axis")
         shape = x.get_shape()
-        require(0 <= axis <= len(shape), f"axis {axis} must be in [0, {len(shape)}]")
+        require(0 <= axis <= len(shape), lambda: f"axis {axis} must be in [0, {len(shape)}]")
         return [TensorType(x.element_type, [num_elements(shape[:axis]), num_elements(shape[axis:])])]
 
 
@@ -183,7 +183,8 @@ class TransposeOp(TgOp):
         perm = ints(props, "perm")
         shape = x.get_shape()
         require(
-            sorted(perm) == list(range(len(shape))), f"perm {list(perm)} is not a permutation of 0..{len(shape) - 1}"
+            sorted(perm) == list(range(len(shape))),
+            lambda: f"perm {list(perm)} is not a permutation of 0..{len(shape) - 1}",
         )
         return [TensorType(x.element_type, [shape[p] for p in perm])]
 
@@ -211,12 +212,12 @@ class ConcatOp(TgOp):
         et = same_element_type(list(operand_types), "inputs")
         axis = integer(props, "axis")
         first = operand_types[0].get_shape()
-        require(0 <= axis < len(first), f"axis {axis} must be in [0, {len(first)})")
+        require(0 <= axis < len(first), lambda: f"axis {axis} must be in [0, {len(first)})")
         total = 0
         for i, t in enumerate(operand_types):
             s = t.get_shape()
             ok = len(s) == len(first) and all(a == b for d, (a, b) in enumerate(zip(s, first)) if d != axis)
-            require(ok, f"input #{i} {t} differs from input #0 outside axis {axis}")
+            require(ok, lambda: f"input #{i} {t} differs from input #0 outside axis {axis}")
             total += s[axis]
         return [TensorType(et, [total if d == axis else n for d, n in enumerate(first)])]
 
@@ -249,14 +250,17 @@ class SliceOp(GivenResultOp):
         (x,), (y,) = operand_types, result_types
         starts, steps = ints(props, "starts"), ints(props, "steps")
         shape, out = x.get_shape(), y.get_shape()
-        require(x.element_type == y.element_type, f"element type must stay {x.element_type}")
-        require(len(starts) == len(steps) == len(shape) == len(out), f"starts and steps need one entry per dim of {x}")
+        require(x.element_type == y.element_type, lambda: f"element type must stay {x.element_type}")
+        require(
+            len(starts) == len(steps) == len(shape) == len(out),
+            lambda: f"starts and steps need one entry per dim of {x}",
+        )
         for d, (n, start, step, extent) in enumerate(zip(shape, starts, steps, out)):
-            require(step != 0, f"step of dim {d} is zero")
+            require(step != 0, lambda: f"step of dim {d} is zero")
             if extent == 0:
                 continue
             last = start + (extent - 1) * step
-            require(0 <= start < n and 0 <= last < n, f"dim {d}: indices {start}..{last} leave [0, {n})")
+            require(0 <= start < n and 0 <= last < n, lambda: f"dim {d}: indices {start}..{last} leave [0, {n})")
 
 
 DEPTH_TO_SPACE_MODES = ("DCR", "CRD")
@@ -284,13 +288,13 @@ class DepthToSpaceOp(TgOp):
         b = integer(props, "blocksize")
         string(props, "mode", DEPTH_TO_SPACE_MODES)
         shape = x.get_shape()
-        require(len(shape) in (4, 5), f"depth_to_space takes NCHW or NCHW[k]c, got {x}")
-        require(b >= 1, f"blocksize must be positive, got {b}")
+        require(len(shape) in (4, 5), lambda: f"depth_to_space takes NCHW or NCHW[k]c, got {x}")
+        require(b >= 1, lambda: f"blocksize must be positive, got {b}")
         lane = shape[4] if len(shape) == 5 else 1
         channels = shape[1] * lane
-        require(channels % (b * b) == 0, f"{channels} channels do not split into {b}x{b} blocks")
+        require(channels % (b * b) == 0, lambda: f"{channels} channels do not split into {b}x{b} blocks")
         out_channels = channels // (b * b)
-        require(out_channels % lane == 0, f"{out_channels} output channels do not fill blocks of {lane}")
+        require(out_channels % lane == 0, lambda: f"{out_channels} output channels do not fill blocks of {lane}")
         out = [shape[0], out_channels // lane, shape[2] * b, shape[3] * b, *shape[4:]]
         return [TensorType(x.element_type, out)]
 
@@ -321,19 +325,20 @@ class PadOp(TgOp):
         shape = x.get_shape()
         pads = ints(props, "pads")
         mode = string(props, "mode", PAD_MODES)
-        require(len(pads) == 2 * len(shape), f"pads must have {2 * len(shape)} entries, got {len(pads)}")
+        require(len(pads) == 2 * len(shape), lambda: f"pads must have {2 * len(shape)} entries, got {len(pads)}")
         if (value := props.get("value")) is not None:
             require(mode == "constant", 'only mode "constant" takes a value')
             check_scalar_attr(value, x.element_type, "property 'value'")
         out = [n + pads[d] + pads[d + len(shape)] for d, n in enumerate(shape)]
-        require(all(o >= 0 for o in out), f"pads {list(pads)} crop {x} below zero")
+        require(all(o >= 0 for o in out), lambda: f"pads {list(pads)} crop {x} below zero")
         for d, n in enumerate(shape):
             grow = max(pads[d], pads[d + len(shape)])
             if mode == "constant" or grow <= 0:
                 continue
-            require(n > 0, f"{mode} padding needs a non-empty dim {d}")
+            require(n > 0, lambda: f"{mode} padding needs a non-empty dim {d}")
             require(
-                mode != "reflect" or grow < n, f"reflect padding of {grow} needs dim {d} larger than {grow}, got {n}"
+                mode != "reflect" or grow < n,
+                lambda: f"reflect padding of {grow} needs dim {d} larger than {grow}, got {n}",
             )
         return [TensorType(x.element_type, out)]
 
@@ -350,8 +355,8 @@ class ExpandOp(GivenResultOp):
         cls, operand_types: Sequence[TensorType], result_types: Sequence[TensorType], props: Props
     ) -> None:
         (x,), (y,) = operand_types, result_types
-        require(x.element_type == y.element_type, f"element type must stay {x.element_type}")
-        require(broadcasts_to(x.get_shape(), y.get_shape()), f"{x} does not broadcast to {y}")
+        require(x.element_type == y.element_type, lambda: f"element type must stay {x.element_type}")
+        require(broadcasts_to(x.get_shape(), y.get_shape()), lambda: f"{x} does not broadcast to {y}")
 
     def evaluate(self, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         return [np.broadcast_to(args[0], self.result.type.get_shape())]

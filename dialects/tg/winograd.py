@@ -70,19 +70,19 @@ class Conv2dWinogradOp(TgOp):
         tiles, mo, co, ci, mb = u.get_shape()
         a, a2 = bt.get_shape()
         m, a3 = at.get_shape()
-        require(a == a2, f"the input transform must be square, got {bt}")
-        require(a3 == a and 1 <= m <= a, f"the output transform must be m x {a} with m <= {a}, got {at}")
-        require(tiles == a * a, f"the transformed weight holds {tiles} tiles, the transforms need {a}x{a}")
-        require(co == co_count and ci == cb, f"weight blocks {co}x{ci} differ from the input's {co_count}x{cb}")
+        require(a == a2, lambda: f"the input transform must be square, got {bt}")
+        require(a3 == a and 1 <= m <= a, lambda: f"the output transform must be m x {a} with m <= {a}, got {at}")
+        require(tiles == a * a, lambda: f"the transformed weight holds {tiles} tiles, the transforms need {a}x{a}")
+        require(co == co_count and ci == cb, lambda: f"weight blocks {co}x{ci} differ from the input's {co_count}x{cb}")
         pads = ints(props, "pads")
-        require(len(pads) == 4 and all(p >= 0 for p in pads), f"pads must be 4 values >= 0, got {list(pads)}")
+        require(len(pads) == 4 and all(p >= 0 for p in pads), lambda: f"pads must be 4 values >= 0, got {list(pads)}")
         r = a - m + 1
         oh, ow = h + pads[0] + pads[2] - r + 1, wd + pads[1] + pads[3] - r + 1
-        require(oh >= 1 and ow >= 1, f"the {r}x{r} filter does not fit the padded {h}x{wd} input")
+        require(oh >= 1 and ow >= 1, lambda: f"the {r}x{r} filter does not fit the padded {h}x{wd} input")
         if len(operand_types) == 5:
             require(
                 operand_types[4].get_shape() == (mo * mb,),
-                f"bias must have shape ({mo * mb},), got {operand_types[4]}",
+                lambda: f"bias must have shape ({mo * mb},), got {operand_types[4]}",
             )
         return [TensorType(et, [n, mo, oh, ow, mb])]
 

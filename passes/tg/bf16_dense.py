@@ -68,6 +68,6 @@ class TgBf16Dense(WeightsPass):
     min_macs: int = MIN_MACS  # products with fewer multiply-adds stay float32
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ToBf16(self.store, self.min_macs), apply_recursively=False).rewrite_module(op)
-        for region in op.regions:
-            region_dce(region)
+        if PatternRewriteWalker(ToBf16(self.store, self.min_macs), apply_recursively=False).rewrite_module(op):
+            for region in op.regions:
+                region_dce(region)

@@ -24,6 +24,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from tessel.dialects import tg
 from tessel.dialects.tg.interpret import TgFunctions
+from tessel.ir.keys import attrs_key
 from tessel.ir.weights import WeightsPass, WeightStore
 
 
@@ -110,9 +111,9 @@ def _fold_key(op: Operation) -> tuple | None:
     return (
         op.name,
         tuple(v.owner.weight_name for v in op.operands if isinstance(v.owner, tg.WeightOp)),
-        tuple(sorted((k, str(v)) for k, v in op.properties.items())),
-        tuple(sorted((k, str(v)) for k, v in op.attributes.items())),
-        tuple(str(r.type) for r in op.results),
+        attrs_key(op.properties),
+        attrs_key(op.attributes),
+        tuple(r.type for r in op.results),
     )
 
 
@@ -129,5 +130,5 @@ class TgFoldConstants(WeightsPass):
         interpreter = Interpreter(builtin.ModuleOp([]))
         interpreter.register_implementations(TgFunctions(store if store is not None else {}))
         PatternRewriteWalker(FoldConstantOperands(store, interpreter)).rewrite_module(op)
-        for region in op.regions:
+        for region in op.regions:  # always: the passes before sweep only where they rewrote
             region_dce(region)

@@ -296,8 +296,10 @@ class TgQdqToInteger(WeightsPass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         values = Values(self.store)
-        PatternRewriteWalker(ConvPattern(values)).rewrite_module(op)
-        PatternRewriteWalker(MatmulPattern(values)).rewrite_module(op)
-        PatternRewriteWalker(GlobalAvgPoolPattern(values)).rewrite_module(op)
-        for region in op.regions:
-            region_dce(region)
+        changed = [
+            PatternRewriteWalker(pattern).rewrite_module(op)
+            for pattern in (ConvPattern(values), MatmulPattern(values), GlobalAvgPoolPattern(values))
+        ]
+        if any(changed):
+            for region in op.regions:
+                region_dce(region)

@@ -41,6 +41,7 @@ from tessel.dialects import tg
 from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
 from tessel.dialects.tg.fused import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.ir.keys import attr_key, attrs_key
 from tessel.ir.names import ssa_name
 from tessel.passes.tg.lowering import rules  # noqa: F401  (registers every lowering rule)
 from tessel.passes.tg.lowering.quant import READS_CONSTANT_INPUTS
@@ -82,18 +83,18 @@ def group_key(fused: tg.FusedOp) -> tuple:
     position: dict[SSAValue, tuple[int, int]] = {arg: (-1, i) for i, arg in enumerate(block.args)}
     reads = any(isinstance(op, READS_CONSTANT_INPUTS) for op in block.ops)
     parts: list[object] = [
-        tuple(str(v.type) for v in fused.inputs),
-        tuple(str(r.type) for r in fused.results),
-        tuple(str(v.owner.value) if reads and isinstance(v.owner, tg.ConstantOp) else None for v in fused.inputs),
+        tuple(v.type for v in fused.inputs),
+        tuple(r.type for r in fused.results),
+        tuple(attr_key(v.owner.value) if reads and isinstance(v.owner, tg.ConstantOp) else None for v in fused.inputs),
     ]
     for n, op in enumerate(block.walk()):
         parts.append(
             (
                 op.name,
                 tuple(position.get(v, (-2, id(v))) for v in op.operands),
-                tuple(str(r.type) for r in op.results),
-                tuple(sorted((k, str(v)) for k, v in op.properties.items())),
-                tuple(sorted((k, str(v)) for k, v in op.attributes.items())),
+                tuple(r.type for r in op.results),
+                attrs_key(op.properties),
+                attrs_key(op.attributes),
                 len(op.regions),
             )
         )

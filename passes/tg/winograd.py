@@ -157,6 +157,6 @@ class TgWinograd(WeightsPass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         pattern = ToWinograd(self.store, self.tile, self.min_outputs, self.max_weight_bytes)
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
-        for region in op.regions:
-            region_dce(region)
+        if PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op):
+            for region in op.regions:
+                region_dce(region)

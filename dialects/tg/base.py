@@ -20,10 +20,10 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
-    IntegerType,
     StringAttr,
     TensorType,
     f32,
+    i1,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -186,7 +186,7 @@ def integer(props: Props, key: str, default: int | None = None) -> int:
         if default is None:
             raise VerifyException(f"missing property '{key}'")
         return default
-    if not isinstance(attr, IntegerAttr) or attr.type == IntegerType(1):
+    if not isinstance(attr, IntegerAttr) or attr.type == i1:
         raise VerifyException(f"property '{key}' must be an integer, got {attr}")
     return int(attr.value.data)
 
@@ -195,7 +195,7 @@ def flag(props: Props, key: str, default: bool = False) -> bool:
     attr = props.get(key)
     if attr is None:
         return default
-    if not isinstance(attr, IntegerAttr) or attr.type != IntegerType(1):
+    if not isinstance(attr, IntegerAttr) or attr.type != i1:
         raise VerifyException(f"property '{key}' must be true or false, got {attr}")
     return bool(attr.value.data)
 

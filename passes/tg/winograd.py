@@ -12,10 +12,11 @@ reads each transformed weight only a few times, a^2 x C x K floats streamed from
 little arithmetic. So F(4, 3) where each transformed weight serves at least `min_outputs`
 output pixels (4 tiles of 4 x 4: ResNet's 7x7 layers qualify) and the layer's transformed
 weight stays under `max_weight_bytes`, else F(2, 3) on the same terms (16 tiles of 2 x 2),
-else the direct convolution. Measured on a Zen 3 (AVX2; README): ResNet-18 0.57x
-onnxruntime direct, 1.04x with F(4, 3) only on the layers up to 28x28 and F(2, 3) on
-14x14, 1.23x with F(4, 3) on every 3x3 stride-1 layer, its 7x7x512 ones (37.7 MB each)
-included.
+else the direct convolution. On a Zen 3 (AVX2) this choice took the zoo's ResNet-18 from
+0.82 / 0.72x onnxruntime to 1.30 / 1.16x in two alternating runs, its four 3x3 stride-1
+layers from 0.69x to 1.27x (F(4, 3) on each; README, "Winograd convolutions"), the 7x7x512
+layers' 37.7 MB transformed weights included.
+
 Error: F(4, 3)'s transforms grow values by up to 10x (its points 0,
 +-1, +-2), so its float32 results carry about 10x the rounding error of the direct sum
 (relative 1e-6 .. 1e-5 of the output; F(2, 3) about the direct one's).

@@ -20,6 +20,8 @@ vectors are the channel blocks (ci, mi) throughout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
@@ -28,7 +30,7 @@ from tessel.dialects import tg
 from tessel.dialects.tg.base import ints
 from tessel.dialects.tg.winograd import output_size
 from tessel.passes.tg.lowering.conv_stages import padded_input
-from tessel.passes.tg.lowering.index_maps import expr
+from tessel.passes.tg.lowering.index_maps import IndexElem, expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, add, anchor, mul
 
@@ -59,13 +61,7 @@ def _conv2d_winograd(kb: KernelBuilder, op: Operation, dests: list[SSAValue], th
 
     def along_rows(b: ElementBuilder, s: Index) -> SSAValue:
         y = expr(s[3]) * m
-        return _dot(
-            b,
-            [
-                (b.value(bt, [s[1], p]), b.value(xp, [s[0], s[2], y + p, s[4], s[5]]))
-                for p in map(AffineExpr.constant, range(a))
-            ],
-        )
+        return _row_times(b, bt, s[1], a, lambda p: b.value(xp, [s[0], s[2], y + p, s[4], s[5]]))
 
     kb.elementwise("wino_rows", t1_buf, et, along_rows)
 
@@ -74,13 +70,7 @@ def _conv2d_winograd(kb: KernelBuilder, op: Operation, dests: list[SSAValue], th
     def tile_in(b: ElementBuilder, s: Index) -> SSAValue:
         t = expr(s[4])
         x0 = (t % tw) * m
-        return _dot(
-            b,
-            [
-                (b.value(bt, [s[2], q]), b.value(t1, [s[0], s[1], s[3], t // tw, x0 + q, s[5]]))
-                for q in map(AffineExpr.constant, range(a))
-            ],
-        )
+        return _row_times(b, bt, s[2], a, lambda q: b.value(t1, [s[0], s[1], s[3], t // tw, x0 + q, s[5]]))
 
     kb.elementwise("wino_in", v_buf, et, tile_in)
 
@@ -96,34 +86,27 @@ def _conv2d_winograd(kb: KernelBuilder, op: Operation, dests: list[SSAValue], th
     o1_buf, o1 = stage("wino_cols", [n, a, mo, m, tiles, mb])
 
     def cols_out(b: ElementBuilder, s: Index) -> SSAValue:
-        return _dot(
-            b,
-            [
-                (b.value(at, [s[3], j]), b.value(mm, [s[0], s[1], j, s[2], s[4], s[5]]))
-                for j in map(AffineExpr.constant, range(a))
-            ],
-        )
+        return _row_times(b, at, s[3], a, lambda j: b.value(mm, [s[0], s[1], j, s[2], s[4], s[5]]))
 
     kb.elementwise("wino_cols", o1_buf, et, cols_out)
 
     def out(b: ElementBuilder, s: Index) -> SSAValue:
         y, x_ = expr(s[2]), expr(s[3])
         t = (y // m) * tw + x_ // m
-        total = _dot(
-            b,
-            [
-                (b.value(at, [y % m, i]), b.value(o1, [s[0], i, s[1], x_ % m, t, s[4]]))
-                for i in map(AffineExpr.constant, range(a))
-            ],
-        )
+        total = _row_times(b, at, y % m, a, lambda i: b.value(o1, [s[0], i, s[1], x_ % m, t, s[4]]))
         return then(b, s, add(b, total, b.value(bias, [expr(s[1]) * mb + expr(s[4])])) if bias is not None else total)
 
     kb.elementwise("wino_out", dests[0], et, out)
 
 
-def _dot(b: ElementBuilder, terms: list[tuple[SSAValue, SSAValue]]) -> SSAValue:
-    """sum of c * x over the terms, in order (a multiply-add chain)."""
-    total = mul(b, *terms[0])
-    for c, x in terms[1:]:
-        total = add(b, total, mul(b, c, x))
+def _row_times(
+    b: ElementBuilder, matrix: SSAValue, row: IndexElem, count: int, data: Callable[[AffineExpr], SSAValue]
+) -> SSAValue:
+    """sum over k < count of matrix[row, k] * data(k), in order (a multiply-add chain): one
+    point of a transform applied along one dimension."""
+    total: SSAValue | None = None
+    for k in map(AffineExpr.constant, range(count)):
+        term = mul(b, b.value(matrix, [row, k]), data(k))
+        total = term if total is None else add(b, total, term)
+    assert total is not None, "a transform has at least one term"
     return total

@@ -19,9 +19,10 @@ from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import ints
+from tessel.passes.tg.lowering.conv_stages import blocked_epilogue
 from tessel.passes.tg.lowering.index_maps import expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, shape_of
-from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, _window_index, add, anchor
+from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, _window_index, anchor
 
 
 def bf16_bits(b: ElementBuilder, x: SSAValue) -> SSAValue:
@@ -102,8 +103,7 @@ def _conv2d_nchwc_bf16(kb: KernelBuilder, op: Operation, dests: list[SSAValue], 
         weights = b.value(w, [s[1], r[0], r[1], r[2], r[3], s[4]])
         return b.emit(kernel.Bf16Dot2Op.create(operands=[b.const(0.0, f32), word, weights], result_types=[f32]))
 
-    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        return then(b, s, add(b, acc, b.value(bias, [expr(s[1]) * mb + expr(s[4])])) if bias is not None else acc)
+    with_bias = blocked_epilogue(then, bias, mb)
 
     kb.reduction(
         "conv_bf16",

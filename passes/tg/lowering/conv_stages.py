@@ -7,7 +7,7 @@ as the convolution in MobileNet-v2). The bias and the group's epilogue go in `th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, TensorType
@@ -19,6 +19,20 @@ from tessel.dialects.tg.base import integer, ints
 from tessel.passes.tg.lowering.index_maps import expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, _window_index, add, anchor, mul, read
+
+
+def blocked_epilogue(
+    then: Then, bias: SSAValue | None, block: int
+) -> Callable[[ElementBuilder, Index, SSAValue], SSAValue]:
+    """The epilogue of a blocked convolution's result [n, MO, h, w, block]: the bias of
+    channel mo * block + mi added (if any), then the fused element-wise ops."""
+
+    def epilogue(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        if bias is not None:
+            acc = add(b, acc, b.value(bias, [expr(s[1]) * block + expr(s[4])]))
+        return then(b, s, acc)
+
+    return epilogue
 
 
 def padded_input(
@@ -111,8 +125,7 @@ def _conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAValue], then:
         xv = b.value(x, [s[0], block, h, wi, r[3]])
         return mul(b, xv, b.value(w, [s[1], r[0], r[1], r[2], r[3], s[4]]))
 
-    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        return then(b, s, add(b, acc, b.value(bias, [expr(s[1]) * mb + expr(s[4])])) if bias is not None else acc)
+    with_bias = blocked_epilogue(then, bias, mb)
 
     kb.reduction(
         "conv",
@@ -147,8 +160,7 @@ def _depthwise_conv2d_nchwc(kb: KernelBuilder, op: Operation, dests: list[SSAVal
         xv = read(b, x, [s[0], s[1], h, wi, s[4]], pad=0 if any(pads) else None)
         return mul(b, xv, b.value(w, [s[1], zero, r[0], r[1], zero, s[4]]))
 
-    def with_bias(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-        return then(b, s, add(b, acc, b.value(bias, [expr(s[1]) * cb + expr(s[4])])) if bias is not None else acc)
+    with_bias = blocked_epilogue(then, bias, cb)
 
     kb.reduction(
         "dwconv",

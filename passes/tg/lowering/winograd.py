@@ -29,7 +29,7 @@ from xdsl.ir.affine import AffineExpr
 from tessel.dialects import tg
 from tessel.dialects.tg.base import ints
 from tessel.dialects.tg.winograd import output_size
-from tessel.passes.tg.lowering.conv_stages import padded_input
+from tessel.passes.tg.lowering.conv_stages import blocked_epilogue, padded_input
 from tessel.passes.tg.lowering.index_maps import IndexElem, expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, add, anchor, mul
@@ -90,11 +90,13 @@ def _conv2d_winograd(kb: KernelBuilder, op: Operation, dests: list[SSAValue], th
 
     kb.elementwise("wino_cols", o1_buf, et, cols_out)
 
+    epilogue = blocked_epilogue(then, bias, mb)
+
     def out(b: ElementBuilder, s: Index) -> SSAValue:
         y, x_ = expr(s[2]), expr(s[3])
         t = (y // m) * tw + x_ // m
         total = _row_times(b, at, y % m, a, lambda i: b.value(o1, [s[0], i, s[1], x_ % m, t, s[4]]))
-        return then(b, s, add(b, total, b.value(bias, [expr(s[1]) * mb + expr(s[4])])) if bias is not None else total)
+        return epilogue(b, s, total)
 
     kb.elementwise("wino_out", dests[0], et, out)
 

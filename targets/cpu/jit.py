@@ -74,11 +74,10 @@ class CompiledModule:
             self.seconds["llvm-parse"] = time.perf_counter() - start
             if self.cached is None or not self.cached.exists():
                 start = time.perf_counter()
-                xs = [int(c) for c in os.environ.get("XPTO", "3111")]
-                pto = llvm.create_pipeline_tuning_options(speed_level=xs[0])
-                pto.loop_vectorization = bool(xs[1])
-                pto.slp_vectorization = bool(xs[2])
-                pto.loop_unrolling = bool(xs[3])
+                pto = llvm.create_pipeline_tuning_options(speed_level=3)
+                pto.loop_vectorization = True
+                pto.slp_vectorization = True
+                pto.loop_unrolling = True
                 pb = llvm.create_pass_builder(tm, pto)
                 mpm = pb.getModulePassManager()
                 if own_context:

@@ -21,11 +21,12 @@ gone is a miss. Entries are written to a temporary folder and renamed into place
 concurrent compiles never see half of one; the oldest are evicted past `limit_bytes()`.
 
 Computing that key means importing, verifying and printing the model (0.2 s of ResNet-18's
-0.35 s from the cache), so a compile first looks for a note keyed by the model as given: the digest of its ONNX
-content and the input shapes, under the same compiler, CPU, records and precision
-(`source_key`). The note (`<cache>/models/<source key>.source.json`) names the entry that
-model compiled to and its ports; a note whose entry is gone is a miss and is removed at
-the next eviction.
+0.35 s from the cache), so a compile first looks for a note keyed by the model as given:
+the digest of its ONNX content and the input shapes, under the same compiler, CPU, records
+and precision (`source_key`). The note (`<cache>/models/<source key>.source.json`) names
+the entry that model compiled to and its ports; a note whose entry is gone is a miss and is
+removed at the next eviction.
+
 `TESSEL_MODEL_CACHE=0` turns the cache off (the test suite does: its monkeypatches change
 the compiler in ways no source hash sees).
 """

@@ -1,9 +1,11 @@
-"""The kernel.compute stages of tg.conv2d_winograd (tg-winograd): F(m x m, r x r) as six
-stages: the padding, four element-wise transforms (their a-term sums written out in the
-body) and one product the default schedules tile as a convolution's.
+"""The kernel.compute stages of tg.conv2d_winograd (tg-winograd): F(m x m, r x r) as five
+stages: four element-wise transforms (their a-term sums written out in the body) and one
+product the default schedules tile as a convolution's.
 
-    pad         the input with zero borders out to the tiles' extent (no bounds checks after)
-    wino_rows   t1[n, i, co, ty, x, ci] = sum_p bt[i, p] * xp[n, co, ty*m + p, x, ci]
+    wino_rows   t1[n, i, co, ty, x, ci] = sum_p bt[i, p] * x[n, co, ty*m + p - top, x - left, ci]
+                (zero outside x: the padding and the tiles' overhang, read with bounds
+                checks here instead of copied out by a stage of its own: one LLVM module
+                less per layer, and one pass less over the input)
     wino_in     v[n, i, j, co, t, ci]   = sum_q bt[j, q] * t1[n, i, co, t / TW, (t % TW)*m + q, ci]
     wino_gemm   M[n, i, j, mo, t, mi]   = sum_(co, ci) v[n, i, j, co, t, ci] * u[i*a + j, mo, co, ci, mi]
     wino_cols   o1[n, i, mo, s, t, mi]  = sum_j at[s, j] * M[n, i, j, mo, t, mi]
@@ -29,10 +31,10 @@ from xdsl.ir.affine import AffineExpr
 from tessel.dialects import tg
 from tessel.dialects.tg.base import ints
 from tessel.dialects.tg.winograd import output_size
-from tessel.passes.tg.lowering.conv_stages import blocked_epilogue, padded_input
+from tessel.passes.tg.lowering.conv_stages import blocked_epilogue
 from tessel.passes.tg.lowering.index_maps import IndexElem, expr
 from tessel.passes.tg.lowering.scalar import ElementBuilder, Index, compute_type, element_of, shape_of
-from tessel.passes.tg.lowering.stages import KernelBuilder, Then, add, anchor, mul
+from tessel.passes.tg.lowering.stages import KernelBuilder, Then, add, anchor, mul, read
 
 
 @anchor(tg.Conv2dWinogradOp)
@@ -50,7 +52,8 @@ def _conv2d_winograd(kb: KernelBuilder, op: Operation, dests: list[SSAValue], th
     tiles = th * tw
     rows, cols = th * m + a - m, tw * m + a - m  # the padded input the tiles read
     top, left = ints(op.properties, "pads")[:2]
-    xp, _ = padded_input(kb, x, (top, left, rows - h - top, cols - wd - left), (2, 3))
+    # the borders: rows and columns the tiles read outside x are zeros
+    pad = 0 if any((top, left, rows - h - top, cols - wd - left)) else None
 
     def stage(name: str, shape: list[int]) -> tuple[SSAValue, SSAValue]:
         t = TensorType(et, shape)
@@ -60,8 +63,9 @@ def _conv2d_winograd(kb: KernelBuilder, op: Operation, dests: list[SSAValue], th
     t1_buf, t1 = stage("wino_rows", [n, a, co, th, cols, cb])
 
     def along_rows(b: ElementBuilder, s: Index) -> SSAValue:
-        y = expr(s[3]) * m
-        return _row_times(b, bt, s[1], a, lambda p: b.value(xp, [s[0], s[2], y + p, s[4], s[5]]))
+        y = expr(s[3]) * m - top
+        column = expr(s[4]) - left
+        return _row_times(b, bt, s[1], a, lambda p: read(b, x, [s[0], s[2], y + p, column, s[5]], pad))
 
     kb.elementwise("wino_rows", t1_buf, et, along_rows)
 

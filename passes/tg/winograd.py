@@ -37,6 +37,7 @@ from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints, ints_attr
 from tessel.ir.weights import WeightsPass, WeightStore
 from tessel.passes.tg._known_weights import insert_array, known_value
+from tessel.runtime.model import aligned_empty
 
 # Lavin & Gray's matrices (interpolation points 0, 1, -1 and infinity for F(2, 3); 0, +-1,
 # +-2, infinity for F(4, 3)); tests check Y = A^T [(G g G^T) . (B^T d B)] A against the
@@ -86,7 +87,8 @@ def transform_weight(w: np.ndarray, m: int) -> np.ndarray:
     # per output-channel block, the taps first, then two products over them: the float64
     # temporaries stay in the cache (one einsum over a 512 x 512 layer took 0.4 s; whole-
     # array products 0.2 s of their 300 MB of float64 for ResNet-18)
-    out = np.empty((a * a, *w.shape[:2], *w.shape[4:]), np.float32)
+    # (on a cache line, as the executor wants its weights: it copies any that are not)
+    out = aligned_empty((a * a, *w.shape[:2], *w.shape[4:]), np.float32)
     for o in range(w.shape[0]):
         taps = np.ascontiguousarray(w[o].transpose(1, 2, 0, 3, 4), dtype=np.float64).reshape(3, -1)
         rows = (g @ taps).reshape(a, 3, -1)  # [i, q, rest]

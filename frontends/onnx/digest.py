@@ -13,7 +13,7 @@ models share an input to the hash.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,9 +21,9 @@ import onnx
 
 
 def model_digest(model: onnx.ModelProto, threads: int = 2) -> bytes | None:
-    """The SHA-256 of `model`'s content; None when an initializer's data lives in an
-    external file not loaded into the model (its bytes are not in the proto to hash)."""
-    if any(t.data_location == onnx.TensorProto.EXTERNAL for t in model.graph.initializer):
+    """The SHA-256 of `model`'s content; None when a tensor's data lives in an external
+    file not loaded into the model (its bytes are not in the proto to hash)."""
+    if any(t.data_location == onnx.TensorProto.EXTERNAL for t in _tensors(model.graph)):
         return None
     h = hashlib.sha256(b"onnx model digest 1")
     for field, value in model.ListFields():
@@ -32,6 +32,21 @@ def model_digest(model: onnx.ModelProto, threads: int = 2) -> bytes | None:
         else:
             _field(h, field, value)
     return h.digest()
+
+
+def _tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
+    """Every tensor of a graph: its initializers and its nodes' tensor attributes, in
+    subgraphs too (a Constant's value or an If branch's weights may be external)."""
+    yield from graph.initializer
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.HasField("t"):
+                yield attr.t
+            yield from attr.tensors
+            if attr.HasField("g"):
+                yield from _tensors(attr.g)
+            for g in attr.graphs:
+                yield from _tensors(g)
 
 
 def _graph(h: Any, graph: onnx.GraphProto, threads: int) -> None:

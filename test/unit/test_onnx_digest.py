@@ -84,3 +84,15 @@ def test_external_data_not_loaded_has_no_digest() -> None:
     t.ClearField("raw_data")
     t.external_data.add(key="location", value="weights.bin")
     assert model_digest(m) is None
+
+
+def test_external_data_in_a_subgraph_constant_has_no_digest() -> None:
+    m = model()
+    value = numpy_helper.from_array(np.zeros(4, np.float32), "v")
+    value.data_location = TensorProto.EXTERNAL
+    value.ClearField("raw_data")
+    value.external_data.add(key="location", value="v.bin")
+    const = helper.make_node("Constant", [], ["k"], value=value)
+    branch = helper.make_graph([const], "b", [], [helper.make_tensor_value_info("k", TensorProto.FLOAT, [4])])
+    m.graph.node.append(helper.make_node("If", ["cond"], ["z"], then_branch=branch, else_branch=branch))
+    assert model_digest(m) is None

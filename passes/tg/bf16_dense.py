@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType, f32
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import int_attr, integer
 from tessel.ir.weights import WeightsPass, WeightStore
 from tessel.passes.tg._bf16_pairs import packed_weight
+from tessel.passes.tg._rewrite import rewrite_once
 
 # A product smaller than this (multiply-adds) stays float32: the activations' pairs stage is
 # one more kernel launch, which costs more than the product saves at a recurrent cell's
@@ -68,6 +68,4 @@ class TgBf16Dense(WeightsPass):
     min_macs: int = MIN_MACS  # products with fewer multiply-adds stay float32
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        if PatternRewriteWalker(ToBf16(self.store, self.min_macs), apply_recursively=False).rewrite_module(op):
-            for region in op.regions:
-                region_dce(region)
+        rewrite_once(op, ToBf16(self.store, self.min_macs))

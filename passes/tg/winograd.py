@@ -30,13 +30,13 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import TensorType, f32
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tessel.dialects import tg
 from tessel.dialects.tg.base import integer, ints, ints_attr
 from tessel.ir.weights import WeightsPass, WeightStore
 from tessel.passes.tg._known_weights import insert_array, known_value
+from tessel.passes.tg._rewrite import rewrite_once
 from tessel.runtime.model import aligned_empty
 
 # Lavin & Gray's matrices (interpolation points 0, 1, -1 and infinity for F(2, 3); 0, +-1,
@@ -160,6 +160,4 @@ class TgWinograd(WeightsPass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         pattern = ToWinograd(self.store, self.tile, self.min_outputs, self.max_weight_bytes)
-        if PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op):
-            for region in op.regions:
-                region_dce(region)
+        rewrite_once(op, pattern)

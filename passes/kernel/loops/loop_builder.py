@@ -301,7 +301,15 @@ class StageLowering:
         def slot(ee: Emitter, tvars: Vars) -> list[SSAValue]:
             return [ee.ssa(tvars[id(l)]) for l in tile] or [ee.index(0)]
 
-        self._tile(e, tile, 0, vars_, lambda ee, tv: ee.put(memref.StoreOp.get(init, acc, slot(ee, tv))))
+        # split-K: reduction loops outside the tile; the output holds the partial sums
+        # between their passes, the first pass starts from init, the last adds the epilogue
+        first, last = self._pass_flags(e, vars_, tile_start)
+
+        def start(ee: Emitter, tv: Vars) -> None:
+            value = init if first is None else ee.emit(arith.SelectOp(first, init, self._load_out(ee, tv)))
+            ee.put(memref.StoreOp.get(value, acc, slot(ee, tv)))
+
+        self._tile(e, tile, 0, vars_, start)
 
         def update(ee: Emitter, tv: Vars) -> None:
             axes = self.axis_values(ee, tv)
@@ -333,11 +341,47 @@ class StageLowering:
 
         reduction_nest(e, vars_)
 
+        def finish(e3: Emitter, axes: list[Index], mask: SSAValue | None, value: SSAValue) -> SSAValue:
+            if last is None:
+                return self._then(e3, axes, value, mask)
+            return e3.emit(arith.SelectOp(last, self._as_vector(e3, self._then(e3, axes, value, mask)), value))
+
         def store(ee: Emitter, tv: Vars) -> None:
             value = ee.emit(memref.LoadOp.get(acc, slot(ee, tv)))
-            self._store(ee, tv, lambda e3, axes, mask: self._then(e3, axes, value, mask))
+            self._store(ee, tv, lambda e3, axes, mask: finish(e3, axes, mask, value))
 
         self._tile(e, tile, 0, vars_, store)
+
+    def _pass_flags(self, e: Emitter, vars_: Vars, tile_start: int) -> tuple[SSAValue | None, SSAValue | None]:
+        """(is this the first pass, the last pass) of the reduction loops outside the
+        accumulator tile, as i1 values; (None, None) where there are none."""
+        outside = [l for l in self.s.loops[:tile_start] if l.axis >= self.k]
+        if not outside:
+            return None, None
+        first: SSAValue | None = None
+        last: SSAValue | None = None
+        for loop in outside:
+            var = e.ssa(vars_[id(loop)])
+            at_first = e.emit(cmpi(var, e.index(0), "eq"))
+            trips = self._bound(e, loop, vars_)
+            final = trips - 1 if isinstance(trips, int) else e.emit(arith.SubiOp(trips, e.index(1)))
+            at_last = e.emit(cmpi(var, e.ssa(final), "eq"))
+            first = at_first if first is None else e.emit(arith.AndIOp(first, at_first))
+            last = at_last if last is None else e.emit(arith.AndIOp(last, at_last))
+        return first, last
+
+    def _load_out(self, e: Emitter, vars_: Vars) -> SSAValue:
+        """The output's partial sums at the tile point `vars_` (whole vectors along the
+        innermost axis: the schedule's validation asks for them)."""
+        vars_ = dict(vars_)
+        if self.vec is not None:
+            vars_[id(self.vec)] = 0
+        idx = [e.ssa(a) for a in self.axis_values(e, vars_)[: self.k]]
+        out = self.buffer(self.op.out)
+        if self.width == 1:
+            return e.emit(memref.LoadOp.get(out, idx))
+        assert isinstance(self.out_type, MemRefType)
+        return e.emit(vector.LoadOp(out, idx, VectorType(self.out_type.element_type, [self.width])))
 
     def _tile(self, e: Emitter, tile: list[Loop], i: int, vars_: Vars, fn: Nest) -> None:
         """The tile loops (unrolled or serial) around fn; the vector loop is lanes."""

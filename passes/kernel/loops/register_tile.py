@@ -44,11 +44,18 @@ class VectorUnit:
     fma_per_cycle: int = 2
     loads_per_cycle: int = 2
     fma_latency: int = 4
+    # Without AVX-512 a broadcast operand is its own instruction (vbroadcastss), which on
+    # the AVX2 server cores (Zen 2/3) issues on the vector pipes beside the FMAs (three of
+    # them take either): a 14 x 1 tile's 14 broadcasts per 14 FMAs held a Zen 3 to 60-70%
+    # of onnxruntime's 1x1 convolutions, a 2 x 4 tile's 2 per 8 to 95%. AVX-512 folds the
+    # broadcast into the FMA ({1to16}).
+    broadcast_pipes: int = 0
 
     @staticmethod
     def for_bits(vector_bits: int) -> VectorUnit:
-        """x86-64's vector registers: 32 zmm with AVX-512, else 16 (ymm or xmm)."""
-        return VectorUnit(32 if vector_bits >= 512 else 16)
+        """x86-64's vector registers: 32 zmm with AVX-512, else 16 (ymm or xmm), whose
+        broadcasts take a vector pipe."""
+        return VectorUnit(32) if vector_bits >= 512 else VectorUnit(16, broadcast_pipes=3)
 
     def fits(self, rows: int, cols: int) -> bool:
         """Do rows x cols accumulators, the cols column vectors and the broadcasts fit? (One
@@ -60,18 +67,29 @@ class VectorUnit:
         """Cycles of one reduction step of the tile: the slowest of FMA issue, loads and the
         accumulators' latency."""
         fmas = rows * cols
-        return max(fmas / self.fma_per_cycle, (rows + cols) / self.loads_per_cycle, float(self.fma_latency))
+        issue = fmas / self.fma_per_cycle
+        if self.broadcast_pipes:
+            issue = max(issue, (fmas + rows) / self.broadcast_pipes)
+        return max(issue, (rows + cols) / self.loads_per_cycle, float(self.fma_latency))
 
-    def choose(self, row_extent: int, col_extent: int) -> tuple[int, int]:
-        """(rows, cols) of the tile over a `row_extent` axis and `col_extent` columns (cols
-        divides col_extent; rows may not divide row_extent, the last tile is clamped)."""
+    def cycles(self, rows: int, cols: int, row_extent: int, col_vectors: int) -> float:
+        """Estimated cycles of one reduction step over all the tiles covering row_extent x
+        col_vectors."""
+        return -(-row_extent // rows) * (col_vectors // cols) * self.step_cycles(rows, cols)
+
+    def choose(self, row_extent: int, col_extent: int, group: int = 1, exact: bool = False) -> tuple[int, int]:
+        """(rows, cols) of the tile over a `row_extent` axis and `col_extent` columns, each
+        column `group` vectors wide (cols, in vectors, is a multiple of `group` whose
+        quotient divides col_extent; rows may not divide row_extent, the last tile is
+        clamped, unless `exact`)."""
         best: tuple[float, int, int, int, int] | None = None
-        for cols in (c for c in range(1, min(MAX_COLS, col_extent) + 1) if col_extent % c == 0):
+        for cols in (c * group for c in range(1, min(MAX_COLS // group, col_extent) + 1) if col_extent % c == 0):
             for rows in range(1, min(MAX_ROWS, row_extent) + 1):
                 if not self.fits(rows, cols):
                     break
-                tiles = -(-row_extent // rows) * (col_extent // cols)
-                key = (tiles * self.step_cycles(rows, cols), -rows * cols, cols, rows, cols)
+                if exact and row_extent % rows:
+                    continue
+                key = (self.cycles(rows, cols, row_extent, col_extent * group), -rows * cols, cols, rows, cols)
                 if best is None or key < best:
                     best = key
         assert best is not None, "a 1 x 1 tile always fits"

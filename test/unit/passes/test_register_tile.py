@@ -69,6 +69,10 @@ CONVS = {
     "3x3/2 32->48 @14": (1, 32, 48, 14, 3, 2, 1),
     # 3x3 over 10 columns: a clamped last row tile
     "3x3 16->64 @10": (1, 16, 64, 10, 3, 1, 1),
+    # 1x1 over 512 channels: split-K, the bias and ReLU on the last pass only
+    "pointwise 512->32 @14 (split-K)": (1, 512, 32, 14, 1, 1, 0),
+    # 3x3 over 256 channels, 8 wide: split-K with the taps inside each chunk
+    "3x3 256->32 @8 (split-K)": (1, 256, 32, 8, 3, 1, 1),
 }
 
 
@@ -100,6 +104,8 @@ def test_convolutions_with_channel_block_tiles_compute_the_reference(name: str, 
         ]
         if target.vector_bits == 512:  # the columns are output-channel blocks
             assert any("mo/1x" in s and ":unroll mi/1x16:vector" in s for s in schedules), schedules
+        if "split-K" in name:  # the input channels' chunk loop is outside the tile
+            assert any("co/" in s.split("|acc|")[0] for s in schedules), schedules
         executable, _ = compile_for_cpu(parse_module(make_context(), text), WeightStore({}), threads=2)
     try:
         got = executable.run(inputs)[0]

@@ -96,10 +96,11 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
-// The accumulator tile holds the reduction loops (they cannot be outside it).
-// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 14]]:3: error: sched.cache_write in sched.stage "k0_matmul__s0": reduction loops must be inside the accumulator tile
+// Reduction loops outside the accumulator tile (split-K) keep partial sums in the output:
+// only a sum can be resumed from them.
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 14]]:3: error: sched.cache_write in sched.stage "k0_matmul__s0": reduction loops outside the accumulator tile need an add combiner, not max
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
-  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "max" init 0.000000e+00 : f32 : memref<6x20xf32> {
   ^bb0(%i: index, %j: index, %k: index):
     %x = affine.load %a[%i, %k] : memref<6x8xf32>
     %y = affine.load %b[%k, %j] : memref<8x20xf32>
@@ -112,6 +113,28 @@ sched.stage "k0_matmul__s0" {
   %i, %j, %k = sched.axes ["i", "j", "k"]
   sched.reorder %k, %i, %j
   sched.cache_write at %i
+}
+
+// -----
+
+// ... and every vector whole: a masked tail would load partial sums it does not own.
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 15]]:3: error: sched.cache_write in sched.stage "k0_matmul__s0": reduction loops outside the accumulator tile need whole vectors along the innermost spatial axis
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  %j0, %j1 = sched.split %j by 8
+  sched.reorder %k, %i, %j0, %j1
+  sched.cache_write at %j0
+  sched.vectorize %j1
 }
 
 // -----

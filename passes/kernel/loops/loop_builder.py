@@ -348,9 +348,31 @@ class StageLowering:
 
         def store(ee: Emitter, tv: Vars) -> None:
             value = ee.emit(memref.LoadOp.get(acc, slot(ee, tv)))
-            self._store(ee, tv, lambda e3, axes, mask: finish(e3, axes, mask, value))
+            owned = self._owned(ee, tv, tile_start) if last is not None else None
+            if owned is None:
+                self._store(ee, tv, lambda e3, axes, mask: finish(e3, axes, mask, value))
+                return
+            then = Emitter(Block(), ee.consts)
+            self._store(then, tv, lambda e3, axes, mask: finish(e3, axes, mask, value))
+            then.block.add_op(scf.YieldOp())
+            ee.put(scf.IfOp(owned, [], Region(then.block)))
 
         self._tile(e, tile, 0, vars_, store)
+
+    def _owned(self, e: Emitter, vars_: Vars, tile_start: int) -> SSAValue | None:
+        """With split-K, whether the tile point `vars_` is the clamped tile's own (not one
+        the tile before it computed and stored, whose partial sums already hold this
+        pass's chunk: storing it again would add the chunk twice); None if no outer
+        loop is clamped."""
+        owned: SSAValue | None = None
+        axes = self.axis_values(e, vars_)
+        for loop in self.s.loops[:tile_start]:
+            if not loop.clamp:
+                continue
+            start = e.mul(vars_[id(loop)], loop.stride)  # where the tile would start unclamped
+            mine = e.emit(cmpi(e.ssa(axes[loop.axis]), e.ssa(start), "sge"))
+            owned = mine if owned is None else e.emit(arith.AndIOp(owned, mine))
+        return owned
 
     def _pass_flags(self, e: Emitter, vars_: Vars, tile_start: int) -> tuple[SSAValue | None, SSAValue | None]:
         """(is this the first pass, the last pass) of the reduction loops outside the

@@ -77,18 +77,16 @@ class VectorUnit:
         col_vectors."""
         return -(-row_extent // rows) * (col_vectors // cols) * self.step_cycles(rows, cols)
 
-    def choose(self, row_extent: int, col_extent: int, group: int = 1, exact: bool = False) -> tuple[int, int]:
+    def choose(self, row_extent: int, col_extent: int, group: int = 1) -> tuple[int, int]:
         """(rows, cols) of the tile over a `row_extent` axis and `col_extent` columns, each
         column `group` vectors wide (cols, in vectors, is a multiple of `group` whose
         quotient divides col_extent; rows may not divide row_extent, the last tile is
-        clamped, unless `exact`)."""
+        clamped)."""
         best: tuple[float, int, int, int, int] | None = None
         for cols in (c * group for c in range(1, min(MAX_COLS // group, col_extent) + 1) if col_extent % c == 0):
             for rows in range(1, min(MAX_ROWS, row_extent) + 1):
                 if not self.fits(rows, cols):
                     break
-                if exact and row_extent % rows:
-                    continue
                 key = (self.cycles(rows, cols, row_extent, col_extent * group), -rows * cols, cols, rows, cols)
                 if best is None or key < best:
                     best = key

@@ -124,7 +124,7 @@ class StageSchedule:
     def _validate_split_reduction(self, op: kernel.ComputeOp, outside: list[Loop]) -> None:
         """Reduction loops outside the accumulator tile (split-K: each pass of them adds a
         chunk of the reduction to the partial sums the output holds, loop_builder.py) need
-        partial sums the output can hold and every output element in exactly one tile."""
+        partial sums the output can hold and every output element stored by one tile."""
         init = op.init
         out = op.out.type
         if op.combiner != "add":
@@ -137,10 +137,11 @@ class StageSchedule:
             raise ValueError("reduction loops outside the accumulator tile need an output of the accumulator's type")
         if any(l.kind != "serial" for l in outside):
             raise ValueError("reduction loops outside the accumulator tile must be serial")
-        if any(l.clamp for l in self.loops):
-            # an overlapping tile would add the chunk twice to the elements it shares
-            raise ValueError("reduction loops outside the accumulator tile take no clamped tiles")
         vec = self.loops[-1] if self.loops and self.loops[-1].kind == "vector" else None
+        if vec is not None and any(l.clamp and l.axis == vec.axis for l in self.loops):
+            # (a clamped tile of rows stores only the rows it owns; an overlapping last
+            # vector would need lane masks for that)
+            raise ValueError("reduction loops outside the accumulator tile take no overlapping last vector")
         if vec is not None and (vec.axis != op.spatial_count - 1 or op.domain[vec.axis] % vec.extent):
             raise ValueError(
                 "reduction loops outside the accumulator tile need whole vectors along the innermost spatial axis"
@@ -366,11 +367,11 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         rows, cols = unit.choose(row_extent, col_extent)
         # a block of a few vectors (NCHW16c on AVX2: 2 ymm) makes whole blocks the columns:
         # points of the second axis, each `vectors` wide, so that each broadcast feeds
-        # several blocks' FMAs; rows that divide their axis, so it can take split-K
+        # several blocks' FMAs
         group = 1
         blocked = second_axis(op, v, rows_axis) if 1 < vectors <= MAX_GROUP and extents[v] % width == 0 else None
         if blocked is not None:
-            b_rows, b_cols = unit.choose(row_extent, extents[blocked], vectors, exact=True)
+            b_rows, b_cols = unit.choose(row_extent, extents[blocked], vectors)
             # (the other tile covers one point of the blocked axis: it repeats for each; a
             # tie goes to the blocks, which can take split-K: a 28x28x512 -> 256 1x1
             # convolution ran 0.84x onnxruntime with 4 x 2 vectors, 0.97x with 2 x 2 x 2)
@@ -400,7 +401,7 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         # (split-K only where the columns are blocks of a second axis, a convolution's
         # output channels: a 1024^3 matrix product's 4 x 16 tile split over k ran 0.75x
         # instead of 0.95x onnxruntime in one cpu_ops run on a Zen 3)
-        if not clamp and not overlap and col_axis != v:
+        if not overlap and col_axis != v:
             extent_in_tile = {col_axis: cols, v: group * width}
             if rows_axis is not None:
                 extent_in_tile[rows_axis] = rows

@@ -73,6 +73,9 @@ CONVS = {
     "pointwise 512->32 @14 (split-K)": (1, 512, 32, 14, 1, 1, 0),
     # 3x3 over 256 channels, 8 wide: split-K with the taps inside each chunk
     "3x3 256->32 @8 (split-K)": (1, 256, 32, 8, 3, 1, 1),
+    # 1x1 over 1024 channels on a 7x7 map: split-K with a clamped last row tile, which
+    # stores only the rows the tile before it did not
+    "pointwise 1024->32 @7 (split-K, clamped)": (1, 1024, 32, 7, 1, 1, 0),
 }
 
 

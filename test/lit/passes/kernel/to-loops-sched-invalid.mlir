@@ -139,6 +139,28 @@ sched.stage "k0_matmul__s0" {
 
 // -----
 
+// ... and no overlapping last vector (a clamped tile of rows is fine: it stores only its own rows).
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 15]]:3: error: sched.cache_write in sched.stage "k0_matmul__s0": reduction loops outside the accumulator tile take no overlapping last vector
+func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {
+  kernel.compute "matmul" %c(i = 6, j = 20) reduce(k = 8) combine "add" init 0.000000e+00 : f32 : memref<6x20xf32> {
+  ^bb0(%i: index, %j: index, %k: index):
+    %x = affine.load %a[%i, %k] : memref<6x8xf32>
+    %y = affine.load %b[%k, %j] : memref<8x20xf32>
+    %p = arith.mulf %x, %y : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_matmul__s0" {
+  %i, %j, %k = sched.axes ["i", "j", "k"]
+  %j0, %j1 = sched.split_clamp %j by 8
+  sched.reorder %k, %i, %j0, %j1
+  sched.cache_write at %j0
+  sched.vectorize %j1
+}
+
+// -----
+
 // A loop is annotated once.
 // CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 14]]:3: error: sched.parallel in sched.stage "k0_matmul__s0": the loop is already unroll
 func.func @k0_matmul(%a: memref<6x8xf32>, %b: memref<8x20xf32>, %c: memref<6x20xf32>) attributes {kernel.kernel} {

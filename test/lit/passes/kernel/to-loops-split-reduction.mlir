@@ -5,9 +5,8 @@
 // reduction would read 14 pixels' 1024 channels and the weights of its blocks (88 KiB on
 // AVX2), streamed from L2 for every tile; in chunks of 4 input blocks (64 channels, 8.5 KiB)
 // the chunk loop goes outside every tile, just inside the parallel one. On AVX2 the tile is
-// 2 pixels x 2 output blocks of 2 vectors (each broadcast feeds 4 FMAs; rows that divide
-// the 14 columns, since a clamped tile would add its overlap twice); on AVX-512 14 pixels x
-// 2 blocks of one vector.
+// 2 pixels x 2 output blocks of 2 vectors (each broadcast feeds 4 FMAs, where a 14 x 1
+// tile's broadcast fed one); on AVX-512 14 pixels x 2 blocks of one vector.
 // AVX2-LABEL: func.func @pointwise__s0(
 // AVX2-SAME:    kernel.schedule = "mo/2x32:parallel co/4x16 n/1x1 oh/1x14 ow/2x7 mi/16x1 |acc| co/1x4 ci/1x16 ow/1x2:unroll mo/1x2:unroll mi/8x2:unroll mi/1x8:vector"
 // The first chunk starts from zero, later ones from the output's partial sums:
@@ -82,4 +81,27 @@ sched.stage "k0_matmul__s0" {
   sched.reorder %k0, %i, %j0, %k1, %j1
   sched.cache_write at %j0
   sched.vectorize %j1
+}
+
+// -----
+
+// A 7x7 map: 4-pixel row tiles, the last one clamped to end at column 7 (it recomputes
+// column 3). With split-K that column's sums already hold this pass's chunk, stored by
+// the tile before, so the clamped tile stores only the columns it owns (those at or past
+// where it would have started unclamped).
+// AVX2-LABEL: func.func @seven__s0(
+// AVX2-SAME:    kernel.schedule = "mo/1x4:parallel co/8x8 n/1x1 oh/1x7 ow/4x2:clamp mi/16x1 |acc| co/1x8 ci/1x16 ow/1x4:unroll mi/8x2:unroll mi/1x8:vector"
+// AVX2:         %[[START:.*]] = arith.muli %ow, %{{.*}} : index
+// AVX2:         %[[OWNED:.*]] = arith.cmpi sge, %{{.*}}, %[[START]] : index
+// AVX2-NEXT:    scf.if %[[OWNED]] {
+// AVX2:           vector.store
+func.func @seven(%x: memref<1x64x7x7x16xf32>, %w: memref<4x64x16x16xf32>, %y: memref<1x4x7x7x16xf32>) attributes {kernel.kernel} {
+  kernel.compute "conv" %y(n = 1, mo = 4, oh = 7, ow = 7, mi = 16) reduce(co = 64, ci = 16) combine "add" init 0.000000e+00 : f32 : memref<1x4x7x7x16xf32> {
+  ^bb0(%n: index, %mo: index, %oh: index, %ow: index, %mi: index, %co: index, %ci: index):
+    %a = affine.load %x[0, %co, %oh, %ow, %ci] : memref<1x64x7x7x16xf32>
+    %v = affine.load %w[%mo, %co, %ci, %mi] : memref<4x64x16x16xf32>
+    %p = arith.mulf %a, %v : f32
+    kernel.yield %p : f32
+  }
+  func.return
 }

@@ -400,8 +400,11 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
         notes.append(f"register tile {shape}" + (", last vector overlapping" if overlap else ""))
         # (split-K only where the columns are blocks of a second axis, a convolution's
         # output channels: a 1024^3 matrix product's 4 x 16 tile split over k ran 0.75x
-        # instead of 0.95x onnxruntime in one cpu_ops run on a Zen 3)
-        if not overlap and col_axis != v:
+        # instead of 0.95x onnxruntime in one cpu_ops run on a Zen 3, and slower on a Zen 5
+        # too; and only with 16 registers: their 8-FMA tiles read 4 weight vectors a step,
+        # 128 bytes every 4 cycles, about all an L2 delivers, where AVX-512's 28-FMA tiles
+        # read 2; not measured on an AVX-512 core)
+        if not overlap and col_axis != v and vector_bits < 512:
             extent_in_tile = {col_axis: cols, v: group * width}
             if rows_axis is not None:
                 extent_in_tile[rows_axis] = rows

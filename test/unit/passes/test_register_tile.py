@@ -107,7 +107,7 @@ def test_convolutions_with_channel_block_tiles_compute_the_reference(name: str, 
         ]
         if target.vector_bits == 512:  # the columns are output-channel blocks
             assert any("mo/1x" in s and ":unroll mi/1x16:vector" in s for s in schedules), schedules
-        if "split-K" in name:  # the input channels' chunk loop is outside the tile
+        if "split-K" in name and target.vector_bits < 512:  # the channels' chunk loop is outside the tile
             assert any("co/" in s.split("|acc|")[0] for s in schedules), schedules
         executable, _ = compile_for_cpu(parse_module(make_context(), text), WeightStore({}), threads=2)
     try:

@@ -6,7 +6,8 @@
 // AVX2), streamed from L2 for every tile; in chunks of 4 input blocks (64 channels, 8.5 KiB)
 // the chunk loop goes outside every tile, just inside the parallel one. On AVX2 the tile is
 // 2 pixels x 2 output blocks of 2 vectors (each broadcast feeds 4 FMAs, where a 14 x 1
-// tile's broadcast fed one); on AVX-512 14 pixels x 2 blocks of one vector.
+// tile's broadcast fed one). AVX-512's tile, 14 pixels x 2 blocks of one vector, does 28
+// FMAs a step on 2 weight vectors: one pass (split-K is for 16-register targets).
 // AVX2-LABEL: func.func @pointwise__s0(
 // AVX2-SAME:    kernel.schedule = "mo/2x32:parallel co/4x16 n/1x1 oh/1x14 ow/2x7 mi/16x1 |acc| co/1x4 ci/1x16 ow/1x2:unroll mo/1x2:unroll mi/8x2:unroll mi/1x8:vector"
 // The first chunk starts from zero, later ones from the output's partial sums:
@@ -19,7 +20,8 @@
 // AVX2-NEXT:    %[[OUT:.*]] = arith.select %[[LAST]], %[[RELU]], %{{.*}} : vector<8xf32>
 // AVX2-NEXT:    vector.store %[[OUT]], %y[{{.*}}] : memref<1x64x14x14x16xf32>, vector<8xf32>
 // AVX512-LABEL: func.func @pointwise__s0(
-// AVX512-SAME:    kernel.schedule = "mo/2x32:parallel co/4x16 n/1x1 oh/1x14 ow/14x1 mi/16x1 |acc| co/1x4 ci/1x16 ow/1x14:unroll mo/1x2:unroll mi/1x16:vector"
+// AVX512-SAME:    kernel.schedule = "mo/2x32:parallel n/1x1 oh/1x14 ow/14x1 mi/16x1 |acc| co/1x64 ci/1x16 ow/1x14:unroll mo/1x2:unroll mi/1x16:vector"
+// AVX512-NOT:     arith.select
 func.func @pointwise(%x: memref<1x64x14x14x16xf32>, %w: memref<64x64x16x16xf32>, %b: memref<1024xf32>, %y: memref<1x64x14x14x16xf32>) attributes {kernel.kernel} {
   kernel.compute "conv" %y(n = 1, mo = 64, oh = 14, ow = 14, mi = 16) reduce(co = 64, ci = 16) combine "add" init 0.000000e+00 : f32 : memref<1x64x14x14x16xf32> {
   ^bb0(%n: index, %mo: index, %oh: index, %ow: index, %mi: index, %co: index, %ci: index):

@@ -21,8 +21,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypedAttribut
 
 from tessel.dialects import kernel
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.kernel.loops import transfer
+from tessel.passes.kernel.loops import split_k, transfer
 from tessel.passes.kernel.loops.affine_analysis import dims_only
+from tessel.passes.kernel.loops.dot_accumulate import accumulate_dot
 from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
 from tessel.passes.kernel.loops.lane_body import RegionCloner
 from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
@@ -303,7 +304,8 @@ class StageLowering:
 
         # split-K: reduction loops outside the tile; the output holds the partial sums
         # between their passes, the first pass starts from init, the last adds the epilogue
-        first, last = self._pass_flags(e, vars_, tile_start)
+        outside = [l for l in self.s.loops[:tile_start] if l.axis >= self.k]
+        first, last = split_k.pass_flags(e, outside, vars_, lambda loop: self._bound(e, loop, vars_))
 
         def start(ee: Emitter, tv: Vars) -> None:
             value = init if first is None else ee.emit(arith.SelectOp(first, init, self._load_out(ee, tv)))
@@ -348,57 +350,17 @@ class StageLowering:
 
         def store(ee: Emitter, tv: Vars) -> None:
             value = ee.emit(memref.LoadOp.get(acc, slot(ee, tv)))
-            owned = self._owned(ee, tv, tile_start) if last is not None else None
-            if owned is None:
-                self._store(ee, tv, lambda e3, axes, mask: finish(e3, axes, mask, value))
-                return
-            then = Emitter(Block(), ee.consts)
-            self._store(then, tv, lambda e3, axes, mask: finish(e3, axes, mask, value))
-            then.block.add_op(scf.YieldOp())
-            ee.put(scf.IfOp(owned, [], Region(then.block)))
+            mine = None
+            if last is not None:
+                mine = split_k.owned(ee, self.s.loops[:tile_start], tv, self.axis_values(ee, tv))
+            self._guarded(ee, mine, lambda e2: self._store(e2, tv, lambda e3, axes, m: finish(e3, axes, m, value)))
 
         self._tile(e, tile, 0, vars_, store)
-
-    def _owned(self, e: Emitter, vars_: Vars, tile_start: int) -> SSAValue | None:
-        """With split-K, whether the tile point `vars_` is the clamped tile's own (not one
-        the tile before it computed and stored, whose partial sums already hold this
-        pass's chunk: storing it again would add the chunk twice); None if no outer
-        loop is clamped."""
-        owned: SSAValue | None = None
-        axes = self.axis_values(e, vars_)
-        for loop in self.s.loops[:tile_start]:
-            if not loop.clamp:
-                continue
-            start = e.mul(vars_[id(loop)], loop.stride)  # where the tile would start unclamped
-            mine = e.emit(cmpi(e.ssa(axes[loop.axis]), e.ssa(start), "sge"))
-            owned = mine if owned is None else e.emit(arith.AndIOp(owned, mine))
-        return owned
-
-    def _pass_flags(self, e: Emitter, vars_: Vars, tile_start: int) -> tuple[SSAValue | None, SSAValue | None]:
-        """(is this the first pass, the last pass) of the reduction loops outside the
-        accumulator tile, as i1 values; (None, None) where there are none."""
-        outside = [l for l in self.s.loops[:tile_start] if l.axis >= self.k]
-        if not outside:
-            return None, None
-        first: SSAValue | None = None
-        last: SSAValue | None = None
-        for loop in outside:
-            var = e.ssa(vars_[id(loop)])
-            at_first = e.emit(cmpi(var, e.index(0), "eq"))
-            trips = self._bound(e, loop, vars_)
-            final = trips - 1 if isinstance(trips, int) else e.emit(arith.SubiOp(trips, e.index(1)))
-            at_last = e.emit(cmpi(var, e.ssa(final), "eq"))
-            first = at_first if first is None else e.emit(arith.AndIOp(first, at_first))
-            last = at_last if last is None else e.emit(arith.AndIOp(last, at_last))
-        return first, last
 
     def _load_out(self, e: Emitter, vars_: Vars) -> SSAValue:
         """The output's partial sums at the tile point `vars_` (whole vectors along the
         innermost axis: the schedule's validation asks for them)."""
-        vars_ = dict(vars_)
-        if self.vec is not None:
-            vars_[id(self.vec)] = 0
-        idx = [e.ssa(a) for a in self.axis_values(e, vars_)[: self.k]]
+        idx = [e.ssa(a) for a in self.axis_values(e, self._first_lane(vars_))[: self.k]]
         out = self.buffer(self.op.out)
         if self.width == 1:
             return e.emit(memref.LoadOp.get(out, idx))
@@ -525,9 +487,7 @@ class StageLowering:
     def _store(
         self, e: Emitter, vars_: Vars, value_fn: Callable[[Emitter, list[Index], SSAValue | None], SSAValue]
     ) -> None:
-        vars_ = dict(vars_)
-        if self.vec is not None:
-            vars_[id(self.vec)] = 0
+        vars_ = self._first_lane(vars_)
         axes = self.axis_values(e, vars_)
         mask = self._lane_mask(e, vars_)
         value = value_fn(e, axes, mask)
@@ -555,15 +515,24 @@ class StageLowering:
                 scalar = e.emit(vector.ExtractOp(value, [lane], vector_element(value)))
                 self._guarded_lane(e, mask, lane, _store_to(scalar, out, lane_idx))
 
+    def _first_lane(self, vars_: Vars) -> Vars:
+        """`vars_` at the first lane of the vector loop (where a vector load or store starts)."""
+        return vars_ if self.vec is None else {**vars_, id(self.vec): 0}
+
     def _guarded_lane(self, e: Emitter, mask: SSAValue | None, lane: int, fn: Callable[[Emitter], None]) -> None:
-        if mask is None:
+        bit = None if mask is None else e.emit(vector.ExtractOp(mask, [lane], vector_element(mask)))
+        self._guarded(e, bit, fn)
+
+    @staticmethod
+    def _guarded(e: Emitter, cond: SSAValue | None, fn: Callable[[Emitter], None]) -> None:
+        """fn's ops, inside an scf.if on `cond` unless it is None."""
+        if cond is None:
             fn(e)
             return
-        bit = e.emit(vector.ExtractOp(mask, [lane], vector_element(mask)))
         then = Block()
         fn(Emitter(then, e.consts))
         then.add_op(scf.YieldOp())
-        e.put(scf.IfOp(bit, [], Region(then)))
+        e.put(scf.IfOp(cond, [], Region(then)))
 
     def _as_vector(self, e: Emitter, value: SSAValue) -> SSAValue:
         if self.width > 1 and not isinstance(value.type, VectorType):
@@ -588,7 +557,7 @@ class StageLowering:
         floating = not isinstance(self._init().get_type(), IntegerType)
         kind = self.op.combiner
         assert kind is not None, "a reduction has a combiner"
-        if floating and kind == "add" and (fused := _accumulate_dot(e, acc, term)) is not None:
+        if floating and kind == "add" and (fused := accumulate_dot(e, acc, term)) is not None:
             return fused
         if floating:
             floats: dict[str, type[arith.FloatingPointLikeBinaryOperation]] = {
@@ -611,7 +580,7 @@ class StageLowering:
             "umax": arith.MaxUIOp,
             "umin": arith.MinUIOp,
         }
-        if kind == "add" and (fused := _accumulate_dot(e, acc, term)) is not None:
+        if kind == "add" and (fused := accumulate_dot(e, acc, term)) is not None:
             return fused
         return e.emit(ints[kind](acc, term))
 
@@ -622,32 +591,3 @@ class StageLowering:
         if not self.op.then.blocks:
             return acc
         return RegionCloner(self, e, axes, mask).run(self.op.then.block, [*axes[: self.k], acc])
-
-
-def _accumulate_dot(e: Emitter, acc: SSAValue, term: SSAValue) -> SSAValue | None:
-    """acc + kernel.dot4(0, a, b) as kernel.dot4(acc, a, b), and the same of kernel.bf16dot2:
-    the body computes its term from zero (it cannot see the accumulator), and vpdpbusd and
-    vdpbf16ps add into their destination, so the sum would otherwise cost a second
-    instruction per step. The zero-based dot is dropped when nothing else reads it."""
-    dot = term.owner
-    if not isinstance(dot, kernel.Dot4Op | kernel.Bf16Dot2Op) or not _is_zero(dot.acc) or dot.acc.type != acc.type:
-        return None
-    fused = e.emit(type(dot).create(operands=[acc, dot.lhs, dot.rhs], result_types=[acc.type]))
-    if not dot.result.uses:
-        dot.detach()
-        dot.erase()
-    return fused
-
-
-def _is_zero(v: SSAValue) -> bool:
-    """A zero (integer or float): a constant, or a vector broadcast of one."""
-    owner = v.owner
-    if isinstance(owner, vector.BroadcastOp):
-        return _is_zero(owner.source)
-    if isinstance(owner, arith.ConstantOp):
-        value = owner.value
-        if isinstance(value, IntegerAttr | FloatAttr):
-            return value.value.data == 0
-        values = getattr(value, "get_values", lambda: None)()
-        return values is not None and all(x == 0 for x in values)
-    return False

@@ -33,6 +33,32 @@ from tessel.passes.kernel.loops.row_fusion import fusable_rows, row_schedule
 from tessel.passes.kernel.loops.schedule import VECTOR_BITS, StageSchedule, default_schedule
 
 
+def used_buffers(ops: list[kernel.ComputeOp], visible: list[SSAValue]) -> list[SSAValue]:
+    """The buffers of `visible` that `ops` read or write, in the order of `visible`.
+
+    A stage function takes only these: the stages of two kernels that compute the same
+    thing over the same buffers then lower to the same code whatever else the kernels take
+    (a residual input, a bias), and the LLVM emitter compiles that code once."""
+    used: set[SSAValue] = set()
+    for op in ops:
+        used.update(op.operands)
+        for inner in op.walk():
+            used.update(inner.operands)
+    return [v for v in visible if v in used]
+
+
+def stage_key(op: kernel.ComputeOp, buffers: list[SSAValue]) -> str:
+    """The compute's text over its buffers named by position (`%b0`, `%b1`, ...): two stages
+    with the same key under the same default schedule lower to the same function, so the
+    second is a copy of the first (kernel-to-loops' time is mostly that lowering)."""
+    block = Block(arg_types=[b.type for b in buffers])
+    for i, arg in enumerate(block.args):
+        arg.name_hint = f"b{i}"
+    clone = op.clone(value_mapper=dict(zip(buffers, block.args)))
+    block.add_op(clone)
+    return str(clone)
+
+
 def stage_function(
     name: str, op: kernel.ComputeOp, visible: list[SSAValue], schedule: StageSchedule, target: str = "cpu"
 ) -> tuple[func.FuncOp, int]:
@@ -155,6 +181,7 @@ class KernelToLoops(ModulePass):
             )
         written = sched.stages(list(op.ops))
         used: set[str] = set()
+        lowered: dict[str, tuple[func.FuncOp, int]] = {}  # stage_key -> (stage function, extent)
         for fn in list(op.ops):
             if not isinstance(fn, func.FuncOp) or KERNEL_ATTR not in fn.attributes:
                 continue
@@ -170,16 +197,15 @@ class KernelToLoops(ModulePass):
                     continue
                 name = f"{fn.sym_name.data}__s{count}"
                 count += 1
+                buffers = used_buffers([o], visible)
                 if name in written:
-                    schedule = schedule_from_stage(o, written[name], self.target)
                     used.add(name)
+                    schedule = schedule_from_stage(o, written[name], self.target)
+                    stage_fn, extent = stage_function(name, o, buffers, schedule, self.target)
                 else:
-                    schedule = (
-                        default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o, self.vector_bits)
-                    )
-                stage_fn, extent = stage_function(name, o, list(visible), schedule, self.target)
+                    stage_fn, extent = self._default_stage(name, o, buffers, lowered)
                 op.body.block.insert_op_before(stage_fn, fn)
-                block.insert_op_before(_launch(name, visible, extent), o)
+                block.insert_op_before(_launch(name, buffers, extent), o)
                 o.detach()
                 o.erase()
         for name, stage in written.items():
@@ -190,6 +216,21 @@ class KernelToLoops(ModulePass):
                 )
             stage.detach()
             stage.erase()
+
+    def _default_stage(
+        self, name: str, o: kernel.ComputeOp, buffers: list[SSAValue], lowered: dict[str, tuple[func.FuncOp, int]]
+    ) -> tuple[func.FuncOp, int]:
+        """The stage function of `o` under its target's default schedule; a copy, renamed,
+        when an identical stage was lowered before (`lowered`, by stage_key)."""
+        key = stage_key(o, buffers)
+        if key in lowered:
+            first, extent = lowered[key]
+            copy = first.clone()
+            copy.sym_name = StringAttr(name)
+            return copy, extent
+        schedule = default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o, self.vector_bits)
+        lowered[key] = stage_function(name, o, buffers, schedule, self.target)
+        return lowered[key]
 
     def _fuse_rows(self, module: builtin.ModuleOp, fn: func.FuncOp, written: dict[str, sched.StageOp]) -> bool:
         """Lower the kernel's stages as one row-fused stage `<kernel>__s0` when they fuse
@@ -211,9 +252,10 @@ class KernelToLoops(ModulePass):
             if o is computes[-1]:
                 break
         name = f"{fn.sym_name.data}__s0"
-        stage_fn, extent = fused_stage_function(name, computes, r, visible, [s for s in schedules if s is not None])
+        buffers = used_buffers(computes, visible)
+        stage_fn, extent = fused_stage_function(name, computes, r, buffers, [s for s in schedules if s is not None])
         module.body.block.insert_op_before(stage_fn, fn)
-        block.insert_op_before(_launch(name, visible, extent), computes[-1])
+        block.insert_op_before(_launch(name, buffers, extent), computes[-1])
         for c in computes:
             c.detach()
             c.erase()

@@ -3,9 +3,9 @@
 // kernel-to-loops replaces every kernel.compute by a kernel.launch of a stage function
 // that holds the stage's loops under the default schedule. What the checks pin, because
 // the CPU's speed and correctness hang on it:
-//   - the stage function's signature: the kernel's buffers, then the temporaries
-//     allocated before the stage, then [lo, hi) of the parallel loop; `over N` on the
-//     launch is that loop's trip count (1 when nothing is parallel);
+//   - the stage function's signature: the buffers the stage reads or writes (kernel
+//     arguments, then temporaries, in the kernel's order), then [lo, hi) of the parallel
+//     loop; `over N` on the launch is that loop's trip count (1 when nothing is parallel);
 //   - the schedule string, and that the loops follow it: a parallel outer loop from lo
 //     to hi once a stage has >= 4096 points of work, the innermost spatial axis in
 //     512-bit vectors (16 x f32) or the widest power of two >= 4 that divides it (so
@@ -174,14 +174,14 @@ func.func @main(%a: tensor<28x16xf32>, %b: tensor<16x16xf32>) -> tensor<28x16xf3
 
 // -----
 
-// Softmax: a stage function sees the temporaries allocated before its stage (s0 and s1
-// have %max, s2 and s3 also %sum), and the kernel launches the stages in order around the
-// allocations. The row max has no vector axis (extent 1), so it is a scalar reduction:
+// Softmax: a stage function takes only the buffers its stage touches (s0 reads x and
+// writes %max; s2 and s3 never see x or %max), and the kernel launches the stages in order
+// around the allocations. The row max has no vector axis (extent 1), so it is a scalar reduction:
 // the accumulator starts at -inf and is carried through iter_args. exp(x - max) is
 // written to the output (s1), summed (s2), and the output scaled in place by 1 / sum (s3);
 // max and sum do not depend on the lane: one scalar load, broadcast.
 // CHECK-LABEL: func.func @k0_softmax__s0(
-// CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %{{.*}}: memref<2x16xf32>, %[[MAX:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %[[MAX:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:    kernel.schedule = "o0/1x2 o1/1x1 r0/1x16"
 // CHECK:         scf.for %[[O0:[a-z0-9_]+]] =
 // CHECK:           scf.for %[[O1:[a-z0-9_]+]] =
@@ -203,10 +203,10 @@ func.func @main(%a: tensor<28x16xf32>, %b: tensor<16x16xf32>) -> tensor<28x16xf3
 // CHECK-NEXT:    %[[E:[a-z0-9_]+]] = math.exp %[[D]] : vector<16xf32>
 // CHECK-NEXT:    vector.store %[[E]], %[[Y]][%[[I0]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
 // CHECK-LABEL: func.func @k0_softmax__s2(
-// CHECK-SAME:    %{{.*}}: memref<2x16xf32>, %{{.*}}: memref<2x16xf32>, %{{.*}}: memref<2x1xf32>, %{{.*}}: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME:    %{{.*}}: memref<2x16xf32>, %{{.*}}: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
 // CHECK-LABEL: func.func @k0_softmax__s3(
-// CHECK-SAME:    %{{.*}}: memref<2x16xf32>, %[[Y:[a-z0-9_]+]]: memref<2x16xf32>, %{{.*}}: memref<2x1xf32>, %[[SUM:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME:    %[[Y:[a-z0-9_]+]]: memref<2x16xf32>, %[[SUM:[a-z0-9_]+]]: memref<2x1xf32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK:         %[[SV:[a-z0-9_]+]] = memref.load %[[SUM]][%[[I0:[a-z0-9_]+]], %{{.*}}] : memref<2x1xf32>
 // CHECK-NEXT:    %[[R:[a-z0-9_]+]] = arith.divf %{{.*}}, %[[SV]] : f32
 // CHECK-NEXT:    %[[EV:[a-z0-9_]+]] = vector.load %[[Y]][%[[I0]], %{{.*}}] : memref<2x16xf32>, vector<16xf32>
@@ -216,11 +216,11 @@ func.func @main(%a: tensor<28x16xf32>, %b: tensor<16x16xf32>) -> tensor<28x16xf3
 // CHECK-LABEL: func.func @k0_softmax(
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<2x16xf32>, %[[Y:[a-z0-9_]+]]: memref<2x16xf32>) attributes {kernel.kernel} {
 // CHECK-NEXT:    %[[MAX:[a-z0-9_]+]] = memref.alloc() : memref<2x1xf32>
-// CHECK-NEXT:    kernel.launch @k0_softmax__s0(%[[X]], %[[Y]], %[[MAX]]) over 1 : i64
+// CHECK-NEXT:    kernel.launch @k0_softmax__s0(%[[X]], %[[MAX]]) over 1 : i64
 // CHECK-NEXT:    kernel.launch @k0_softmax__s1(%[[X]], %[[Y]], %[[MAX]]) over 1 : i64
 // CHECK-NEXT:    %[[SUM:[a-z0-9_]+]] = memref.alloc() : memref<2x1xf32>
-// CHECK-NEXT:    kernel.launch @k0_softmax__s2(%[[X]], %[[Y]], %[[MAX]], %[[SUM]]) over 1 : i64
-// CHECK-NEXT:    kernel.launch @k0_softmax__s3(%[[X]], %[[Y]], %[[MAX]], %[[SUM]]) over 1 : i64
+// CHECK-NEXT:    kernel.launch @k0_softmax__s2(%[[Y]], %[[SUM]]) over 1 : i64
+// CHECK-NEXT:    kernel.launch @k0_softmax__s3(%[[Y]], %[[SUM]]) over 1 : i64
 // CHECK-NEXT:    memref.dealloc %[[MAX]] : memref<2x1xf32>
 // CHECK-NEXT:    memref.dealloc %[[SUM]] : memref<2x1xf32>
 // CHECK-NEXT:    func.return
@@ -283,4 +283,30 @@ func.func @main(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
 func.func @main(%x: tensor<1000xf32>, %i: tensor<2x32xi64>) -> tensor<2x32xf32> {
   %g = tg.gather %x, %i {axis = 0 : i64} : (tensor<1000xf32>, tensor<2x32xi64>) -> tensor<2x32xf32>
   func.return %g : tensor<2x32xf32>
+}
+
+// -----
+
+// A stage of one kernel identical to a stage of another (the log-softmax's row max is the
+// softmax's) is the same function: it takes only the buffers it uses, so neither kernel's
+// other buffers change its signature, and the second is a copy of the first (lowered once;
+// the LLVM emitter then compiles it once). The stages that differ are lowered on their own.
+// CHECK-LABEL: func.func @k0_softmax__s0(
+// CHECK-SAME:    %{{.*}}: memref<64x64xf32>, %{{.*}}: memref<64x1x16xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME:    kernel.schedule = "o0/13x5:parallel:clamp o1/1x1 rf/16x1 |acc| r0/1x4 o0/1x13:unroll rf/1x16:vector"
+// CHECK-LABEL: func.func @k0_softmax(
+// CHECK-LABEL: func.func @k1_log_softmax__s0(
+// CHECK-SAME:    %{{.*}}: memref<64x64xf32>, %{{.*}}: memref<64x1x16xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME:    kernel.schedule = "o0/13x5:parallel:clamp o1/1x1 rf/16x1 |acc| r0/1x4 o0/1x13:unroll rf/1x16:vector"
+// CHECK-LABEL: func.func @k1_log_softmax__s2(
+// CHECK-SAME:    %{{.*}}: memref<64x64xf32>, %{{.*}}: memref<64x1xf32>, %{{.*}}: memref<64x1x16xf32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-LABEL: func.func @k1_log_softmax(
+// CHECK-SAME:    %[[X:[a-z0-9_]+]]: memref<64x64xf32>, %[[Y:[a-z0-9_]+]]: memref<64x64xf32>)
+// CHECK:         kernel.launch @k1_log_softmax__s0(%[[X]], %[[RF:[a-z0-9_]+]]) over 5 : i64
+// CHECK-NEXT:    kernel.launch @k1_log_softmax__s1(%[[MAX:[a-z0-9_]+]], %[[RF]]) over 1 : i64
+// CHECK:         kernel.launch @k1_log_softmax__s4(%[[X]], %[[Y]], %[[MAX]], %{{.*}}) over 64 : i64
+func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %a = tg.softmax %x {axis = 1 : i64} : tensor<64x64xf32>
+  %b = tg.log_softmax %y {axis = 1 : i64} : tensor<64x64xf32>
+  func.return %a, %b : tensor<64x64xf32>, tensor<64x64xf32>
 }

@@ -16,11 +16,12 @@
 // A 3x3 convolution with bias and relu, where the weights and bias are inputs (not
 // constants, so their transforms to the blocked layout are kernels of their own). The
 // conv, the bias add and the relu are one kernel (its stage functions take the buffers
-// and their slice [lo, hi) of the parallel loop); the transform back to NCHW another.
+// they use, here the weights, bias, output and padded input, and their slice [lo, hi) of
+// the parallel loop); the transform back to NCHW another.
 // CHECK:     define void @k0_layout_transform__s0(
 // CHECK:     define void @k1_layout_transform__s0(
 // CHECK:     define void @k2_reshape_layout_transform__s0(
-// CHECK:     define void @k3_conv2d_nchwc_add_relu__s1(ptr noalias %a0, ptr noalias %a1, ptr noalias %a2, ptr noalias %a3, ptr noalias %a4, i64 %a5, i64 %a6) #0
+// CHECK:     define void @k3_conv2d_nchwc_add_relu__s1(ptr noalias %a0, ptr noalias %a1, ptr noalias %a2, ptr noalias %a3, i64 %a4, i64 %a5) #0
 // The multiply-adds are 16-lane, allowed to contract into FMAs and nothing more.
 // CHECK:     fmul contract <16 x float>
 // CHECK:     fadd contract <16 x float>

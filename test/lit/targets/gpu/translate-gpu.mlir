@@ -14,7 +14,8 @@
 // CHECK-NEXT: .address_size 64
 // CHECK:      .visible .entry k0_layout_transform__s0(
 // CHECK:      .visible .entry k3_conv2d_nchwc_add_relu__s1(
-// CHECK-COUNT-5: .param .u64 .ptr .align 1 k3_conv2d_nchwc_add_relu__s1_param_{{[0-4]}},
+// CHECK-COUNT-4: .param .u64 .ptr .align 1 k3_conv2d_nchwc_add_relu__s1_param_{{[0-3]}},
+// CHECK-NEXT: .param .u64 k3_conv2d_nchwc_add_relu__s1_param_4,
 // the tiles: 3 rows x 10 columns x 16 channels of input, 3 x 3 x 16 x 16 of weights
 // CHECK:      .shared .align 16 .b8 k3_conv2d_nchwc_add_relu__s1_$_smem{{[0-9]+}}[1920];
 // CHECK:      .shared .align 16 .b8 k3_conv2d_nchwc_add_relu__s1_$_smem{{[0-9]+}}[9216];
@@ -37,7 +38,7 @@
 // The LLVM IR the backend is given: ptx_kernel entries reading the special registers.
 // LL:      target triple = "nvptx64-nvidia-cuda"
 // LL:      @k3_conv2d_nchwc_add_relu__s1.smem{{[0-9]+}} = internal addrspace(3) global [480 x float] undef, align 16
-// LL:      define ptx_kernel void @k3_conv2d_nchwc_add_relu__s1(ptr noalias %a0, ptr noalias %a1, ptr noalias %a2, ptr noalias %a3, ptr noalias %a4, i64 %a5, i64 %a6) #0
+// LL:      define ptx_kernel void @k3_conv2d_nchwc_add_relu__s1(ptr noalias %a0, ptr noalias %a1, ptr noalias %a2, ptr noalias %a3, i64 %a4, i64 %a5) #0
 // LL:      call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 // LL:      call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 // LL:      call void @llvm.nvvm.barrier0()

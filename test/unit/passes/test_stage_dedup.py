@@ -1,0 +1,121 @@
+"""Identical stages lowered once (passes/kernel/to_loops.py: used_buffers, stage_key).
+
+A stage function takes only the buffers its stage reads or writes, so the stages of two
+different kernels that compute the same thing (a softmax's and a log-softmax's row max;
+ResNet-18's Winograd transforms under relu and under add + relu) are the same function;
+kernel-to-loops lowers the first and copies it for the rest, and the LLVM emitter then
+compiles one module for all of them. Differentially: the copies compute what the reference
+computes, a stage with its own written schedule is never replaced by a copy, and stages
+that differ stay different."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import tessel.passes.kernel.to_loops as to_loops
+from tessel.dialects.context import make_context
+from tessel.ir.source import parse_module
+from tessel.ir.weights import WeightStore
+from tessel.pipelines.tensor import compile_for_cpu, lower
+from tessel.targets.cpu.llvm_emit import emit_stage_modules
+from tessel.targets.reference.interpreter import run
+
+TWO_KERNELS = """
+func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %a = tg.softmax %x {axis = 1 : i64} : tensor<64x64xf32>
+  %b = tg.log_softmax %y {axis = 1 : i64} : tensor<64x64xf32>
+  func.return %a, %b : tensor<64x64xf32>, tensor<64x64xf32>
+}
+"""
+
+
+
+def _kernels(text: str = TWO_KERNELS):
+    """The module as kernel-to-loops receives it (512-bit vectors, whatever the host)."""
+    module = parse_module(make_context(), text)
+    lower(module, WeightStore({}), stop_after="kernel-simplify-indices", vector_bits=512)
+    return module
+
+
+def _stages(module) -> dict[str, str]:
+    """Stage name -> its body printed with the name erased."""
+    from xdsl.dialects import func
+
+    out = {}
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and "kernel.stage" in op.attributes:
+            out[op.sym_name.data] = str(op).replace(op.sym_name.data, "STAGE")
+    return out
+
+
+def test_the_same_stage_in_two_kernels_is_lowered_once(monkeypatch) -> None:
+    module = _kernels()
+    lowered: list[str] = []
+    real = to_loops.stage_function
+
+    def counting(name, *args, **kwargs):
+        lowered.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(to_loops, "stage_function", counting)
+    to_loops.KernelToLoops(vector_bits=512).apply(make_context(), module)
+    stages = _stages(module)
+    # The log-softmax's row max (s0: partial maxima, s1: their max) is the softmax's.
+    assert stages["k1_log_softmax__s0"] == stages["k0_softmax__s0"]
+    assert stages["k1_log_softmax__s1"] == stages["k0_softmax__s1"]
+    assert "k1_log_softmax__s0" not in lowered and "k1_log_softmax__s1" not in lowered
+    # The rest differ (a sum of exp(x - max) against one of exp(x); the outputs) and are lowered.
+    assert {"k1_log_softmax__s2", "k1_log_softmax__s3", "k1_log_softmax__s4"} <= set(lowered)
+    assert len(set(stages.values())) == len(lowered)
+    # The LLVM modules of the copies are the same text: compiled once.
+    modules, _ = emit_stage_modules(module)
+    assert modules["k1_log_softmax__s0"] == modules["k0_softmax__s0"]
+
+
+def test_stage_functions_take_only_the_buffers_they_use() -> None:
+    module = _kernels()
+    to_loops.KernelToLoops(vector_bits=512).apply(make_context(), module)
+    from xdsl.dialects import func
+
+    args = {
+        op.sym_name.data: [str(a.type) for a in op.body.block.args]
+        for op in module.walk()
+        if isinstance(op, func.FuncOp) and "kernel.stage" in op.attributes
+    }
+    # Row max: reads x, writes the 16 partial maxima per row; never sees the output or the sums.
+    assert args["k0_softmax__s0"] == ["memref<64x64xf32>", "memref<64x1x16xf32>", "index", "index"]
+    # exp(x - max) to the output: x, the output, the max.
+    assert args["k0_softmax__s2"] == ["memref<64x64xf32>", "memref<64x64xf32>", "memref<64x1xf32>", "index", "index"]
+
+
+def test_a_written_schedule_is_not_replaced_by_a_copy() -> None:
+    module = _kernels()
+    schedule = parse_module(
+        make_context(),
+        """
+        sched.stage "k1_log_softmax__s0" {
+          %o0, %o1, %rf, %r0 = sched.axes ["o0", "o1", "rf", "r0"]
+        }
+        """,
+    )
+    for op in list(schedule.body.block.ops):
+        op.detach()
+        module.body.block.add_op(op)
+    to_loops.KernelToLoops(vector_bits=512).apply(make_context(), module)
+    stages = _stages(module)
+    assert stages["k1_log_softmax__s0"] != stages["k0_softmax__s0"]
+    assert 'kernel.schedule = "o0/1x64 o1/1x1 rf/1x16 r0/1x4"' in stages["k1_log_softmax__s0"]
+
+
+def test_copied_stages_compute_the_reference() -> None:
+    rng = np.random.default_rng(3)
+    inputs = [(rng.standard_normal((64, 64)) * 4).astype(np.float32) for _ in range(2)]
+    want = run(parse_module(make_context(), TWO_KERNELS), inputs, {})
+    executable, report = compile_for_cpu(parse_module(make_context(), TWO_KERNELS), WeightStore({}), threads=2)
+    try:
+        got = executable.run(inputs)
+    finally:
+        executable.close()
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+    assert "stages identical to another, compiled once" in report.code

@@ -17,7 +17,7 @@ for the padding channels (`ReadPaddedInput`), so the conversions vanish there to
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import StringAttr, TensorType, UnitAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -54,6 +54,20 @@ def pad(rewriter: PatternRewriter, v: SSAValue, pads: list[int], at: InsertPoint
 def pad_channels(rewriter: PatternRewriter, v: SSAValue, extra: int) -> SSAValue:
     """dim 1 of a 4-D NCHW value (or of an OIHW weight) extended by `extra` zeros."""
     return pad(rewriter, v, [0, 0, 0, 0, 0, extra, 0, 0]) if extra else v
+
+
+# Marks a tg.pad whose added channels only ever meet zero weights (a depthwise conv's
+# padding channels, a grouped conv's zero groups): ReadPaddedInput may then give them
+# whatever a padded view's padding channels hold. A Pad the model itself has is never marked.
+ZERO_WEIGHTED = "tg.zero_weighted"
+
+
+def zero_weighted_channels(rewriter: PatternRewriter, v: SSAValue, extra: int) -> SSAValue:
+    """pad_channels for channels that only zero weights read, marked ZERO_WEIGHTED."""
+    padded = pad_channels(rewriter, v, extra)
+    if extra:
+        padded.owner.attributes[ZERO_WEIGHTED] = UnitAttr()
+    return padded
 
 
 def from_blocked(v: SSAValue) -> tuple[SSAValue, int] | None:
@@ -244,7 +258,8 @@ class ReadPaddedInput(RewritePattern):
     """A blocked convolution or depthwise convolution whose input is the conversion of a
     padded view (slice(to_nchw(x))) reads x itself: its weights get zeros for the padding
     channels (input channels of a convolution; a depthwise one has zero filters there
-    already, tg-layout's BlockDepthwise), so what the padding holds never counts."""
+    already, tg-layout's BlockDepthwise, as a grouped one has zero groups, BlockConv), so
+    what the padding holds never counts."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tg.LayoutTransformOp, rewriter: PatternRewriter, /) -> None:
@@ -252,9 +267,9 @@ class ReadPaddedInput(RewritePattern):
             return
         source = op.input
         extra = 0
-        if isinstance(source.owner, tg.PadOp):  # BlockDepthwise's own zero channels
+        if isinstance(source.owner, tg.PadOp):  # tg-layout's own zero-weighted channels
             pads = list(ints(source.owner.properties, "pads"))
-            if source.owner.mode.data != "constant" or pads[:5] + pads[6:] != [0] * 7:
+            if ZERO_WEIGHTED not in source.owner.attributes or pads[:5] + pads[6:] != [0] * 7:
                 return
             extra, source = pads[5], source.owner.input
         found = from_padded(source)
@@ -265,8 +280,7 @@ class ReadPaddedInput(RewritePattern):
         if padded == channels or (extra and channels + extra != padded):
             return
         users = [use.operation for use in op.result.uses]
-        depthwise = extra and all(isinstance(u, tg.DepthwiseConv2dNchwcOp) and u.input == op.result for u in users)
-        if depthwise:
+        if extra and all(self.zero_weighted(u, op.result) for u in users):
             rewriter.replace(op, [], [x])
             return
         if extra or not all(self.plain_conv(u, op.result) for u in users):
@@ -282,6 +296,13 @@ class ReadPaddedInput(RewritePattern):
             new = tg.Conv2dNchwcOp.make([x, w, *conv.operands[2:]], dict(conv.properties))
             new.results[0].name_hint = conv.results[0].name_hint
             rewriter.replace(conv, new)
+
+    @staticmethod
+    def zero_weighted(user: Operation, value: SSAValue) -> bool:
+        """A depthwise or grouped conv2d_nchwc reading `value` (its zero-weighted channels
+        padded by tg-layout) as its input."""
+        grouped = isinstance(user, tg.Conv2dNchwcOp) and "groups" in user.properties
+        return (grouped or isinstance(user, tg.DepthwiseConv2dNchwcOp)) and user.operands[0] == value
 
     @staticmethod
     def plain_conv(user: Operation, value: SSAValue) -> bool:

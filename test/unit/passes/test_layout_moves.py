@@ -155,3 +155,40 @@ def test_channels_of_partial_blocks_run_padded(channels: int) -> None:
     assert not any(isinstance(op, tg.Conv2dOp) for op in module.walk()), "every convolution blocked"
     np.testing.assert_allclose(run(module, [x], store)[0], want, rtol=1e-5, atol=1e-5)
     assert_cpu_result(proto, x, want)
+
+
+def test_a_models_own_channel_pad_is_not_read_from_padding() -> None:
+    """A Pad of the model's own (24 channels + 8 zeros, as a DARTS-style cell might) in front
+    of a depthwise convolution whose filters for those 8 channels are not zero: the padded
+    view of the first conv's 2 blocks holds HardSigmoid(0) = 0.5 in its padding channels,
+    not the zeros the Pad gives, so it must stay (only tg-layout's own zero-weighted
+    padding may be replaced by a view's padding)."""
+    rng = np.random.default_rng(24)
+    inits = [
+        numpy_helper.from_array(rng.standard_normal((24, 16, 1, 1)).astype(np.float32), "we"),
+        numpy_helper.from_array(rng.standard_normal((32, 1, 3, 3)).astype(np.float32) + 1, "wd"),
+        numpy_helper.from_array(np.array([0, 0, 0, 0, 0, 8, 0, 0], np.int64), "pads"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "we"], ["e"]),
+        helper.make_node("HardSigmoid", ["e"], ["eh"], alpha=1 / 6, beta=0.5),
+        helper.make_node("Pad", ["eh", "pads"], ["p"]),
+        helper.make_node("Conv", ["p", "wd"], ["y"], pads=[1, 1, 1, 1], group=32),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "own_pad",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 9, 9])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32, 9, 9])],
+        inits,
+    )
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x = np.random.default_rng(5).standard_normal((1, 16, 9, 9)).astype(np.float32)
+    want = ReferenceEvaluator(proto).run(None, {"x": x})[0]
+    assert not want[0, 24:].any()  # zeros in, zeros out: 0.5 read instead would show
+    imported = import_model(proto)
+    module, store = imported.module, WeightStore(dict(imported.weights))
+    PassPipeline(with_weights((TgLayout(),), store)).apply(make_context(), module)
+    verify(module)
+    np.testing.assert_allclose(run(module, [x], store)[0], want, rtol=1e-5, atol=1e-5)
+    assert_cpu_result(proto, x, want)

@@ -29,7 +29,6 @@ func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64x64xf
 """
 
 
-
 def _kernels(text: str = TWO_KERNELS):
     """The module as kernel-to-loops receives it (512-bit vectors, whatever the host)."""
     module = parse_module(make_context(), text)

@@ -188,6 +188,26 @@ func.func @resnext_group(%x: tensor<1x128x8x8xf32>) -> tensor<1x128x8x8xf32> {
 
 // -----
 
+// RegNet-Y-400MF's 13 groups of 8 do not merge in pairs: a 14th group of zero filters is
+// appended (its 8 input channels zero-weighted padding, marked so that tg-layout may read
+// a padded view's padding there instead), then pairs merge into 7 groups of 16.
+// CHECK-LABEL: func.func @regnet_odd_groups
+// CHECK:      %[[WP:.*]] = tg.pad %w {pads = array<i64: 0, 0, 0, 0, 8, 0, 0, 0>, mode = "constant"} : tensor<104x8x3x3xf32> -> tensor<112x8x3x3xf32>
+// CHECK:      %[[W7:.*]] = tg.reshape %[[WP]] : tensor<112x8x3x3xf32> -> tensor<7x2x8x1x8x3x3xf32>
+// CHECK:      %[[XP:.*]] = tg.pad %x {tg.zero_weighted, pads = array<i64: 0, 0, 0, 0, 0, 8, 0, 0>, mode = "constant"} : tensor<1x104x8x8xf32> -> tensor<1x112x8x8xf32>
+// CHECK:      %[[XB:.*]] = tg.layout_transform %[[XP]] {src = "NCHW", dst = "NCHW16c"} : tensor<1x112x8x8xf32> -> tensor<1x7x8x8x16xf32>
+// CHECK:      %[[Y:.*]] = tg.conv2d_nchwc %[[XB]], %{{.*}} {{.*}}groups = 7 : i64{{.*}} : (tensor<1x7x8x8x16xf32>, tensor<7x1x3x3x16x16xf32>) -> tensor<1x7x8x8x16xf32>
+// CHECK:      %[[YN:.*]] = tg.layout_transform %[[Y]] {src = "NCHW16c", dst = "NCHW"} : tensor<1x7x8x8x16xf32> -> tensor<1x112x8x8xf32>
+// CHECK:      tg.slice %[[YN]] {{.*}} : tensor<1x112x8x8xf32> -> tensor<1x104x8x8xf32>
+// CHECK-NOT:  tg.conv2d %
+func.func @regnet_odd_groups(%x: tensor<1x104x8x8xf32>) -> tensor<1x104x8x8xf32> {
+  %w = tg.weight @w : tensor<104x8x3x3xf32>
+  %y = tg.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 13 : i64} : (tensor<1x104x8x8xf32>, tensor<104x8x3x3xf32>) -> tensor<1x104x8x8xf32>
+  func.return %y : tensor<1x104x8x8xf32>
+}
+
+// -----
+
 // Groups of 2 channels would take 8 merged groups to fill a block (8x the multiplications):
 // the conv stays in NCHW.
 // CHECK-LABEL: func.func @narrow_groups

@@ -78,3 +78,30 @@ def test_convolution_matches_onnxruntime(op: str, x_shape, w_shape, attrs: dict,
         finally:
             executable.close()
         np.testing.assert_allclose(compiled, expected, rtol=1e-4, atol=1e-4)
+
+
+DEPTHWISE = [  # (input shape, kernel, strides, pads): a padded copy (taps / stride^2 >= 9) or padded loads
+    ((1, 24, 9, 9), 3, [1, 1], [1, 1, 1, 1]),  # copy; 24 channels: one and a half blocks
+    ((1, 24, 10, 9), 3, [2, 2], [1, 1, 1, 1]),  # padded loads
+    ((1, 40, 7, 7), 5, [1, 1], [2, 2, 2, 2]),  # copy: MNASNet's last stage, every output a border one
+    ((1, 40, 9, 11), 5, [2, 2], [2, 2, 2, 2]),  # padded loads (6.25 per input element)
+    ((1, 16, 8, 8), 3, [1, 1], [0, 1, 1, 0]),  # copy, asymmetric padding
+    ((1, 16, 12, 12), 3, [1, 2], [1, 1, 1, 1]),  # padded loads (4.5 per input element)
+]
+
+
+@pytest.mark.parametrize(("x_shape", "k", "strides", "pads"), DEPTHWISE, ids=[str(i) for i in range(len(DEPTHWISE))])
+def test_depthwise_borders_match_onnxruntime(x_shape, k: int, strides: list[int], pads: list[int]) -> None:
+    """Blocked depthwise convolutions (conv_stages.py) over a padded copy of the input or
+    through padded loads, compiled for the CPU, give onnxruntime's result at every border."""
+    c = x_shape[1]
+    model, x = _model("Conv", x_shape, (c, 1, k, k), {"group": c, "strides": strides, "pads": pads}, True)
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    (expected,) = session.run(None, {"X": x})
+    result = import_model(model)
+    executable, _ = compile_for_cpu(result.module, result.weights, threads=2)
+    try:
+        (compiled,) = executable.run([x])
+    finally:
+        executable.close()
+    np.testing.assert_allclose(compiled, expected, rtol=1e-4, atol=1e-4)

@@ -66,6 +66,7 @@ def zero_weighted_channels(rewriter: PatternRewriter, v: SSAValue, extra: int) -
     """pad_channels for channels that only zero weights read, marked ZERO_WEIGHTED."""
     padded = pad_channels(rewriter, v, extra)
     if extra:
+        assert isinstance(padded.owner, tg.PadOp)
         padded.owner.attributes[ZERO_WEIGHTED] = UnitAttr()
     return padded
 

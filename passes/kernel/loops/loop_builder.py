@@ -97,6 +97,7 @@ class StageLowering:
         # body load -> (shared tile, base index per dim), inside loops[shared_at]
         self.staged_now: dict[Operation, tuple[SSAValue, list[Index]]] = {}
         self.rows = list(rows)
+        self.not_last: set[int] = set()  # ids of loops whose last iteration is emitted apart
 
     # ------------------------------------------------------------------ loop nest
 
@@ -137,11 +138,28 @@ class StageLowering:
             lo, hi = self.lo, self.hi
         else:
             lo, hi = e.index(0), e.ssa(bound)
+        tail = self._peels_tail(loop, bound)
+        if tail:  # the iterations but the last without the vector tail's masks
+            self.not_last.add(id(loop))
+            hi = e.index(loop.extent - 1)
         body = Block(arg_types=[INDEX])
         body.args[0].name_hint = self.op.axis_names[loop.axis]
         self._nest(Emitter(body, {}), loops, i + 1, {**vars_, id(loop): body.args[0]}, inner)
         body.add_op(scf.YieldOp())
         e.put(scf.ForOp(lo, hi, e.index(1), [], Region(body)))
+        if tail:  # the last, with them
+            self.not_last.discard(id(loop))
+            self._nest(e, loops, i + 1, {**vars_, id(loop): loop.extent - 1}, inner)
+
+    def _peels_tail(self, loop: Loop, bound: Index) -> bool:
+        """Is `loop` the outermost serial loop of the vector axis, which ends in a partial
+        vector (a softmax scaled in place over 1500 columns: 187 whole vectors of 8 and one
+        of 4)? Its iterations but the last then need no lane masks (_bound)."""
+        vec = self.vec
+        if vec is None or loop.kind != "serial" or loop.axis != vec.axis or not isinstance(bound, int) or bound < 2:
+            return False
+        same = [l for l in self.s.loops if l.axis == loop.axis]
+        return max(l.stride for l in same) == loop.stride and not self._divides(loop) and not any(l.clamp for l in same)
 
     def _transposes(self, loops: list[Loop], i: int, bound: Index) -> bool:
         """Is loops[i] the unrolled axis of a transposed tile (transpose_tile.py): a copy
@@ -203,6 +221,8 @@ class StageLowering:
         """Trip count of `loop` here: its extent, or less in the tail of its axis."""
         if self._divides(loop) or any(l.clamp for l in self.s.loops if l.axis == loop.axis):
             return loop.extent
+        if any(l.axis == loop.axis and id(l) in self.not_last for l in self.s.loops):
+            return loop.extent  # an iteration of the outer loop before its last: whole tiles
         n = self.extents[loop.axis]
         base: Index = 0
         for outer in self.s.loops:

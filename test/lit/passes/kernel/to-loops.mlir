@@ -310,3 +310,25 @@ func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64x64xf
   %b = tg.log_softmax %y {axis = 1 : i64} : tensor<64x64xf32>
   func.return %a, %b : tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// -----
+
+// A stage that reads its own output (the softmax's scaling in place) takes whole vectors
+// and masks the last one (20 = 16 + 4), never an overlapping vector: the vectors before the
+// last are a loop without masks, and the last is emitted after it, masked.
+// CHECK-LABEL: func.func @k0_softmax__s3(
+// CHECK-SAME:    kernel.schedule = "i0/1x4 i1/16x2 i1/1x16:vector"
+// CHECK:         scf.for %[[I1:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step
+// CHECK-NOT:       vector.create_mask
+// CHECK:           vector.load
+// CHECK-NOT:       vector.create_mask
+// CHECK:           vector.store
+// CHECK-NEXT:    }
+// CHECK:         %[[M:[a-z0-9_]+]] = vector.create_mask %{{.*}} : vector<16xi1>
+// CHECK:         vector.maskedload %{{.*}}, %[[M]], %{{.*}} : memref<4x20xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK:         vector.maskedstore %{{.*}}, %[[M]], %{{.*}} : memref<4x20xf32>, vector<16xi1>, vector<16xf32>
+// CHECK-LABEL: func.func @k0_softmax(
+func.func @main(%x: tensor<4x20xf32>) -> tensor<4x20xf32> {
+  %y = tg.softmax %x {axis = 1 : i64} : tensor<4x20xf32>
+  func.return %y : tensor<4x20xf32>
+}

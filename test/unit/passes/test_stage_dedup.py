@@ -11,6 +11,7 @@ that differ stay different."""
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects import func
 
 import tessel.passes.kernel.to_loops as to_loops
 from tessel.dialects.context import make_context
@@ -38,8 +39,6 @@ def _kernels(text: str = TWO_KERNELS):
 
 def _stages(module) -> dict[str, str]:
     """Stage name -> its body printed with the name erased."""
-    from xdsl.dialects import func
-
     out = {}
     for op in module.walk():
         if isinstance(op, func.FuncOp) and "kernel.stage" in op.attributes:
@@ -74,8 +73,6 @@ def test_the_same_stage_in_two_kernels_is_lowered_once(monkeypatch) -> None:
 def test_stage_functions_take_only_the_buffers_they_use() -> None:
     module = _kernels()
     to_loops.KernelToLoops(vector_bits=512).apply(make_context(), module)
-    from xdsl.dialects import func
-
     args = {
         op.sym_name.data: [str(a.type) for a in op.body.block.args]
         for op in module.walk()

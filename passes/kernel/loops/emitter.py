@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     VectorType,
     i1,
 )
@@ -33,6 +35,14 @@ def cmpi(a: SSAValue, b: SSAValue, predicate: str) -> Operation:
             operands=[a, b], result_types=[VectorType(i1, a.type.get_shape())], properties=dict(op.properties)
         )
     return op
+
+
+def zero_attr(t: Attribute) -> Attribute:
+    """The zero of an integer, index or float type (a padded load's default pad)."""
+    if isinstance(t, IntegerType | IndexType):
+        return IntegerAttr(0, t)
+    assert isinstance(t, AnyFloat)
+    return FloatAttr(0.0, t)
 
 
 def vector_element(v: SSAValue) -> Attribute:

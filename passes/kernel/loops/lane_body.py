@@ -10,12 +10,8 @@ from typing import Protocol
 
 from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import (
-    AnyFloat,
     DenseIntOrFPElementsAttr,
-    FloatAttr,
     IndexType,
-    IntegerAttr,
-    IntegerType,
     MemRefType,
     VectorType,
     i1,
@@ -34,7 +30,7 @@ from tessel.passes.kernel.loops.affine_analysis import (
     dims_only,
     linear_coefficient,
 )
-from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element, zero_attr
 from tessel.passes.kernel.loops.schedule import Loop
 
 
@@ -302,12 +298,12 @@ class RegionCloner:
                 return self._once(("load", buf, *start, vt), buf, lambda: vector.LoadOp(buf, start, vt))
             mask = self._and(self._contiguous_mask(start, t.get_shape(), safe) if padded else None, self.mask)
             assert mask is not None, "a padded load, or a masked loop"
-            passthru = e.emit(vector.BroadcastOp(pad if pad is not None else e.const(_zero(t.element_type)), vt))
+            passthru = e.emit(vector.BroadcastOp(pad if pad is not None else e.const(zero_attr(t.element_type)), vt))
             return e.emit(vector.MaskedLoadOp(buf, start, mask, passthru))
         dim = transfer.along(coeffs)
         if dim is not None and cond is None and not padded and transfer.transferable(t.element_type):
             start = [e.ssa(i) for i in self._indices(exprs, operands, env)]
-            zero = e.const(_zero(t.element_type))
+            zero = e.const(zero_attr(t.element_type))
             return e.emit(transfer.read(buf, start, dim, self.width, zero, self.mask))
         scalars = []
         for lane in range(self.width):
@@ -317,7 +313,7 @@ class RegionCloner:
             if isinstance(cond, SSAValue) and isinstance(cond.type, VectorType):
                 lane_cond = e.emit(vector.ExtractOp(cond, [lane], vector_element(cond)))
             if self.mask is not None and not padded:
-                pad = e.const(_zero(t.element_type))
+                pad = e.const(zero_attr(t.element_type))
                 bit = e.emit(vector.ExtractOp(self.mask, [lane], vector_element(self.mask)))
                 lane_cond = bit if lane_cond is None else e.emit(arith.AndIOp(lane_cond, bit))
             scalars.append(self._scalar_load(buf, t, idx, pad, lane_cond, safe))
@@ -370,7 +366,7 @@ class RegionCloner:
             if isinstance(i, int):
                 inside = 0 <= i < n
                 if not inside:
-                    return pad if pad is not None else e.const(_zero(t.element_type))
+                    return pad if pad is not None else e.const(zero_attr(t.element_type))
                 clamped.append(e.index(i))
                 continue
             lo = e.emit(cmpi(i, e.index(0), "sge"))
@@ -447,10 +443,3 @@ def _accepts_vectors(op: Operation) -> bool:
     except Exception:
         return False
     return True
-
-
-def _zero(t: Attribute) -> Attribute:
-    if isinstance(t, IntegerType | IndexType):
-        return IntegerAttr(0, t)
-    assert isinstance(t, AnyFloat)
-    return FloatAttr(0.0, t)

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, gpu, memref, scf, vector
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, MemRefType, VectorType, i1, i64
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType, i1, i64
 from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypedAttribute
 
@@ -27,7 +27,7 @@ from tessel.passes.kernel.loops.dot_accumulate import accumulate_dot
 from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
 from tessel.passes.kernel.loops.lane_body import RegionCloner
 from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
-from tessel.passes.kernel.loops.shared_tiles import shared_bytes, tile_boxes
+from tessel.passes.kernel.loops.shared_tiles import copy_tile, shared_bytes, tile_boxes
 from tessel.passes.kernel.loops.transpose_tile import (
     coefficients,
     contiguous,
@@ -46,13 +46,6 @@ Nest = Callable[[Emitter, Vars], None]  # what goes inside a loop nest, given it
 
 def _store_to(value: SSAValue, buffer: SSAValue, idx: list[SSAValue]) -> Callable[[Emitter], None]:
     return lambda e: e.put(memref.StoreOp.get(value, buffer, idx))
-
-
-def _zero_attr(t: Attribute) -> Attribute:
-    if isinstance(t, IntegerType):
-        return IntegerAttr(0, t)
-    assert isinstance(t, AnyFloat)
-    return FloatAttr(0.0, t)
 
 
 class StageLowering:
@@ -451,47 +444,9 @@ class StageLowering:
                 bases.append(b)
             sizes = [hi - lo + 1 for _, _, lo, hi in box]
             tile = e.emit(memref.AllocaOp.get(t.element_type, shape=sizes, memory_space=IntegerAttr(SHARED, i64)))
-            self._copy_tile(e, self.buffer(load.memref), t, tile, bases, sizes, tid, count)
+            copy_tile(e, self.buffer(load.memref), t, tile, bases, sizes, tid, count)
             self.staged_now[load] = (tile, bases)
         e.put(gpu.BarrierOp())
-
-    def _copy_tile(
-        self,
-        e: Emitter,
-        buf: SSAValue,
-        t: MemRefType,
-        tile: SSAValue,
-        bases: list[Index],
-        sizes: list[int],
-        tid: Index,
-        count: int,
-    ) -> None:
-        """for f in [tid, size) step threads: tile[f] = buf[base + coords(f)] (0 outside buf)."""
-        body = Block(arg_types=[INDEX])
-        f = body.args[0]
-        be = Emitter(body, {})
-        coords: list[SSAValue] = []
-        rest: SSAValue = f
-        for d in reversed(range(len(sizes))):
-            if d == 0:
-                coords.append(rest)
-            else:
-                coords.append(be.emit(arith.RemUIOp(rest, be.index(sizes[d]))))
-                rest = be.emit(arith.DivUIOp(rest, be.index(sizes[d])))
-        coords.reverse()
-        ok: SSAValue | None = None
-        clamped = []
-        for c, base, n in zip(coords, bases, t.get_shape()):
-            g = be.ssa(be.add(base, c))
-            inside = be.emit(arith.AndIOp(be.emit(cmpi(g, be.index(0), "sge")), be.emit(cmpi(g, be.index(n), "slt"))))
-            ok = inside if ok is None else be.emit(arith.AndIOp(ok, inside))
-            clamped.append(be.emit(arith.MinSIOp(be.emit(arith.MaxSIOp(g, be.index(0))), be.index(max(n - 1, 0)))))
-        assert ok is not None, "a tile has at least one dimension"
-        value = be.emit(memref.LoadOp.get(buf, clamped))
-        value = be.emit(arith.SelectOp(ok, value, be.const(_zero_attr(t.element_type))))
-        be.put(memref.StoreOp.get(value, tile, coords))
-        body.add_op(scf.YieldOp())
-        e.put(scf.ForOp(e.ssa(tid), e.index(math.prod(sizes)), e.index(count), [], Region(body)))
 
     # ------------------------------------------------------------------ lanes
 

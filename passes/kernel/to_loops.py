@@ -39,11 +39,7 @@ def used_buffers(ops: list[kernel.ComputeOp], visible: list[SSAValue]) -> list[S
     A stage function takes only these: the stages of two kernels that compute the same
     thing over the same buffers then lower to the same code whatever else the kernels take
     (a residual input, a bias), and the LLVM emitter compiles that code once."""
-    used: set[SSAValue] = set()
-    for op in ops:
-        used.update(op.operands)
-        for inner in op.walk():
-            used.update(inner.operands)
+    used = {v for op in ops for inner in op.walk() for v in inner.operands}
     return [v for v in visible if v in used]
 
 

@@ -34,6 +34,20 @@ def _model(op: str, x_shape, w_shape, attrs: dict, bias: bool):
     return model, rng.standard_normal(x_shape).astype(np.float32)
 
 
+def _onnxruntime(model, x: np.ndarray) -> np.ndarray:
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(None, {"X": x})[0]
+
+
+def _compiled(result, x: np.ndarray, threads: int) -> np.ndarray:
+    """The imported model compiled for the CPU, run on x."""
+    executable, _ = compile_for_cpu(result.module, result.weights, threads=threads)
+    try:
+        return executable.run([x])[0]
+    finally:
+        executable.close()
+
+
 CASES = [
     ("Conv", (2, 4, 9), (6, 2, 3), {"group": 2, "strides": [2], "pads": [1, 2]}, True),
     ("Conv", (1, 3, 10), (4, 3, 3), {"auto_pad": "SAME_LOWER", "strides": [3]}, False),
@@ -66,18 +80,12 @@ CASES = [
 )
 def test_convolution_matches_onnxruntime(op: str, x_shape, w_shape, attrs: dict, bias: bool) -> None:
     model, x = _model(op, x_shape, w_shape, attrs, bias)
-    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    (expected,) = session.run(None, {"X": x})
+    expected = _onnxruntime(model, x)
     result = import_model(model)
     (got,) = run(result.module, [x], result.weights)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
     if len(x_shape) == 5:  # the N-D kernels (1-D and 2-D take the 2-D path the node tests cover)
-        executable, _ = compile_for_cpu(result.module, result.weights, threads=1)
-        try:
-            (compiled,) = executable.run([x])
-        finally:
-            executable.close()
-        np.testing.assert_allclose(compiled, expected, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(_compiled(result, x, threads=1), expected, rtol=1e-4, atol=1e-4)
 
 
 DEPTHWISE = [  # (input shape, kernel, strides, pads): a padded copy (taps / stride^2 >= 9) or padded loads
@@ -96,12 +104,5 @@ def test_depthwise_borders_match_onnxruntime(x_shape, k: int, strides: list[int]
     through padded loads, compiled for the CPU, give onnxruntime's result at every border."""
     c = x_shape[1]
     model, x = _model("Conv", x_shape, (c, 1, k, k), {"group": c, "strides": strides, "pads": pads}, True)
-    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    (expected,) = session.run(None, {"X": x})
-    result = import_model(model)
-    executable, _ = compile_for_cpu(result.module, result.weights, threads=2)
-    try:
-        (compiled,) = executable.run([x])
-    finally:
-        executable.close()
-    np.testing.assert_allclose(compiled, expected, rtol=1e-4, atol=1e-4)
+    compiled = _compiled(import_model(model), x, threads=2)
+    np.testing.assert_allclose(compiled, _onnxruntime(model, x), rtol=1e-4, atol=1e-4)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from tessel.dialects import tg
@@ -17,6 +18,7 @@ from tessel.ir.source import parse_module, verify
 from tessel.ir.weights import WeightStore, with_weights
 from tessel.passes.tg.fold_constants import TgFoldConstants
 from tessel.passes.tg.layout import TgLayout, group_merge, padded_group_merge
+from tessel.pipelines.tensor import compile_for_cpu
 from tessel.targets.reference.interpreter import run
 
 
@@ -33,6 +35,24 @@ def module_text(c: int, m: int, groups: int, stride: int, bias: bool) -> str:
       %r = tg.relu %y : {y}
       func.return %r : {y}
     }}"""
+
+
+def _laid_out(text: str, ws: dict[str, np.ndarray]) -> tuple[ModuleOp, WeightStore]:
+    """The module after tg-layout and tg-fold-constants, verified, with its folded weights."""
+    ctx = make_context()
+    module, store = parse_module(ctx, text), WeightStore(dict(ws))
+    PassPipeline(with_weights((TgLayout(), TgFoldConstants()), store)).apply(ctx, module)
+    verify(module)
+    return module, store
+
+
+def _assert_cpu_result(text: str, ws: dict[str, np.ndarray], x: np.ndarray, want: np.ndarray) -> None:
+    """The whole CPU pipeline on `text` gives `want`."""
+    executable, _ = compile_for_cpu(parse_module(make_context(), text), WeightStore(dict(ws)), threads=2)
+    try:
+        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-4, atol=1e-4)
+    finally:
+        executable.close()
 
 
 CASES = [  # (input channels, output channels, groups, blocked groups after merging)
@@ -55,25 +75,15 @@ def test_grouped_convolutions_run_blocked(c: int, m: int, groups: int, blocked: 
     }
     text = module_text(c, m, groups, stride, bias=True)
     x = rng.standard_normal((1, c, 9, 9)).astype(np.float32)
-    ctx = make_context()
-    want = run(parse_module(ctx, text), [x], ws)[0]
+    want = run(parse_module(make_context(), text), [x], ws)[0]
 
-    module, store = parse_module(ctx, text), WeightStore(dict(ws))
-    PassPipeline(with_weights((TgLayout(), TgFoldConstants()), store)).apply(ctx, module)
-    verify(module)
+    module, store = _laid_out(text, ws)
     convs = [op for op in module.walk() if isinstance(op, tg.Conv2dNchwcOp)]
     assert len(convs) == 1 and not any(isinstance(op, tg.Conv2dOp) for op in module.walk())
     got_groups = integer(convs[0].properties, "groups") if "groups" in convs[0].properties else 1
     assert got_groups == blocked
     np.testing.assert_allclose(run(module, [x], store)[0], want, rtol=1e-5, atol=1e-4)
-
-    from tessel.pipelines.tensor import compile_for_cpu
-
-    executable, _ = compile_for_cpu(parse_module(ctx, text), WeightStore(dict(ws)), threads=2)
-    try:
-        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-4, atol=1e-4)
-    finally:
-        executable.close()
+    _assert_cpu_result(text, ws, x, want)
 
 
 def test_groups_that_need_more_merging_stay_unblocked() -> None:
@@ -113,22 +123,12 @@ def test_padded_groups_read_the_padding_channels_of_a_blocked_input() -> None:
         "w2": rng.standard_normal((104, 8, 3, 3)).astype(np.float32),
     }
     x = rng.standard_normal((1, 48, 9, 9)).astype(np.float32)
-    ctx = make_context()
-    want = run(parse_module(ctx, PADDED_VIEW), [x], ws)[0]
-    module, store = parse_module(ctx, PADDED_VIEW), WeightStore(dict(ws))
-    PassPipeline(with_weights((TgLayout(), TgFoldConstants()), store)).apply(ctx, module)
-    verify(module)
+    want = run(parse_module(make_context(), PADDED_VIEW), [x], ws)[0]
+    module, store = _laid_out(PADDED_VIEW, ws)
     convs = [op for op in module.walk() if isinstance(op, tg.Conv2dNchwcOp)]
     assert len(convs) == 2 and integer(convs[1].properties, "groups") == 7
     assert not any(isinstance(op, tg.PadOp) for op in module.walk())
     transforms = [op for op in module.walk() if isinstance(op, tg.LayoutTransformOp)]
     assert len(transforms) == 2, [str(t) for t in transforms]  # x in, the result out
     np.testing.assert_allclose(run(module, [x], store)[0], want, rtol=1e-5, atol=1e-4)
-
-    from tessel.pipelines.tensor import compile_for_cpu
-
-    executable, _ = compile_for_cpu(parse_module(ctx, PADDED_VIEW), WeightStore(dict(ws)), threads=2)
-    try:
-        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-4, atol=1e-4)
-    finally:
-        executable.close()
+    _assert_cpu_result(PADDED_VIEW, ws, x, want)

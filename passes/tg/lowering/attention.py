@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects import math as mathd
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, IndexType, TensorType, i64
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IndexType, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
@@ -44,6 +44,7 @@ from tessel.passes.tg.lowering.scalar import (
 from tessel.passes.tg.lowering.stages import KernelBuilder, Then, _axes, anchor
 
 NEG_INF = -math.inf
+ZERO = AffineExpr.constant(0)
 
 
 def is_half(t: Attribute) -> bool:
@@ -102,15 +103,17 @@ class AttentionLowering:
         def at_least(x: SSAValue, bound: int) -> SSAValue:
             return b.emit(arith.CmpiOp(x, b.const(bound, index), "sge"))
 
-        query = affine_op(b, i, lambda e: e + (-self.queries if self.lengths is not None else self.offset))
-        if self.lengths is not None:
-            raw = b.load(b.buffers[self.lengths], [bi], i64)
-            count = b.emit(arith.IndexCastOp(raw, index))
-            conds.append(b.emit(arith.CmpiOp(b.ssa(j), count, "slt")))
-            position = b.emit(arith.AddiOp(b.ssa(query), count))
-        else:
-            position = b.ssa(query)
-        if self.causal or self.left >= 0 or self.right >= 0:
+        # (the query's position only where read: an unused index value keeps a stage from
+        # splitting its reduction into vector partials, stages.py)
+        if self.lengths is not None or self.causal or self.left >= 0 or self.right >= 0:
+            query = affine_op(b, i, lambda e: e + (-self.queries if self.lengths is not None else self.offset))
+            if self.lengths is not None:
+                raw = b.load(b.buffers[self.lengths], [bi], i64)
+                count = b.emit(arith.IndexCastOp(raw, index))
+                conds.append(b.emit(arith.CmpiOp(b.ssa(j), count, "slt")))
+                position = b.emit(arith.AddiOp(b.ssa(query), count))
+            else:
+                position = b.ssa(query)
             ahead = b.emit(arith.SubiOp(position, b.ssa(j)))  # query position - key
             if self.causal:
                 conds.append(at_least(ahead, 0))
@@ -159,7 +162,88 @@ class AttentionLowering:
 
     # ------------------------------------------------------------------ stages
 
+    def fast(self) -> bool:
+        """float32 throughout, no softcap, no exposed scores: the fused form (build_fast)."""
+        return (
+            isinstance(self.et, Float32Type)
+            and isinstance(self.pt, Float32Type)
+            and self.softcap == 0
+            and len(self.dests) == 1
+        )
+
+    def build_fast(self) -> None:
+        """The stages kernel-to-loops fuses over blocks of query rows (loops/row_fusion.py):
+        the keys transposed once (each step of the scores then loads a vector of keys),
+        scores as a matrix product scaled after the sum, the row statistics with a unit
+        last axis (split into vector partials, kb.reduction), and the output divided by the
+        row's total after its sum (one division a row, not one a term). A row that attends
+        nothing has exponentials 0 (x = -inf), total 1 and output 0, as the op defines: no
+        guard stage. Rounding differs from the op's definition by a few float32 ulps (the
+        scale applied once to q.k instead of sqrt(scale) to each; p v summed before the
+        division)."""
+        kb, et = self.kb, self.et
+        rows = (self.batch, self.heads, self.queries)
+        full = (*rows, self.keys)
+        kv_heads = self.heads // self.group
+        keys = self.temp((self.batch, kv_heads, self.head_size, self.keys), et, "keys")
+        kb.elementwise("keys", keys, et, lambda b, i: b.value(self.k, [i[0], i[1], i[3], i[2]]))
+        scale = floating(self.op.properties, "scale")
+        scores = self.temp(full, et, "scores")
+
+        def product(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+            bi, h, i, j = s
+            qv = b.value(self.q, [bi, h, i, r[0]])
+            return b.emit(arith.MulfOp(qv, b.load(keys, [bi, self.kv_head(h), r[0], j], et)))  # type: ignore[arg-type]
+
+        def scaled(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+            return b.emit(arith.MulfOp(acc, b.const(scale, et)))
+
+        axes = _axes("o", full)
+        kb.reduction("scores", scores, et, axes, [("d", self.head_size)], "add", 0, et, product, scaled)
+        unit = _axes("o", (*rows, 1))
+        peak = self.temp((*rows, 1), et, "peak")
+
+        def no_peak_is_zero(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+            none = b.emit(arith.CmpfOp(acc, b.const(NEG_INF, et), "oeq"))
+            return b.emit(arith.SelectOp(none, b.const(0.0, et), acc))
+
+        def logit(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+            return self.logits(b, scores, [*s[:3], r[0]])
+
+        kb.reduction("peak", peak, et, unit, [("j", self.keys)], "max", NEG_INF, et, logit, no_peak_is_zero)
+        exps = self.temp(full, et, "exp")
+
+        def exp(b: ElementBuilder, idx: Index) -> SSAValue:
+            shifted = b.emit(arith.SubfOp(self.logits(b, scores, idx), b.load(peak, [*idx[:3], ZERO], et)))
+            return b.emit(mathd.ExpOp(shifted))
+
+        kb.elementwise("exp", exps, et, exp)
+        total = self.temp((*rows, 1), et, "total")
+
+        def zero_is_one(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+            zero = b.emit(arith.CmpfOp(acc, b.const(0.0, et), "oeq"))
+            return b.emit(arith.SelectOp(zero, b.const(1.0, et), acc))
+
+        def e(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+            return b.load(exps, [*s[:3], r[0]], et)
+
+        kb.reduction("total", total, et, unit, [("j", self.keys)], "add", 0, et, e, zero_is_one)
+
+        def term(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
+            bi, h, i, c = s
+            v = b.value(self.v, [bi, self.kv_head(h), r[0], c])  # type: ignore[arg-type]
+            return b.emit(arith.MulfOp(b.load(exps, [bi, h, i, r[0]], et), v))
+
+        def divided(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+            return b.emit(arith.DivfOp(acc, b.load(total, [*s[:3], ZERO], et)))
+
+        out = _axes("o", (*rows, self.value_size))
+        kb.reduction("attend", self.dests[0], et, out, [("j", self.keys)], "add", 0, et, term, divided)
+
     def build(self) -> None:
+        if self.fast():
+            self.build_fast()
+            return
         kb = self.kb
         rows = (self.batch, self.heads, self.queries)
         full = (*rows, self.keys)

@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
@@ -165,6 +166,9 @@ def compile(
 
     cpu = cpu_target.named(mcpu) if mcpu is not None else cpu_target.host()
     cpu_target.require_runnable(cpu, "tessel.compile(mcpu=...): the compiled model")
+    note = cpu.bf16_note() if precision == "bf16" else None
+    if note is not None:
+        warnings.warn(f'precision="bf16": {note}', RuntimeWarning, stacklevel=2)
     proto, source = _onnx_model(model)
     if records is not None and not os.path.exists(records):
         raise TesselError(f"no tuning records at {os.fspath(records)}")

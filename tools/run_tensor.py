@@ -19,6 +19,7 @@ Inputs and outputs are named by the model's input/output names (`tg.name`).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Mapping
 
@@ -209,6 +210,9 @@ def run_command(args: argparse.Namespace) -> int:
 
     if args.precision != "fp32" and args.target != "cpu":
         raise TesselError(f"--precision {args.precision} is for the cpu target, not {args.target}")
+    note = (cpu or cpu_target.host()).bf16_note() if args.precision == "bf16" and args.target == "cpu" else None
+    if note is not None:
+        print(f"note: --precision {note}", file=sys.stderr)
     if compiled:
         if args.entry not in (None, "main"):
             raise TesselError(f"the {args.target} target compiles @main")

@@ -121,6 +121,17 @@ class CpuTarget:
         kept = [f for f in self.features.split(",") if f and f[1:] != "avx512bf16"]
         return ",".join([*kept, "+avx512bf16"])
 
+    def bf16_note(self) -> str | None:
+        """What a user asking for bfloat16 products on this CPU should know, or None: without
+        AVX512-BF16 they run as generic vector code (each product widened to float32 by
+        shifts), slower than float32 (tessel.bench.cpu_bf16 on a Zen 3: 0.47-0.80x)."""
+        if self.bf16:
+            return None
+        return (
+            f"bfloat16 on {self.cpu}: this CPU has no AVX512-BF16, so the bfloat16 products run as "
+            "generic vector code, slower than float32 here (bf16 pays on Zen 4/5 and Sapphire Rapids)"
+        )
+
     @property
     def description(self) -> str:
         wide = "avx512f" if self.vector_bits == 512 else "avx2" if "avx2" in self.enabled else "sse"

@@ -83,3 +83,34 @@ declare <16 x float> @llvm.fma.v16f32(<16 x float>, <16 x float>, <16 x float>)
     assert avx2.key != avx512.key
     assert "ymm" in avx2.assembly() and "zmm" not in avx2.assembly()
     assert "zmm" in avx512.assembly()
+
+
+@pytest.mark.parametrize(
+    ("name", "warned"), [("x86-64-v3", True), ("znver3", True), ("znver4", False), ("sapphirerapids", False)]
+)
+def test_bfloat16_without_avx512_bf16_is_noted(name: str, warned: bool) -> None:
+    """bf16 products without AVX512-BF16 are generic vector code, slower than float32: the
+    tools say so (tessel-run prints the note, tessel.compile warns)."""
+    note = cpu_target.named(name).bf16_note()
+    assert (note is not None) == warned
+    if note is not None:
+        assert "AVX512-BF16" in note and name in note
+
+
+def test_compile_warns_for_bfloat16_on_a_cpu_without_it(tmp_path) -> None:
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    import tessel
+
+    w = numpy_helper.from_array(np.ones((8, 4), np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])],
+        [w],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.warns(RuntimeWarning, match="no AVX512-BF16"):
+        tessel.compile(model.SerializeToString(), precision="bf16", mcpu="x86-64-v3", cache=False, threads=1)

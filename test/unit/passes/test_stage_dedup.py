@@ -115,3 +115,29 @@ def test_copied_stages_compute_the_reference() -> None:
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
     assert "stages identical to another, compiled once" in report.code
+
+
+SIGNED_ZEROS = """
+func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %a = tg.clip %x {min = 0.000000e+00 : f32} : tensor<64x64xf32>
+  %b = tg.clip %y {min = -0.000000e+00 : f32} : tensor<64x64xf32>
+  func.return %a, %b : tensor<64x64xf32>, tensor<64x64xf32>
+}
+"""
+
+
+def test_stages_that_differ_in_a_zero_sign_stay_apart() -> None:
+    """The stage key compares the bodies' constants by value, floats by their bits: clips
+    at 0.0 and at -0.0 (equal as Python floats) are different stages, and each computes
+    its own signed zero."""
+    module = _kernels(SIGNED_ZEROS)
+    computes = [op for op in module.walk() if type(op).__name__ == "ComputeOp"]
+    keys = [to_loops.stage_key(op, list(op.operands)) for op in computes]
+    assert len(keys) == 2 and keys[0] != keys[1]
+    x = -np.ones((64, 64), np.float32)
+    executable, _ = compile_for_cpu(parse_module(make_context(), SIGNED_ZEROS), WeightStore({}), threads=1)
+    try:
+        a, b = executable.run([x, x])
+    finally:
+        executable.close()
+    assert not np.signbit(a).any() and np.signbit(b).all()  # clipped to 0.0 and to -0.0

@@ -55,11 +55,11 @@ def stage_key(op: kernel.ComputeOp, buffers: list[SSAValue]) -> tuple:
     """The compute's structure over its buffers numbered by position: two stages with the
     same key under the same default schedule lower to the same function, so the second is
     a copy of the first (kernel-to-loops' time is mostly that lowering). Each op in order:
-    its name, operands (a buffer's position, or the number of the value defined before in
-    the stage), result types, properties and attributes, and its regions' blocks' argument
+    its name, operands (a buffer's position and type, or the number of the value defined
+    before in the stage), result types, properties and attributes, and its regions' blocks' argument
     types (attributes compare by value, xDSL's floats by their bits: 0.0 and -0.0 differ).
     Printing the whole stage instead took an eighth of DenseNet-121's kernel-to-loops."""
-    numbered: dict[SSAValue, tuple] = {b: ("b", i) for i, b in enumerate(buffers)}
+    numbered: dict[SSAValue, tuple] = {b: ("b", i, b.type) for i, b in enumerate(buffers)}
     parts: list[tuple] = []
     for inner in op.walk():
         for region in inner.regions:

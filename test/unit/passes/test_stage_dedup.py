@@ -141,3 +141,33 @@ def test_stages_that_differ_in_a_zero_sign_stay_apart() -> None:
     finally:
         executable.close()
     assert not np.signbit(a).any() and np.signbit(b).all()  # clipped to 0.0 and to -0.0
+
+
+SLICES = """
+func.func @main(%x: tensor<4x10x8xf32>, %y: tensor<4x12x8xf32>) -> (tensor<4x8x8xf32>, tensor<4x8x8xf32>) {
+  %a = tg.slice %x {starts = array<i64: 0, 1, 0>, steps = array<i64: 1, 1, 1>} : tensor<4x10x8xf32> -> tensor<4x8x8xf32>
+  %b = tg.slice %y {starts = array<i64: 0, 1, 0>, steps = array<i64: 1, 1, 1>} : tensor<4x12x8xf32> -> tensor<4x8x8xf32>
+  %c = tg.exp %a : tensor<4x8x8xf32>
+  %d = tg.exp %b : tensor<4x8x8xf32>
+  func.return %c, %d : tensor<4x8x8xf32>, tensor<4x8x8xf32>
+}
+"""
+
+
+def test_stages_over_buffers_of_other_shapes_stay_apart() -> None:
+    """The same body over inputs of different shapes (r3d_18's depth slices of 10 and 8
+    planes, each read at the same indices) is different code: its addresses stride by the
+    shape. A key without the buffers' types shared them, and r3d_18 computed wrong logits."""
+    module = _kernels(SLICES)
+    computes = [op for op in module.walk() if type(op).__name__ == "ComputeOp"]
+    keys = [to_loops.stage_key(op, list(op.operands)) for op in computes]
+    assert len(keys) == 2 and keys[0] != keys[1]
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((4, 10, 8)).astype(np.float32), rng.standard_normal((4, 12, 8)).astype(np.float32)
+    executable, _ = compile_for_cpu(parse_module(make_context(), SLICES), WeightStore({}), threads=1)
+    try:
+        c, d = executable.run([x, y])
+    finally:
+        executable.close()
+    np.testing.assert_allclose(c, np.exp(x[:, 1:9]), rtol=1e-6)
+    np.testing.assert_allclose(d, np.exp(y[:, 1:9]), rtol=1e-6)

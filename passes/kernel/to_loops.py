@@ -55,10 +55,11 @@ def stage_key(op: kernel.ComputeOp, buffers: list[SSAValue]) -> tuple:
     """The compute's structure over its buffers numbered by position: two stages with the
     same key under the same default schedule lower to the same function, so the second is
     a copy of the first (kernel-to-loops' time is mostly that lowering). Each op in order:
-    its name, operands (a buffer's position and type, or the number of the value defined
-    before in the stage), result types, properties and attributes, and its regions' blocks' argument
-    types (attributes compare by value, xDSL's floats by their bits: 0.0 and -0.0 differ).
-    Printing the whole stage instead took an eighth of DenseNet-121's kernel-to-loops."""
+    its name, operands (a buffer's position and type, or the number of a value defined
+    before in the stage), result types, properties and attributes (by value; xDSL's floats
+    compare by their bits, so 0.0 and -0.0 differ), and its regions' blocks' argument
+    types and op counts. Printing the whole stage instead took an eighth of DenseNet-121's
+    kernel-to-loops."""
     numbered: dict[SSAValue, tuple] = {b: ("b", i, b.type) for i, b in enumerate(buffers)}
     parts: list[tuple] = []
     for inner in op.walk():
@@ -66,7 +67,7 @@ def stage_key(op: kernel.ComputeOp, buffers: list[SSAValue]) -> tuple:
             for block in region.blocks:
                 for arg in block.args:
                     numbered[arg] = ("v", len(numbered))
-                parts.append(("block", tuple(a.type for a in block.args)))
+                parts.append(("block", tuple(a.type for a in block.args), len(block.ops)))
         operands = tuple(numbered.get(v, ("outside", id(v))) for v in inner.operands)
         fields = tuple(sorted((*inner.properties.items(), *inner.attributes.items()), key=lambda f: f[0]))
         parts.append((inner.name, operands, tuple(r.type for r in inner.results), fields))

@@ -49,11 +49,22 @@ def _build(name: str):
 
 def zoo_models(folder: Path, names: list[str] | None) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
     """(name, model, inputs) of the exported zoo, in index order (`names` filters)."""
-    import json
-
-    index = json.loads((folder / "index.json").read_text())
+    index = zoo_index(folder)
     chosen = [n for n in index if names is None or n in names]
     return [(n, onnx.load(str(folder / f"{n}.onnx")), dict(np.load(folder / f"{n}.inputs.npz"))) for n in chosen]
+
+
+def zoo_index(folder: Path) -> dict[str, dict]:
+    import json
+
+    return json.loads((folder / "index.json").read_text())
+
+
+# A float model whose output differs from onnxruntime's by more than this (relative to the
+# output's largest value) is counted wrong: its time is not a result. (A gate for gross
+# errors, looser than `make zoo`'s 1e-4; a quantized model's outputs differ by whole
+# quantization steps, which `make zoo` counts.)
+WRONG_ABOVE = 1e-3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,6 +170,7 @@ def _main_zoo(args: argparse.Namespace) -> int:
     os.environ["TESSEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="tessel-bench-")  # cold compiles
     log(f"environment: {environment(args.threads)}")
     wanted = None if args.models == ",".join(MODELS) else args.models.split(",")
+    families = {name: entry.get("family", "") for name, entry in zoo_index(args.zoo).items()}
     rows, skipped = [], []
     for name, model, feed in zoo_models(args.zoo, wanted):
         inputs = [feed[i.name] for i in model.graph.input if i.name in feed]
@@ -190,26 +202,31 @@ def _main_zoo(args: argparse.Namespace) -> int:
         samples = interleaved(runs, args.rounds, settle=0.05)
         executable.close()
         t, o = median_ms(samples["tessel"]), median_ms(samples["ort"])
-        rows.append((name, t, o, o / t, compile_s, error))
+        wrong = families.get(name) != "int8" and not error <= WRONG_ABOVE
+        rows.append((name, t, o, o / t, compile_s, error, wrong))
         log(
             f"{name:22s} tessel {t:9.3f} ms   onnxruntime {o:9.3f} ms   ratio {o / t:5.2f}   "
-            f"compile {compile_s:5.1f} s   rel error {error:.1e}   idle {idle:.0%}   ({report.summary()})"
+            f"compile {compile_s:5.1f} s   rel error {error:.1e}{'  WRONG' if wrong else ''}   idle {idle:.0%}   "
+            f"({report.summary()})"
         )
     log("")
     log("| model | Tessel ms | onnxruntime ms | ratio (ort / Tessel) | compile s | max rel error |")
     log("|---|---:|---:|---:|---:|---:|")
-    for name, t, o, ratio, c, rel_error in rows:
-        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f} | {c:.1f} | {rel_error:.1e} |")
+    for name, t, o, ratio, c, rel_error, wrong in rows:
+        log(f"| {name} | {t:.2f} | {o:.2f} | {ratio:.2f} | {c:.1f} | {rel_error:.1e}{' WRONG' if wrong else ''} |")
     for name, why in skipped:
         log(f"| {name} | not compiled: {why} | | | | |")
     total = len(rows) + len(skipped)
     geomean = math.exp(sum(math.log(r[3]) for r in rows) / len(rows)) if rows else float("nan")
     cells = [f"{name}_ms={t:.3f} ort_{name}_ms={o:.3f}" for name, t, o, *_ in rows]
+    wrong = [r[0] for r in rows if r[6]]
     log(
-        f"RESULT cpu_models_zoo geomean_vs_ort={geomean:.3f} models={len(rows)}/{total} "
+        f"RESULT cpu_models_zoo geomean_vs_ort={geomean:.3f} models={len(rows)}/{total} wrong={len(wrong)} "
         f"{' '.join(cells)} threads={args.threads}"
     )
-    return 0
+    if wrong:
+        log(f"cpu_models: wrong results (over {WRONG_ABOVE:g} of the output's scale) from {', '.join(wrong)}")
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":

@@ -18,15 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, memref, scf
-from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    IndexType,
-    IntegerAttr,
-    StringAttr,
-    SymbolRefAttr,
-    UnitAttr,
-    i64,
-)
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i64
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 

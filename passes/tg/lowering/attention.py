@@ -12,7 +12,8 @@ The bias is recomputed where it is read: a mask load (padded past the mask's end
 comparisons for the causal frontier and the windows, and a load of the row's key count.
 With 16-bit floats, each value is rounded to its type where the op's definition rounds
 (dialects/tg/attention.py); a bfloat16 softmax sums in bfloat16, one rounding per term, as
-its reference does.
+its reference does. float32 without softcap takes a faster form of the same stages
+(AttentionLowering.build_fast: keys transposed once, scale and division after the sums).
 """
 
 from __future__ import annotations
@@ -172,11 +173,11 @@ class AttentionLowering:
         )
 
     def build_fast(self) -> None:
-        """The stages kernel-to-loops fuses over blocks of query rows (loops/row_fusion.py):
-        the keys transposed once (each step of the scores then loads a vector of keys),
-        scores as a matrix product scaled after the sum, the row statistics with a unit
-        last axis (split into vector partials, kb.reduction), and the output divided by the
-        row's total after its sum (one division a row, not one a term). A row that attends
+        """The float32 stages: the keys transposed once (each step of the scores then loads a
+        vector of keys, not a gather at a stride of the head size), scores as a matrix
+        product scaled after the sum, the row statistics with a unit last axis (split into
+        vector partials, kb.reduction), and the output divided by the row's total after its
+        sum (one division a row, not one a term). A row that attends
         nothing has exponentials 0 (x = -inf), total 1 and output 0, as the op defines: no
         guard stage. Rounding differs from the op's definition by a few float32 ulps (the
         scale applied once to q.k instead of sqrt(scale) to each; p v summed before the

@@ -12,16 +12,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import affine, arith, memref
+from xdsl.dialects import arith, memref
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, MemRefType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineExpr
 
 from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import flag, floating, integer
 from tessel.ir import dtypes
 from tessel.passes.tg.lowering.index_maps import expr
+from tessel.passes.tg.lowering.rfactor import pads_with, rfactor_width
 from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
     Index,
@@ -126,7 +127,7 @@ class KernelBuilder:
         scalar loop with a serial dependence (whisper's softmax: 2.8 ns an element)."""
         name = self._name(stage)
         op = self._reduction_op(name, dest, spatial, reduce, combine, init, acc_type, body, then, lanes)
-        width = _rfactor_width(op, spatial, reduce, combine, acc_type) if lanes is None else 0
+        width = rfactor_width(op, spatial, reduce, combine, acc_type) if lanes is None else 0
         if not width:
             self.block.add_op(op)
             return
@@ -145,6 +146,8 @@ class KernelBuilder:
                 term = body(b, s[:k], [*r[:-1], at])
             finally:
                 b.guarded -= 1
+            if pads_with(term, at, extent, typed_attr(init, term.type)):
+                return term  # the load itself reads the identity past the row's end
             inside = b.in_bounds([at], [extent])
             assert inside is not None
             return b.emit(arith.SelectOp(inside, term, b.const(init, term.type)))
@@ -195,70 +198,6 @@ class KernelBuilder:
         value = tb.narrow(then(tb, s_idx, op.then.block.args[-1]), _buffer_type(dest).get_element_type())
         op.then.block.add_op(kernel.YieldOp.create(operands=[value]))
         return op
-
-
-RFACTOR_WIDTHS = (32, 16, 8, 4)  # partial results a row: up to 4 vectors, at least 4 steps each
-RFACTOR_MIN_EXTENT = 64  # shorter rows: one scalar loop costs less than a second stage
-
-
-def _rfactor_width(
-    op: kernel.ComputeOp,
-    spatial: Sequence[tuple[str, int]],
-    reduce: Sequence[tuple[str, int]],
-    combine: str,
-    acc_type: Attribute,
-) -> int:
-    """The rfactor width for `op` (0: keep it whole): a float add/max/min reduction without a
-    vector axis of at least 4 whose body reads along its innermost reduction axis only at unit
-    stride, in the last index, through affine maps (no data-dependent index)."""
-    if combine not in ("add", "max", "min") or not dtypes.is_float(acc_type) or not reduce:
-        return 0
-    if spatial and spatial[-1][1] >= 4:
-        return 0
-    extent = reduce[-1][1]
-    if extent < RFACTOR_MIN_EXTENT:
-        return 0
-    # a width of whole vectors that divides the row; else (197 tokens; whisper's 1500 =
-    # 4 x 375, where 4 lanes would use a quarter of the vector) the last step guarded: 32
-    # lanes where that is 8 steps or more (each vector of partial results is a dependence
-    # chain, a max waiting on the one before: whisper's 1500-long softmax rows took 7.1 ms
-    # in 16 lanes and 3.9 in 32), else 16; narrower only for rows too short for that
-    width = next((w for w in RFACTOR_WIDTHS[:2] if extent % w == 0 and extent // w >= 4), 0)
-    width = width or (RFACTOR_WIDTHS[0] if extent // RFACTOR_WIDTHS[0] >= 8 else 0)
-    width = width or next((w for w in RFACTOR_WIDTHS[1:] if extent // w >= 4), 0)
-    if not width:
-        return 0
-    dim = len(spatial) + len(reduce) - 1
-    axes = set(op.body.block.args)
-    for inner in op.body.block.walk():
-        if isinstance(inner, memref.LoadOp | affine.ApplyOp):
-            return 0  # an index computed as a value
-        if isinstance(inner, affine.LoadOp | kernel.LoadOp):
-            m = inner.map.data
-            if any(v not in axes for v in inner.operands[1 : 1 + m.num_dims]):
-                return 0  # a map over computed indices, not over the stage's axes
-            if not _unit_stride_last(m.results, dim, m.num_dims):
-                return 0
-    return width
-
-
-def _unit_stride_last(results: Sequence[AffineExpr], dim: int, num_dims: int) -> bool:
-    """Does `dim` appear only in the last index, as + dim (coefficient 1, no div or mod)?"""
-    for i, e in enumerate(results):
-        if dim not in e.used_dims():
-            continue
-        if i != len(results) - 1 or not e.is_pure_affine():
-            return False
-        point = [3] * num_dims
-        m = AffineMap(num_dims, 0, (e,))
-        base = m.eval(point, [])[0]
-        point[dim] += 1
-        if m.eval(point, [])[0] - base != 1:
-            return False
-    return True
-
-
-# --------------------------------------------------------------------------- helpers
 
 
 def _axes(prefix: str, shape: Sequence[int]) -> list[tuple[str, int]]:

@@ -28,19 +28,21 @@ func.func @concat(%a: tensor<1x2x4x4x16xf32>, %b: tensor<1x1x4x4x16xf32>) -> ten
 
 // -----
 
-// What differs per lane is computed on vectors: a softmax over rows of 100 reduced 16
-// lanes at a time (an rfactor: 7 steps of 16 cover 112) masks the lanes past the row's
-// end. The lane positions are the row offset plus [0, 1, ..., 15], compared and selected
-// as vectors (xDSL's arith has scalar compares and selects only: the first version built
-// each mask lane by lane, 16 extracts, compares, selects and inserts per vector).
-// CHECK-LABEL: func.func @k0_softmax__s0(
+// What differs per lane is computed on vectors: a log-softmax's sum of exp(x - max) over
+// rows of 100, reduced 16 lanes at a time (an rfactor: 7 steps of 16 cover 112), selects 0
+// for the lanes past the row's end (its term is an exponential, not a load that could pad
+// with 0 itself, as the row max's does). The lane positions are the row offset plus [0, 1,
+// ..., 15], compared and selected as vectors (xDSL's arith has scalar compares and selects
+// only: the first version built each mask lane by lane, 16 extracts, compares, selects and
+// inserts per vector).
+// CHECK-LABEL: func.func @k0_log_softmax__s2(
 // CHECK-NOT:     vector.extract
 // CHECK:         arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : vector<16xindex>
 // CHECK:         arith.cmpi slt, %{{.*}}, %{{.*}} : vector<16xindex>
 // CHECK:         arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xf32>
 // CHECK-NOT:     vector.insert
-// CHECK-LABEL: func.func @k0_softmax__s1(
-func.func @softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
-  %y = tg.softmax %x {axis = 1 : i64} : tensor<8x100xf32>
+// CHECK-LABEL: func.func @k0_log_softmax__s3(
+func.func @log_softmax(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
+  %y = tg.log_softmax %x {axis = 1 : i64} : tensor<8x100xf32>
   func.return %y : tensor<8x100xf32>
 }

@@ -47,9 +47,12 @@ def _build(name: str):
     return module.build()
 
 
-def zoo_models(folder: Path, names: list[str] | None) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
-    """(name, model, inputs) of the exported zoo, in index order (`names` filters)."""
-    index = zoo_index(folder)
+def zoo_models(
+    folder: Path, names: list[str] | None, index: dict[str, dict] | None = None
+) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
+    """(name, model, inputs) of the exported zoo, in index order (`names` filters; `index`:
+    the zoo's index.json, read here unless given)."""
+    index = index if index is not None else zoo_index(folder)
     chosen = [n for n in index if names is None or n in names]
     return [(n, onnx.load(str(folder / f"{n}.onnx")), dict(np.load(folder / f"{n}.inputs.npz"))) for n in chosen]
 
@@ -170,9 +173,10 @@ def _main_zoo(args: argparse.Namespace) -> int:
     os.environ["TESSEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="tessel-bench-")  # cold compiles
     log(f"environment: {environment(args.threads)}")
     wanted = None if args.models == ",".join(MODELS) else args.models.split(",")
-    families = {name: entry.get("family", "") for name, entry in zoo_index(args.zoo).items()}
+    index = zoo_index(args.zoo)
+    families = {name: entry.get("family", "") for name, entry in index.items()}
     rows, skipped = [], []
-    for name, model, feed in zoo_models(args.zoo, wanted):
+    for name, model, feed in zoo_models(args.zoo, wanted, index):
         inputs = [feed[i.name] for i in model.graph.input if i.name in feed]
         try:
             result = import_model(

@@ -25,6 +25,7 @@ from xdsl.passes import ModulePass
 from tessel.dialects import kernel, sched
 from tessel.dialects.kernel import GPU_DIMS_ATTR, KERNEL_ATTR, SCHEDULE_ATTR, STAGE_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
+from tessel.ir.keys import ops_key
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
 from tessel.passes.kernel.loops.emitter import Index
 from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
@@ -46,26 +47,11 @@ def used_buffers(ops: list[kernel.ComputeOp], visible: list[SSAValue]) -> list[S
 def stage_key(op: kernel.ComputeOp, buffers: list[SSAValue]) -> tuple:
     """The compute's structure over its buffers numbered by position: two stages with the
     same key under the same default schedule lower to the same function, so the second is
-    a copy of the first (kernel-to-loops' time is mostly that lowering). Each op in order:
-    its name, operands (a buffer's position and type, or the number of a value defined
-    before in the stage), result types, properties and attributes (by value; xDSL's floats
-    compare by their bits, so 0.0 and -0.0 differ), and its regions' blocks' argument
-    types and op counts. Printing the whole stage instead took an eighth of DenseNet-121's
-    kernel-to-loops."""
-    numbered: dict[SSAValue, tuple] = {b: ("b", i, b.type) for i, b in enumerate(buffers)}
-    parts: list[tuple] = []
-    for inner in op.walk():
-        for region in inner.regions:
-            for block in region.blocks:
-                for arg in block.args:
-                    numbered[arg] = ("v", len(numbered))
-                parts.append(("block", tuple(a.type for a in block.args), len(block.ops)))
-        operands = tuple(numbered.get(v, ("outside", id(v))) for v in inner.operands)
-        fields = tuple(sorted((*inner.properties.items(), *inner.attributes.items()), key=lambda f: f[0]))
-        parts.append((inner.name, operands, tuple(r.type for r in inner.results), fields))
-        for r in inner.results:
-            numbered[r] = ("v", len(numbered))
-    return tuple(parts)
+    a copy of the first (kernel-to-loops' time is mostly that lowering). ir/keys.py's
+    ops_key, a buffer known by its position and type (xDSL's floats compare by their bits,
+    so 0.0 and -0.0 differ). Printing the whole stage instead took an eighth of
+    DenseNet-121's kernel-to-loops."""
+    return ops_key([op], {b: ("b", i, b.type) for i, b in enumerate(buffers)})
 
 
 def stage_function(

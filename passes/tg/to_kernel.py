@@ -15,6 +15,7 @@ at every element.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -41,7 +42,7 @@ from tessel.dialects import tg
 from tessel.dialects.kernel import ELEMENT_ATTR, KERNEL_ATTR, OUTPUT_ATTR
 from tessel.dialects.tg.fused import MEMORY_ATTR, OFFSET_ATTR, OFFSETS_ATTR
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.ir.keys import attr_key, attrs_key
+from tessel.ir.keys import attr_key, ops_key
 from tessel.ir.names import ssa_name
 from tessel.passes.tg.lowering import rules  # noqa: F401  (registers every lowering rule)
 from tessel.passes.tg.lowering.quant import READS_CONSTANT_INPUTS
@@ -75,32 +76,18 @@ def group_key(fused: tg.FusedOp) -> tuple:
     """What the kernel of a group is made from, so that groups with equal keys share one
     kernel without lowering each: the input and result types, the values of inputs that
     are inline constants (a lowering may read them: a zero point known to be zero), and
-    each op of the region (name, operands by position, result types, properties and
-    attributes, without the names the importer gave values). An RNN unrolled over its
-    sequence has thousands of groups and a few kernels; lowering and printing every group
-    to compare them took most of GRU's compile time."""
+    the ops of the region (ir/keys.py's ops_key: without the names the importer gave
+    values). An RNN unrolled over its sequence has thousands of groups and a few kernels;
+    lowering and printing every group to compare them took most of GRU's compile time."""
     block = fused.body.block
-    position: dict[SSAValue, tuple[int, int]] = {arg: (-1, i) for i, arg in enumerate(block.args)}
+    position: dict[SSAValue, Hashable] = {arg: (-1, i) for i, arg in enumerate(block.args)}
     reads = any(isinstance(op, READS_CONSTANT_INPUTS) for op in block.ops)
     parts: list[object] = [
         tuple(v.type for v in fused.inputs),
         tuple(r.type for r in fused.results),
         tuple(attr_key(v.owner.value) if reads and isinstance(v.owner, tg.ConstantOp) else None for v in fused.inputs),
     ]
-    for n, op in enumerate(block.walk()):
-        parts.append(
-            (
-                op.name,
-                tuple(position.get(v, (-2, id(v))) for v in op.operands),
-                tuple(r.type for r in op.results),
-                attrs_key(op.properties),
-                attrs_key(op.attributes),
-                len(op.regions),
-            )
-        )
-        for i, r in enumerate(op.results):
-            position[r] = (n, i)
-    return tuple(parts)
+    return (*parts, *ops_key(block.ops, position))
 
 
 @dataclass

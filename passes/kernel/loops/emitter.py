@@ -83,18 +83,22 @@ class Emitter:
         return self._pure[key]
 
     def index(self, value: int) -> SSAValue:
-        key = (id(self.block), INDEX, value)  # (_const_key's, without building the attribute)
-        found = self.consts.get(key)
-        if found is None:
-            found = self.consts[key] = self.emit(arith.ConstantOp(IntegerAttr(value, INDEX)))
-        return found
+        # (_const_key's key, without building the attribute unless it is new)
+        return self._constant((INDEX, value), lambda: IntegerAttr(value, INDEX))
 
     def const(self, attr: Attribute) -> SSAValue:
         assert isinstance(attr, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr | DenseResourceAttr)
-        key = (id(self.block), *_const_key(attr))
-        if key not in self.consts:
-            self.consts[key] = self.emit(arith.ConstantOp(attr))
-        return self.consts[key]
+        return self._constant(_const_key(attr), lambda: attr)
+
+    def _constant(
+        self, key: tuple, make: Callable[[], IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr | DenseResourceAttr]
+    ) -> SSAValue:
+        """The constant `key` names, emitted once per block."""
+        full = (id(self.block), *key)
+        found = self.consts.get(full)
+        if found is None:
+            found = self.consts[full] = self.emit(arith.ConstantOp(make()))
+        return found
 
     def _index_op(self, cls: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: SSAValue) -> SSAValue:
         """cls(a, b) on index values, emitted once per block."""

@@ -48,6 +48,12 @@ NEG_INF = -math.inf
 ZERO = AffineExpr.constant(0)
 
 
+def one_where_zero(b: ElementBuilder, x: SSAValue, t: Attribute) -> SSAValue:
+    """x, or 1 where it is 0 (a row's total that nothing attends: its terms stay 0)."""
+    zero = b.emit(arith.CmpfOp(x, b.const(0.0, t), "oeq"))
+    return b.emit(arith.SelectOp(zero, b.const(1.0, t), x))
+
+
 def is_half(t: Attribute) -> bool:
     return isinstance(t, Float16Type | BFloat16Type)
 
@@ -161,6 +167,11 @@ class AttentionLowering:
     def to_softmax(self, b: ElementBuilder, x: SSAValue) -> SSAValue:
         return convert(b, x, self.et, self.pt)
 
+    def no_peak_is_zero(self, b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+        """The row's peak, 0 where it is -inf (the row attends nothing: x - peak stays -inf)."""
+        none = b.emit(arith.CmpfOp(acc, b.const(NEG_INF, self.pct), "oeq"))
+        return b.emit(arith.SelectOp(none, b.const(0.0, self.pct), acc))
+
     # ------------------------------------------------------------------ stages
 
     def fast(self) -> bool:
@@ -177,9 +188,8 @@ class AttentionLowering:
         vector of keys, not a gather at a stride of the head size), scores as a matrix
         product scaled after the sum, the row statistics with a unit last axis (split into
         vector partials, kb.reduction), and the output divided by the row's total after its
-        sum (one division a row, not one a term). A row that attends
-        nothing has exponentials 0 (x = -inf), total 1 and output 0, as the op defines: no
-        guard stage. Rounding differs from the op's definition by a few float32 ulps (the
+        sum (one division a row, not one a term). A row that attends nothing has
+        exponentials 0 (x = -inf), total 1 and output 0, as the op defines: no guard stage. Rounding differs from the op's definition by a few float32 ulps (the
         scale applied once to q.k instead of sqrt(scale) to each; p v summed before the
         division)."""
         kb, et = self.kb, self.et
@@ -204,14 +214,10 @@ class AttentionLowering:
         unit = _axes("o", (*rows, 1))
         peak = self.temp((*rows, 1), et, "peak")
 
-        def no_peak_is_zero(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-            none = b.emit(arith.CmpfOp(acc, b.const(NEG_INF, et), "oeq"))
-            return b.emit(arith.SelectOp(none, b.const(0.0, et), acc))
-
         def logit(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
             return self.logits(b, scores, [*s[:3], r[0]])
 
-        kb.reduction("peak", peak, et, unit, [("j", self.keys)], "max", NEG_INF, et, logit, no_peak_is_zero)
+        kb.reduction("peak", peak, et, unit, [("j", self.keys)], "max", NEG_INF, et, logit, self.no_peak_is_zero)
         exps = self.temp(full, et, "exp")
 
         def exp(b: ElementBuilder, idx: Index) -> SSAValue:
@@ -221,12 +227,11 @@ class AttentionLowering:
         kb.elementwise("exp", exps, et, exp)
         total = self.temp((*rows, 1), et, "total")
 
-        def zero_is_one(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-            zero = b.emit(arith.CmpfOp(acc, b.const(0.0, et), "oeq"))
-            return b.emit(arith.SelectOp(zero, b.const(1.0, et), acc))
-
         def e(b: ElementBuilder, s: Index, r: Index) -> SSAValue:
             return b.load(exps, [*s[:3], r[0]], et)
+
+        def zero_is_one(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
+            return one_where_zero(b, acc, et)
 
         kb.reduction("total", total, et, unit, [("j", self.keys)], "add", 0, et, e, zero_is_one)
 
@@ -266,10 +271,6 @@ class AttentionLowering:
             )
         peak = self.temp(rows, self.pct, "peak")
 
-        def no_peak_is_zero(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-            none = b.emit(arith.CmpfOp(acc, b.const(NEG_INF, self.pct), "oeq"))
-            return b.emit(arith.SelectOp(none, b.const(0.0, self.pct), acc))
-
         kb.reduction(
             "peak",
             peak,
@@ -280,7 +281,7 @@ class AttentionLowering:
             NEG_INF,
             self.pct,
             lambda b, s, r: self.to_softmax(b, self.logits(b, scores, [*s, r[0]])),
-            no_peak_is_zero,
+            self.no_peak_is_zero,
         )
         exps = self.temp(full, self.pct, "exp")
 
@@ -352,9 +353,7 @@ class AttentionLowering:
             return b.emit(arith.TruncFOp(e, acc_t)) if acc_t != self.pct else e
 
         def zero_is_one(b: ElementBuilder, s: Index, acc: SSAValue) -> SSAValue:
-            acc = rounded(b, acc, self.pt) if acc_t == self.pct else acc
-            zero = b.emit(arith.CmpfOp(acc, b.const(0.0, acc_t), "oeq"))
-            return b.emit(arith.SelectOp(zero, b.const(1.0, acc_t), acc))
+            return one_where_zero(b, rounded(b, acc, self.pt) if acc_t == self.pct else acc, acc_t)
 
         self.kb.reduction(
             "total", total, acc_t, _axes("o", rows), [("j", self.keys)], "add", 0, acc_t, term, zero_is_one

@@ -8,31 +8,27 @@ from collections.abc import Sequence
 
 from xdsl.dialects import affine, memref
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Attribute, SSAValue, TypedAttribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from tessel.dialects import kernel
 from tessel.ir import dtypes
 
 
-def pads_with(term: SSAValue, at: AffineExpr, extent: int, identity: Attribute) -> bool:
-    """Where a guarded rfactor term is the padded load of a row whose last index is `at`
-    (a softmax's max and sum: the row itself, `extent` long), make the load's padding the
-    combine's identity, and say so: the lanes past the row's end then read the identity and
-    need no compare and select of their own (six vector instructions a step). Else False."""
+def reads_row(term: SSAValue, at: AffineExpr, extent: int) -> bool:
+    """Is a guarded rfactor term the padded load of the row itself (its last index `at`, the
+    row `extent` long: a softmax's max and sum)? Guarded, it pads with the combine's
+    identity (KernelBuilder.reduction sets the builder's guard_pad), so the lanes past the
+    row's end read the identity and need no compare and select of their own (six vector
+    instructions a step)."""
     load = term.owner
-    if not isinstance(load, kernel.LoadOp) or load.cond is not None or any(True for _ in term.uses):
+    if not isinstance(load, kernel.LoadOp) or load.cond is not None:
         return False
     t = load.memref.type
     results = load.map.data.results
     if not isinstance(t, MemRefType) or t.get_shape()[-1] != extent or results[-1] != at:
         return False
-    if any(d in x.used_dims() for x in results[:-1] for d in at.used_dims()):
-        return False
-    if not isinstance(identity, TypedAttribute) or identity.get_type() != t.get_element_type():
-        return False
-    load.properties["pad"] = identity
-    return True
+    return not any(d in x.used_dims() for x in results[:-1] for d in at.used_dims())
 
 
 RFACTOR_WIDTHS = (32, 16, 8, 4)  # partial results a row: up to 4 vectors, at least 4 steps each
@@ -94,6 +90,3 @@ def _unit_stride_last(results: Sequence[AffineExpr], dim: int, num_dims: int) ->
         if m.eval(point, [])[0] - base != 1:
             return False
     return True
-
-
-# --------------------------------------------------------------------------- helpers

@@ -129,6 +129,7 @@ class ElementBuilder:
         self.buffers = buffers  # tg value -> memref holding it
         self.bound: dict[SSAValue, tuple[tuple, SSAValue]] = {}
         self.guarded = 0  # > 0: reads may be out of bounds and must not fault
+        self.guard_pad: float | int = 0  # what a guarded read gives out of bounds
         self._cache: dict[tuple, SSAValue] = {}
 
     # ------------------------------------------------------------------ emission
@@ -164,9 +165,9 @@ class ElementBuilder:
         when: SSAValue | None = None,
     ) -> SSAValue:
         """Element `idx` of a buffer, widened to the compute type; `pad` outside it or where
-        `when` is false (0 when the builder is guarded and no pad is given)."""
+        `when` is false (`guard_pad` when the builder is guarded and no pad is given, else 0)."""
         if pad is None and (self.guarded or when is not None):
-            pad = 0
+            pad = self.guard_pad if self.guarded else 0
         key = ("load", memref, _key(idx), pad, id(when))
         if key in self._cache:
             return self._cache[key]

@@ -22,7 +22,7 @@ from tessel.dialects import kernel, tg
 from tessel.dialects.tg.base import flag, floating, integer
 from tessel.ir import dtypes
 from tessel.passes.tg.lowering.index_maps import expr
-from tessel.passes.tg.lowering.rfactor import pads_with, rfactor_width
+from tessel.passes.tg.lowering.rfactor import reads_row, rfactor_width
 from tessel.passes.tg.lowering.scalar import (
     ElementBuilder,
     Index,
@@ -142,11 +142,13 @@ class KernelBuilder:
             # the last step's lanes past the row's end (ViT's 197 tokens in 13 x 16): read
             # guarded (padded, never faulting) and replaced by the combine's identity
             b.guarded += 1
+            b.guard_pad = init  # (past the row's end a read gives the combine's identity)
             try:
                 term = body(b, s[:k], [*r[:-1], at])
             finally:
                 b.guarded -= 1
-            if pads_with(term, at, extent, typed_attr(init, term.type)):
+                b.guard_pad = 0
+            if reads_row(term, at, extent):
                 return term  # the load itself reads the identity past the row's end
             inside = b.in_bounds([at], [extent])
             assert inside is not None
@@ -198,6 +200,9 @@ class KernelBuilder:
         value = tb.narrow(then(tb, s_idx, op.then.block.args[-1]), _buffer_type(dest).get_element_type())
         op.then.block.add_op(kernel.YieldOp.create(operands=[value]))
         return op
+
+
+# --------------------------------------------------------------------------- helpers
 
 
 def _axes(prefix: str, shape: Sequence[int]) -> list[tuple[str, int]]:

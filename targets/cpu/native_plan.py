@@ -9,9 +9,11 @@ So the module carries its own executor, in LLVM IR:
   array and calls it on [lo, hi);
 - `@tessel.run_plan(ptr plan, i64 count, i32 threads)` walks an array of launch
   descriptors. A launch with more than one chunk is published to the pool (a generation
-  counter the workers watch), and the calling thread takes chunks from the launch's
-  atomic counter like every worker, until none are left; it then waits only for chunks
-  already being run. It never waits for a worker that has not started: on a machine
+  counter the workers watch); the calling thread takes chunks from the front of the
+  launch's range and the workers from its back (one atomic word holds both ends), until
+  none are left, so that a chunk of consecutive launches over the same axis tends to stay
+  on the thread, and in the cache, that produced its input; the caller then waits only
+  for chunks already being run. It never waits for a worker that has not started: on a machine
   where other jobs hold the cores, a descheduled worker costs nothing (OpenMP's barrier
   would wait for it a whole time slice, tens of times the work of a small launch);
 - workers spin briefly after a launch, then yield, then sleep in short naps, so a running
@@ -20,7 +22,8 @@ So the module carries its own executor, in LLVM IR:
   code is freed); `@tessel.copy` is the dispatcher of memref.copy (a memcpy).
 
 A descriptor is eight int64 words (a cache line, so counters do not share one):
-dispatch address, argument array address, extent, chunk, counter. Inputs and outputs are
+dispatch address, argument array address, extent, chunk, counter (the next chunk from the
+front in its low 32 bits, one past the last unclaimed one in its high 32). Inputs and outputs are
 the only argument slots that change between runs; Python patches them and makes one call.
 The pool uses pthreads and atomics only (libc), nothing the process may lack.
 """
@@ -78,8 +81,12 @@ define void @tessel.copy(ptr %args, i64 %lo, i64 %hi) {{
   ret void
 }}
 
-; Run chunks of a launch until its counter passes its extent.
-define internal void @tessel.drain(ptr %desc) {{
+; Run chunks of a launch until none are left. The counter packs the next chunk from the
+; front (low 32 bits) and one past the last unclaimed chunk (high 32 bits): the calling
+; thread claims from the front, workers from the back, so that in consecutive launches over
+; the same axis a chunk runs on the thread that ran it in the launch before, whose cache
+; holds what that chunk wrote.
+define internal void @tessel.drain(ptr %desc, i1 %back) {{
 entry:
   %fn = load ptr, ptr %desc, align 8
   %pa = getelementptr i64, ptr %desc, i64 1
@@ -91,13 +98,34 @@ entry:
   %counter = getelementptr i64, ptr %desc, i64 4
   br label %grab
 grab:
-  %lo = atomicrmw add ptr %counter, i64 %chunk seq_cst, align 8
-  %done = icmp sge i64 %lo, %extent
-  br i1 %done, label %exit, label %work
+  %old = load atomic i64, ptr %counter seq_cst, align 8
+  br label %try
+try:
+  %cur = phi i64 [%old, %grab], [%seen, %retry]
+  %front = and i64 %cur, 4294967295
+  %end = lshr i64 %cur, 32
+  %empty = icmp uge i64 %front, %end
+  br i1 %empty, label %exit, label %claim
+claim:
+  %last = sub i64 %end, 1
+  %next = add i64 %front, 1
+  %last_hi = shl i64 %last, 32
+  %from_back = or i64 %front, %last_hi
+  %end_hi = shl i64 %end, 32
+  %from_front = or i64 %next, %end_hi
+  %new = select i1 %back, i64 %from_back, i64 %from_front
+  %index = select i1 %back, i64 %last, i64 %front
+  %pair = cmpxchg ptr %counter, i64 %cur, i64 %new seq_cst seq_cst, align 8
+  %seen = extractvalue {{ i64, i1 }} %pair, 0
+  %won = extractvalue {{ i64, i1 }} %pair, 1
+  br i1 %won, label %work, label %retry
+retry:
+  br label %try
 work:
-  %end = add i64 %lo, %chunk
-  %short = icmp slt i64 %end, %extent
-  %hi = select i1 %short, i64 %end, i64 %extent
+  %lo = mul i64 %index, %chunk
+  %stop = add i64 %lo, %chunk
+  %short = icmp slt i64 %stop, %extent
+  %hi = select i1 %short, i64 %stop, i64 %extent
   call void %fn(ptr %args, i64 %lo, i64 %hi)
   br label %grab
 exit:
@@ -121,7 +149,7 @@ check:
 run:
   %a0 = atomicrmw add ptr @tessel.pool.active, i64 1 seq_cst, align 8
   %job = load atomic ptr, ptr @tessel.pool.job seq_cst, align 8
-  call void @tessel.drain(ptr %job)
+  call void @tessel.drain(ptr %job, i1 true)
   %a1 = atomicrmw sub ptr @tessel.pool.active, i64 1 seq_cst, align 8
   br label %wait
 idle:
@@ -220,10 +248,14 @@ inline:
 parallel:
   call void @tessel.pool_start(i32 %threads)
   %counter = getelementptr i64, ptr %desc, i64 4
-  store atomic i64 0, ptr %counter seq_cst, align 8
+  %span = add i64 %extent, %chunk
+  %span1 = sub i64 %span, 1
+  %chunks = udiv i64 %span1, %chunk
+  %packed = shl i64 %chunks, 32
+  store atomic i64 %packed, ptr %counter seq_cst, align 8
   store atomic ptr %desc, ptr @tessel.pool.job seq_cst, align 8
   %g = atomicrmw add ptr @tessel.pool.gen, i64 1 seq_cst, align 8
-  call void @tessel.drain(ptr %desc)
+  call void @tessel.drain(ptr %desc, i1 false)
   br label %settle
 settle:
   %busy = load atomic i64, ptr @tessel.pool.active seq_cst, align 8

@@ -46,6 +46,33 @@ def test_executors_agree_bitwise(dqn, threads):
     assert np.array_equal(native, expected) and np.array_equal(python, expected)
 
 
+@pytest.mark.parametrize("threads", [2, 3, 5])
+def test_every_chunk_runs_once_per_launch(threads):
+    """The calling thread claims chunks from the front of a launch and the workers from the
+    back (native_plan.py's drain): each chunk must run exactly once, at any thread count
+    and for chunk counts that do not divide. A softmax scales its output in place, so a
+    chunk run twice divides twice and a chunk skipped keeps exp(x - max): both show."""
+    from onnx import TensorProto, helper
+
+    rows, cols = 301, 1531  # long enough that the workers take chunks too
+    graph = helper.make_graph(
+        [helper.make_node("Softmax", ["x"], ["y"], axis=-1)],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, cols])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, cols])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    x = np.random.default_rng(threads).standard_normal((rows, cols)).astype(np.float32)
+    e = np.exp(x.astype(np.float64) - x.max(axis=-1, keepdims=True))
+    want = e / e.sum(axis=-1, keepdims=True)
+    result = import_model(model)
+    executable = compile_for_cpu(result.module, result.weights, threads=threads)[0]
+    assert executable.native is not None
+    for _ in range(200):
+        np.testing.assert_allclose(executable.run([x])[0], want, rtol=1e-5, atol=1e-7)
+    executable.close()
+
+
 def test_profile_runs_every_launch_and_keeps_results(dqn):
     model, inputs = dqn
     executable = _compile(model, 2)

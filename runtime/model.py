@@ -31,31 +31,11 @@ from typing import Any
 import numpy as np
 
 from tessel.runtime.artefact import Port
+from tessel.runtime.buffers import OutputPool, aligned_empty
+from tessel.runtime.buffers import aligned as aligned  # (re-exported: tessel.runtime)
 from tessel.runtime.errors import TesselError
 from tessel.runtime.library import NativeCode
 from tessel.runtime.native import NativePlan
-
-
-def aligned_empty(shape: Sequence[int], dtype: np.dtype | type, align: int = 64) -> np.ndarray:
-    """A zeroed array whose data starts on an `align`-byte boundary."""
-    dtype = np.dtype(dtype)
-    count = math.prod(shape)
-    if count == 0:
-        return np.empty(tuple(shape), dtype)
-    raw = np.zeros(count * dtype.itemsize + align, np.uint8)
-    start = (-raw.ctypes.data) % align
-    return raw[start : start + count * dtype.itemsize].view(dtype).reshape(tuple(shape))
-
-
-def aligned(array: np.ndarray, align: int = 64) -> np.ndarray:
-    """`array` on an `align`-byte boundary, copied only when it is not there: numpy's arrays
-    are 16-byte aligned, and a 64-byte vector load from a misaligned weight straddles two
-    cache lines."""
-    if not array.size or array.ctypes.data % align == 0:
-        return array
-    out = aligned_empty(array.shape, array.dtype, align)
-    out[...] = array
-    return out
 
 
 @dataclass(frozen=True)
@@ -144,6 +124,7 @@ class Model:
         self.weights = weights
         self._inputs = list(inputs)
         self._outputs = list(outputs)
+        self._pool = OutputPool([(p.shape, p.dtype) for p in self._outputs])
         self.threads = threads
         names = {launch["symbol"] for launch in plan["launches"]} | {"tessel.run_plan", "tessel.pool_stop"}
         self.symbols = {name: code.address(name) for name in names}
@@ -231,9 +212,10 @@ class Model:
 
     def __call__(self, *args: Any, **kwargs: Any) -> dict[str, np.ndarray]:
         """Run the model on inputs given by position (in `inputs` order) or by name; the
-        outputs by name, freshly allocated (the caller owns them)."""
+        outputs by name (the caller owns them: arrays of an earlier call are reused only
+        once nothing refers to them, buffers.OutputPool)."""
         ins = self._arrange(args, kwargs)
-        outs = [aligned_empty(p.shape, p.dtype) for p in self._outputs]
+        outs = self._pool.take()
         instance = self._acquire()
         try:
             instance.native.patch(ins, outs)

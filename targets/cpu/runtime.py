@@ -28,6 +28,7 @@ from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
 from tessel.dialects.kernel.reference import global_array, np_type
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
+from tessel.runtime.buffers import OutputPool
 from tessel.runtime.model import aligned
 from tessel.runtime.model import aligned_empty as aligned_empty  # (shared with the deployable runtime)
 from tessel.targets.cpu import cpu_target, native_plan
@@ -77,6 +78,7 @@ class CpuExecutable:
         self._globals: dict[str, np.ndarray] = {}  # by name (_global)
         self._scratch: dict[tuple[tuple[int, ...], str], list[int]] = {}  # kernels' temporaries (_temporary)
         self.launches: list[Launch] = []
+        self._outs: OutputPool | None = None  # run()'s output arrays
         self._ctypes: dict[str, object] = {}
         main = self.funcs[entry]
         args = list(main.body.block.args)
@@ -256,11 +258,13 @@ class CpuExecutable:
         return [dt(at) for _, at in self.inputs], [dt(at) for _, at in self.outputs]
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """The outputs, in arrays the caller owns (reused from an earlier run only once
+        nothing refers to them: runtime/buffers.py's OutputPool)."""
         in_dtypes, out_dtypes = self.port_dtypes()
         ins = [np.asarray(x, dtype=d, order="C") for x, d in zip(inputs, in_dtypes)]
-        outs = []
-        for i, d in enumerate(out_dtypes):
-            outs.append(aligned_empty(self._port_type(("out", i)).get_shape(), d))
+        if self._outs is None:
+            self._outs = OutputPool([(self._port_type(("out", i)).get_shape(), d) for i, d in enumerate(out_dtypes)])
+        outs = self._outs.take()
         self.run_into(ins, outs)
         return outs
 

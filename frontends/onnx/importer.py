@@ -75,7 +75,9 @@ def load_model(path: str) -> onnx.ModelProto:
                 f"{path}: opset {entry.version} is newer than the newest this ONNX ({onnx.__version__}) knows, {newest}"
             )
     try:
-        onnx.checker.check_model(model)
+        # the file, not the loaded proto: checking a proto serializes it first (0.13 s of
+        # ResNet-18's 45 MB, against 0.06 s to check the file)
+        onnx.checker.check_model(path)
     except onnx.checker.ValidationError as err:
         first = str(err).strip().splitlines()[0]
         raise TesselError(f"{path} is not a valid ONNX model: {first}") from err

@@ -81,7 +81,7 @@ class RegionCloner:
                 self.lanes.add(arg)
             if isinstance(value, SSAValue) and isinstance(value.type, VectorType):
                 self.lanes.add(arg)
-        self.block_args: list[SSAValue] = list(block.args)
+        self.arg_pos: dict[SSAValue, int] = {a: i for i, a in enumerate(block.args)}  # (a list's `in` compares)
         for op in block.ops:
             if isinstance(op, kernel.YieldOp):
                 return self.e.ssa(env[op.values[0]])
@@ -182,8 +182,9 @@ class RegionCloner:
         """Bounds of index operands that are axes of the stage: [0, extent - 1]."""
         out: list[Range] = []
         for v in operands:
-            if v in self.block_args and self.block_args.index(v) < len(self.stage.extents):
-                n = self.stage.extents[self.block_args.index(v)]
+            pos = self.arg_pos.get(v)
+            if pos is not None and pos < len(self.stage.extents):
+                n = self.stage.extents[pos]
                 out.append((0, max(n - 1, 0)))
             else:
                 out.append(None)
@@ -226,7 +227,8 @@ class RegionCloner:
         return coeffs
 
     def _is_vector_axis(self, v: SSAValue) -> bool:
-        return v in self.block_args and self.block_args.index(v) == self.vec_axis
+        pos = self.arg_pos.get(v)
+        return pos is not None and pos == self.vec_axis
 
     def _lane_index(self, expr: AffineExpr, operands: Sequence[SSAValue], env: dict[SSAValue, Index]) -> SSAValue:
         """A vector<W x index> of an affine index that depends on the lane: where it is
@@ -252,7 +254,7 @@ class RegionCloner:
         value = env[v]
         if not self._varies(v):
             return value
-        if v in self.block_args and self.block_args.index(v) == self.vec_axis:
+        if self._is_vector_axis(v):
             return self.e.add(value, lane)
         assert isinstance(value, SSAValue), "a lane-dependent value is a vector"
         return self.e.emit(vector.ExtractOp(value, [lane], vector_element(value)))

@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from tessel.runtime.artefact import LIBRARY, MANIFEST, PLAN, WEIGHTS, Port, check_machine, read_json
+from tessel.runtime.buffers import aligned
 from tessel.runtime.errors import TesselError
 from tessel.runtime.library import SharedLibrary
-from tessel.runtime.model import LaunchTime, Model, Timing, aligned
+from tessel.runtime.model import LaunchTime, Model, Timing
 from tessel.runtime.version import __version__
 
 __all__ = ["LaunchTime", "Model", "Port", "TesselError", "Timing", "__version__", "load"]

@@ -32,7 +32,6 @@ import numpy as np
 
 from tessel.runtime.artefact import Port
 from tessel.runtime.buffers import OutputPool, aligned_empty
-from tessel.runtime.buffers import aligned as aligned  # (re-exported: tessel.runtime)
 from tessel.runtime.errors import TesselError
 from tessel.runtime.library import NativeCode
 from tessel.runtime.native import NativePlan

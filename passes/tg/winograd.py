@@ -37,7 +37,7 @@ from tessel.dialects.tg.base import integer, ints, ints_attr
 from tessel.ir.weights import WeightsPass, WeightStore
 from tessel.passes.tg._known_weights import insert_array, known_value
 from tessel.passes.tg._rewrite import rewrite_once
-from tessel.runtime.model import aligned_empty
+from tessel.runtime.buffers import aligned_empty
 
 # Lavin & Gray's matrices (interpolation points 0, 1, -1 and infinity for F(2, 3); 0, +-1,
 # +-2, infinity for F(4, 3)); tests check Y = A^T [(G g G^T) . (B^T d B)] A against the

@@ -28,9 +28,8 @@ from tessel.dialects.kernel import ELEMENT_ATTR, OUTPUT_ATTR
 from tessel.dialects.kernel.reference import global_array, np_type
 from tessel.ir import dtypes
 from tessel.ir.diagnostics import TesselError
-from tessel.runtime.buffers import OutputPool
-from tessel.runtime.model import aligned
-from tessel.runtime.model import aligned_empty as aligned_empty  # (shared with the deployable runtime)
+from tessel.runtime.buffers import OutputPool, aligned
+from tessel.runtime.buffers import aligned_empty as aligned_empty  # (shared with the deployable runtime)
 from tessel.targets.cpu import cpu_target, native_plan
 from tessel.targets.cpu.jit import CompiledModule, ShardedModule
 from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_module, emit_stage_modules

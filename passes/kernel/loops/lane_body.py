@@ -355,8 +355,8 @@ class RegionCloner:
         start = [e.ssa(i) for i in self._indices(exprs, operands, env)]
         n = self.width * step
         wide = VectorType(t.element_type, [n])
-        r = affine_range(exprs[-1], self._ranges(operands))
-        if r is not None and r[1] + step - 1 < t.get_shape()[-1]:
+        (reaches,) = self._in_bounds([exprs[-1] + (step - 1)], operands, t.get_shape()[-1:])
+        if reaches:
             v = self._once(("load", buf, *start, wide), buf, lambda: vector.LoadOp(buf, start, wide))
         else:
             mask = e.emit(vector.CreateMaskOp([e.index(n - step + 1)], VectorType(i1, [n])))

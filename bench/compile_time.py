@@ -10,7 +10,10 @@ and no LLVM run; targets/cpu/model_cache.py); the median of each is reported wit
 run's per-stage breakdown (`tessel-run --time-passes`' rows: import, every pass, LLVM
 emission, the JIT). Without `--zoo` the model is the example ResNet-18 (examples/models/resnet18.py,
 224x224). Python's own start-up and the first import of the compiler's modules are not
-counted (one compile runs first, untimed). The last line is
+counted (one compile runs first, untimed), nor is collecting the cyclic IR an earlier
+compile in this process left (each timed compile starts after `gc.collect()`: a process
+that compiles once has none, and the collection, 0.5 s after ResNet-18, fell at random
+into the next run's import). The last line is
 
     RESULT compile_time max_cold_s=<x> models=<n> resnet18_cold_s=<x> resnet18_warm_s=<x> resnet18_cached_s=<x> ...
 """
@@ -18,6 +21,7 @@ counted (one compile runs first, untimed). The last line is
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -55,6 +59,7 @@ def _models(zoo: Path | None, names: list[str] | None) -> list[tuple[str, onnx.M
 
 def compile_once(model: onnx.ModelProto, shapes: dict, cache: str) -> tuple[float, CompileReport]:
     os.environ["TESSEL_CACHE_DIR"] = cache
+    gc.collect()  # (the last compile's cyclic IR: its collection is not this compile's time)
     start = time.perf_counter()
     result = import_model(model, source="model.onnx", input_shapes=shapes)
     imported = time.perf_counter() - start
@@ -70,6 +75,7 @@ def compile_cached(model: onnx.ModelProto, shapes: dict, cache: str) -> float:
     import tessel
 
     os.environ["TESSEL_CACHE_DIR"] = cache
+    gc.collect()
     start = time.perf_counter()
     compiled = tessel.compile(model, threads=2, input_shapes=shapes)
     seconds = time.perf_counter() - start

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
@@ -142,6 +143,7 @@ def lower(
     verify_each: bool | None = None,
     vector_bits: int | None = None,
     precision: str = "fp32",
+    on_stage: Callable[[func.FuncOp], None] | None = None,
 ) -> tuple[WeightStore, CompileReport]:
     """Run the tg -> loops pipeline on `module` in place (up to and including the pass named
     `stop_after`, when given); the store holds folded weights.
@@ -157,9 +159,8 @@ def lower(
     fastest schedule, as sched IR written into the module before kernel-to-loops (as the
     pass sched-apply-records does). `target` "gpu" gives the stages GPU schedules (loops
     bound to block and thread indices). `vector_bits` sets the CPU schedules' vector register
-    (default: the host's)."""
-    from xdsl.dialects import func
-
+    (default: the host's). `on_stage` is called with each stage function as soon as
+    kernel-to-loops has lowered it (compile_for_cpu starts compiling it there)."""
     from tessel.dialects.kernel import KERNEL_ATTR, STAGE_ATTR
     from tessel.dialects.tg.dynamic import refuse_data_dependent
     from tessel.dialects.tg.fused import MEMORY_ATTR
@@ -171,6 +172,14 @@ def lower(
     if precision not in PRECISIONS or (precision != "fp32" and target != "cpu"):
         raise TesselError(f"precision '{precision}' is not one the {target} target has (it has: fp32, bf16 on the cpu)")
     passes = [*graph_passes(target, precision), *kernel_passes(target, vector_bits)]
+    if on_stage is not None:
+        from tessel.passes.kernel.to_loops import KernelToLoops
+        from tessel.pipelines.streaming import StreamingKernelToLoops
+
+        passes = [
+            StreamingKernelToLoops(on_stage, p.target, p.vector_bits) if isinstance(p, KernelToLoops) else p
+            for p in passes
+        ]
     done = passes_done(module)
     if verify_each is None:
         verify_each = os.environ.get("TESSEL_VERIFY_EACH", "") not in ("", "0")
@@ -333,11 +342,20 @@ def compile_for_cpu(
     """Lower a tg module and JIT it: returns (CpuExecutable, CompileReport). `precision`
     "bf16": dense layers on bfloat16 weights and activations, float32 sums (tg-bf16-dense)."""
     from tessel.targets.cpu.runtime import CpuExecutable
+    from tessel.targets.cpu.stage_stream import StageStream
 
-    store, report = lower(module, weights, dump_dir, records=records, verify_each=verify_each, precision=precision)
+    # each stage compiles as soon as kernel-to-loops has made it, beside the lowering of
+    # the rest (targets/cpu/stage_stream.py)
+    with StageStream() as stream:
+        store, report = lower(
+            module, weights, dump_dir, records=records, verify_each=verify_each, precision=precision, on_stage=stream
+        )
+    streamed = stream.emit_seconds  # (llvm-emit's, inside kernel-to-loops' time)
+    if "kernel-to-loops" in report.seconds:
+        report.seconds["kernel-to-loops"] -= streamed
     start = time.perf_counter()
-    executable = CpuExecutable(module, store, threads=threads)
-    _code_seconds(report, executable, time.perf_counter() - start)
+    executable = CpuExecutable(module, store, threads=threads, stream=stream)
+    _code_seconds(report, executable, time.perf_counter() - start + streamed)
     if dump_dir:
         _dump_code(dump_dir, "llvm.ll", executable.llvm_ir)
     return executable, report

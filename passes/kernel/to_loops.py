@@ -200,6 +200,7 @@ class KernelToLoops(ModulePass):
                 else:
                     stage_fn, extent = self._default_stage(name, o, buffers, lowered)
                 op.body.block.insert_op_before(stage_fn, fn)
+                self.stage_lowered(stage_fn)
                 block.insert_op_before(_launch(name, buffers, extent), o)
                 o.detach()
                 o.erase()
@@ -211,6 +212,11 @@ class KernelToLoops(ModulePass):
                 )
             stage.detach()
             stage.erase()
+
+    def stage_lowered(self, stage: func.FuncOp) -> None:
+        """Called with each stage function once it is complete in the module (nothing after
+        changes it). Nothing here; the CPU pipeline hands the stage on to be compiled while
+        the rest lower (pipelines/streaming.py, targets/cpu/stage_stream.py)."""
 
     def _default_stage(
         self, name: str, o: kernel.ComputeOp, buffers: list[SSAValue], lowered: dict[tuple, tuple[func.FuncOp, int]]
@@ -250,6 +256,7 @@ class KernelToLoops(ModulePass):
         buffers = used_buffers(computes, visible)
         stage_fn, extent = fused_stage_function(name, computes, r, buffers, [s for s in schedules if s is not None])
         module.body.block.insert_op_before(stage_fn, fn)
+        self.stage_lowered(stage_fn)
         block.insert_op_before(_launch(name, buffers, extent), computes[-1])
         for c in computes:
             c.detach()

@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -142,34 +142,84 @@ def compile_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+class StageCompiler:
+    """Stage modules compiled in worker threads as they are handed in (`add`), so that LLVM
+    runs while the rest of the model is still being lowered: the CPU pipeline hands each
+    stage over as kernel-to-loops makes it (targets/cpu/stage_stream.py). Identical texts
+    compile once. `finish` adds the runtime's module, waits, and gives the ShardedModule."""
+
+    def __init__(self, use_cache: bool = True, workers: int | None = None):
+        cpu_target.initialize()  # once, before the threads
+        self._target = cpu_target.current()  # (a context variable: the threads do not inherit it)
+        self._use_cache = use_cache
+        self.workers = workers or compile_workers()
+        self._pool = ThreadPoolExecutor(self.workers)
+        self._jobs: dict[str, Future[CompiledModule]] = {}  # by IR text
+        self._stages: dict[str, str] = {}  # stage name -> IR text
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._stages
+
+    def add(self, name: str, ir: str) -> None:
+        """Start compiling stage `name` (unless a stage of the same text was)."""
+        self._stages[name] = ir
+        if ir not in self._jobs:
+            self._jobs[ir] = self._pool.submit(CompiledModule, ir, self._use_cache, True, self._target)
+
+    def finish(self, runtime: str, symbol: str) -> ShardedModule:
+        """The compiled stages and runtime; `seconds["llvm-jit"]` is the wait here, after
+        whatever compiled while the stages were still being handed in."""
+        start = time.perf_counter()
+        early = sum(job.done() for job in self._jobs.values())
+        try:
+            runtime_job = self._pool.submit(CompiledModule, runtime, self._use_cache, True, self._target)
+            by_text = {ir: job.result() for ir, job in self._jobs.items()}
+            compiled_runtime = runtime_job.result()
+        finally:
+            self.close()
+        code = ShardedModule(compiled_runtime, {name: by_text[ir] for name, ir in self._stages.items()}, symbol)
+        modules = [compiled_runtime, *by_text.values()]
+        hits = sum(m.cache_hit for m in modules)
+        code.cache_hit = hits == len(modules)
+        code.seconds = {"llvm-jit": time.perf_counter() - start}
+        code.note = (
+            f"llvm-jit: {len(modules)} modules on {self.workers} threads ({len(self._stages) - len(by_text)} stages "
+            f"identical to another, compiled once; {hits} modules from the object cache; {early} finished "
+            "while the model was still being lowered)"
+        )
+        return code
+
+    def close(self) -> None:
+        """Stop: no module is started after this (a failed compile's cleanup)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def compile_stages(stages: Mapping[str, str], runtime: str, symbol: str, use_cache: bool = True) -> ShardedModule:
+    """Stage modules (name -> LLVM IR, llvm_emit.emit_stage_modules) and the runtime's,
+    compiled in parallel threads, the longest first so that the last to finish is short."""
+    unique = sorted(dict.fromkeys(stages.values()), key=len, reverse=True)
+    compiler = StageCompiler(use_cache, workers=max(1, min(compile_workers(), len(unique) + 1)))
+    order = {ir: i for i, ir in enumerate(unique)}
+    for name, ir in sorted(stages.items(), key=lambda item: order[item[1]]):
+        compiler.add(name, ir)
+    return compiler.finish(runtime, symbol)
+
+
 class ShardedModule:
-    """Stage functions compiled as separate LLVM modules in parallel threads, each cached
-    by its own content (llvm_emit.emit_stage_modules), plus the runtime's module.
+    """Stage functions compiled as separate LLVM modules, each cached by its own content
+    (llvm_emit.emit_stage_modules), plus the runtime's module: made by StageCompiler.
 
     `address(name)` takes the symbols of the one-module form: `<stage>`, `<stage>.dispatch`
     and the runtime's own. `seconds` holds wall-clock times: the per-module parse, O3 and
     codegen run concurrently, so their sum would overstate the compile."""
 
-    def __init__(self, stages: Mapping[str, str], runtime: str, symbol: str, use_cache: bool = True):
-        cpu_target.initialize()  # once, before the threads
-        target = cpu_target.current()  # (a context variable: the threads do not inherit it)
-        # the longest first, so the last module to finish is a short one
-        unique = sorted(dict.fromkeys(stages.values()), key=len, reverse=True)
-        start = time.perf_counter()
-        workers = max(1, min(compile_workers(), len(unique) + 1))
-        with ThreadPoolExecutor(workers) as pool:
-            jobs = [pool.submit(CompiledModule, ir, use_cache, True, target) for ir in [runtime, *unique]]
-            compiled = [job.result() for job in jobs]
-        self.runtime, by_text = compiled[0], dict(zip(unique, compiled[1:], strict=True))
-        self.stages = {name: by_text[ir] for name, ir in stages.items()}
+    def __init__(self, runtime: CompiledModule, stages: Mapping[str, CompiledModule], symbol: str):
+        self.runtime = runtime
+        self.stages = dict(stages)
         self.symbol = symbol
-        hits = sum(m.cache_hit for m in compiled)
-        self.cache_hit = hits == len(compiled)
-        self.seconds = {"llvm-jit": time.perf_counter() - start}
-        self.note = (
-            f"llvm-jit: {len(compiled)} modules on {workers} threads ({len(stages) - len(unique)} stages "
-            f"identical to another, compiled once; {hits} modules from the object cache)"
-        )
+        self.cache_hit = False
+        self.seconds: dict[str, float] = {}
+        self.note = ""
 
     def address(self, name: str) -> int:
         stage, dot, rest = name.partition(".dispatch")

@@ -72,6 +72,9 @@ class FunctionEmitter:
         self.lines: list[str] = []
         self.allocas: list[str] = []
         self.block_label = "entry"
+        # address arithmetic emitted in the current block, by (op, a, b): the accesses of a
+        # register tile share their row and plane terms (start_block clears it)
+        self._address_terms: dict[tuple[str, str, int | str], str] = {}
 
     def fresh(self, hint: str = "v") -> str:
         self.counter += 1
@@ -93,6 +96,16 @@ class FunctionEmitter:
     def start_block(self, label: str) -> None:
         self.lines.append(f"{label}:")
         self.block_label = label
+        self._address_terms = {}
+
+    def _address_term(self, op: str, a: str, b: int | str) -> str:
+        """`a op b` in i64, emitted once per block."""
+        key = (op, a, b)
+        name = self._address_terms.get(key)
+        if name is None:
+            name = self._address_terms[key] = self.fresh()
+            self.line(f"{name} = {op} i64 {a}, {b}")
+        return name
 
     def emit(self) -> str:
         args = []
@@ -358,27 +371,22 @@ class FunctionEmitter:
         et = llvm_type(t.element_type)
         if isinstance(t.element_type, VectorType):
             et = llvm_type(t.element_type)
-        linear = None
-        stride = 1
-        terms = []
+        # the constant indices' part folded here (a register tile's accumulators are
+        # addressed by constants: as mul/add of literals they were half of some modules'
+        # instructions, for LLVM to fold again)
+        linear, offset, stride = None, 0, 1
         for idx, n in reversed(list(zip(indices, shape))):
-            terms.append((self.v(idx), stride))
+            name, st = self.v(idx), stride
             stride *= n
-        for name, st in terms:
-            if name == "0":
+            if name.lstrip("-").isdigit():
+                offset += int(name) * st
                 continue
-            term = name
-            if st != 1:
-                term = self.fresh()
-                self.line(f"{term} = mul i64 {name}, {st}")
-            if linear is None:
-                linear = term
-            else:
-                acc = self.fresh()
-                self.line(f"{acc} = add i64 {linear}, {term}")
-                linear = acc
+            term = name if st == 1 else self._address_term("mul", name, st)
+            linear = term if linear is None else self._address_term("add", linear, term)
+        if linear is not None and offset:
+            linear = self._address_term("add", linear, offset)
         ptr = self.fresh("p")
-        self.line(f"{ptr} = getelementptr {et}, ptr {self.v(base)}, i64 {linear or 0}")
+        self.line(f"{ptr} = getelementptr {et}, ptr {self.v(base)}, i64 {linear or offset}")
         return ptr
 
     def div_round(self, op: Operation, name: str, t: str) -> None:
@@ -545,7 +553,8 @@ define bfloat @__truncdfbf2(double %x) {
 """
 
 
-def _stages(module: ModuleOp) -> list[func.FuncOp]:
+def stage_functions(module: ModuleOp) -> list[func.FuncOp]:
+    """The module's stage functions (kernel-to-loops' output), in order."""
     return [op for op in module.ops if isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes]
 
 
@@ -559,7 +568,7 @@ def emit_module(module: ModuleOp, dot4_lanes: frozenset[int] = frozenset(), bf16
     FunctionEmitter (the default, none, is code for any x86-64)."""
     declares: set[str] = set()
     functions, dispatchers = [], []
-    for op in _stages(module):
+    for op in stage_functions(module):
         functions.append(FunctionEmitter(op, declares, dot4_lanes=dot4_lanes, bf16_features=bf16_features).emit())
         dispatchers.append(native_plan.dispatcher(op.sym_name.data, len(op.body.block.args) - 2))
     return _join([*sorted(declares), *functions, *dispatchers, native_plan.RUNTIME, SUPPORT])
@@ -580,10 +589,19 @@ def emit_stage_modules(
     are compiled once, the object cache is keyed per stage (a second model, or a recompile
     after one kernel changed, reuses the rest), and the modules are compiled in parallel
     threads (targets/cpu/jit.ShardedModule)."""
-    stages: dict[str, str] = {}
-    for op in _stages(module):
-        declares: set[str] = set()
-        body = FunctionEmitter(op, declares, STAGE_SYMBOL, dot4_lanes, bf16_features).emit()
-        dispatch = native_plan.dispatcher(STAGE_SYMBOL, len(op.body.block.args) - 2)
-        stages[op.sym_name.data] = _join([*sorted(declares), body, dispatch, SUPPORT])
-    return stages, _join([native_plan.RUNTIME])
+    stages = {op.sym_name.data: emit_stage(op, dot4_lanes, bf16_features) for op in stage_functions(module)}
+    return stages, emit_runtime()
+
+
+def emit_stage(op: func.FuncOp, dot4_lanes: frozenset[int] = frozenset(), bf16_features: str | None = None) -> str:
+    """One stage function as a module of its own (see emit_stage_modules); its text depends
+    only on the function's body, so a stage can be emitted as soon as it is lowered."""
+    declares: set[str] = set()
+    body = FunctionEmitter(op, declares, STAGE_SYMBOL, dot4_lanes, bf16_features).emit()
+    dispatch = native_plan.dispatcher(STAGE_SYMBOL, len(op.body.block.args) - 2)
+    return _join([*sorted(declares), body, dispatch, SUPPORT])
+
+
+def emit_runtime() -> str:
+    """The runtime's module (the native plan's executor), beside the stage modules."""
+    return _join([native_plan.RUNTIME])

@@ -32,8 +32,9 @@ from tessel.runtime.buffers import OutputPool, aligned
 from tessel.runtime.buffers import aligned_empty as aligned_empty  # (shared with the deployable runtime)
 from tessel.targets.cpu import cpu_target, native_plan
 from tessel.targets.cpu.jit import CompiledModule, ShardedModule
-from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_module, emit_stage_modules
+from tessel.targets.cpu.llvm_emit import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
+from tessel.targets.cpu.stage_stream import StageStream
 
 Port = tuple[str, int]  # ("in", i) / ("out", i): an input or output buffer, patched per run
 Slot = int | Port  # a buffer the plan holds (its index in `keep`), or a port
@@ -62,10 +63,20 @@ def emit_for_target(module: ModuleOp) -> str:
 class CpuExecutable:
     emit = staticmethod(emit_for_target)  # the module's stage functions -> LLVM IR with dispatchers
 
-    def __init__(self, module: ModuleOp, weights: Mapping[str, np.ndarray], threads: int = 2, entry: str = "main"):
+    def __init__(
+        self,
+        module: ModuleOp,
+        weights: Mapping[str, np.ndarray],
+        threads: int = 2,
+        entry: str = "main",
+        stream: StageStream | None = None,
+    ):
+        """`stream`: the stages already handed to a StageStream as kernel-to-loops made
+        them (the pipeline's compile_for_cpu), finished here; else all are emitted now."""
         self.module = module
         self._llvm_ir: str | None = None
         self.seconds: dict[str, float] = {}
+        self._stream = stream
         self.compiled = self.load(module)
         self.seconds.update(getattr(self.compiled, "seconds", {}))
         self.threads = max(1, threads)
@@ -102,11 +113,10 @@ class CpuExecutable:
     def load(self, module: ModuleOp) -> object:
         """The loaded code: on the CPU each stage its own LLVM module, compiled in parallel and
         cached per kernel (the GPU executables emit one module and load it with `compile_ir`)."""
-        start = time.perf_counter()
-        target = cpu_target.current()
-        stages, runtime = emit_stage_modules(module, target.dot4_lanes, target.bf16_features)
-        self.seconds["llvm-emit"] = time.perf_counter() - start
-        return ShardedModule(stages, runtime, STAGE_SYMBOL)
+        stream = self._stream or StageStream()
+        code = stream.finish(module)
+        self.seconds["llvm-emit"] = stream.emit_seconds
+        return code
 
     def emit_and_compile(self, module: ModuleOp) -> object:
         """One module for the whole program, emitted by `emit` and loaded by `compile_ir`."""

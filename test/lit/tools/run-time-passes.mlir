@@ -1,8 +1,8 @@
 // tessel-run --time-passes: where the compile time went, one row per stage in pipeline
 // order (import, every pass, with --verify-each the IR verification after them, LLVM
-// emission, the JIT (each stage its own LLVM module, compiled in parallel: parsing, O3 and
-// machine code or the object cache's load), the executor's plan), then the total and how
-// the JIT went. The reference target compiles nothing: there the flag is a one-line error.
+// emission, the JIT (each stage its own LLVM module, compiled in parallel, from the moment
+// kernel-to-loops makes it: parsing, O3 and machine code or the object cache's load; the row
+// is the wait after the lowering), the executor's plan), then the total and how the JIT went. The reference target compiles nothing: there the flag is a one-line error.
 
 // RUN: %tessel-run %s --target cpu --time-passes | filecheck %s
 // CHECK:      {{^}}stage {{ +}}seconds {{ +}}share{{$}}
@@ -16,7 +16,7 @@
 // CHECK-NEXT: {{^}}llvm-jit {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}executor-plan {{ +[0-9.]+}}
 // CHECK-NEXT: {{^}}total {{ +[0-9.]+ +100.0%$}}
-// CHECK-NEXT: {{^}}llvm-jit: 2 modules on {{[0-9]+}} threads (0 stages identical to another, compiled once; {{[0-2]}} modules from the object cache){{$}}
+// CHECK-NEXT: {{^}}llvm-jit: 2 modules on {{[0-9]+}} threads (0 stages identical to another, compiled once; {{[0-2]}} modules from the object cache; {{[0-2]}} finished while the model was still being lowered){{$}}
 
 // RUN: %tessel-run %s --target cpu --time-passes --verify-each | filecheck %s --check-prefix=EACH
 // EACH:      {{^}}kernel-to-loops {{ +[0-9.]+}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,19 @@ from tessel.passes.kernel.loops.affine_analysis import Range, affine_range
 
 INDEX = IndexType()
 Index = int | SSAValue  # a value of index arithmetic: an int where it folds to a constant
+
+
+@functools.cache
+def vector_of(element: Attribute, n: int) -> VectorType:
+    """vector<n x element>, made once: kernel-to-loops asks for the same few vector types
+    thousands of times (ResNet-18: 1.9k), and each new one is built and verified anew."""
+    return VectorType(element, [n])
+
+
+@functools.cache
+def index_attr(value: int) -> IntegerAttr:
+    """`value : index`, made once (as vector_of: a constant is asked for in every block)."""
+    return IntegerAttr(value, INDEX)
 
 
 def cmpi(a: SSAValue, b: SSAValue, predicate: str) -> Operation:
@@ -84,7 +98,7 @@ class Emitter:
 
     def index(self, value: int) -> SSAValue:
         # (_const_key's key, without building the attribute unless it is new)
-        return self._constant((INDEX, value), lambda: IntegerAttr(value, INDEX))
+        return self._constant((INDEX, value), lambda: index_attr(value))
 
     def const(self, attr: Attribute) -> SSAValue:
         assert isinstance(attr, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr | DenseResourceAttr)

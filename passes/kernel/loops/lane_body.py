@@ -32,7 +32,7 @@ from tessel.passes.kernel.loops.affine_analysis import (
     dims_only,
     linear_coefficient,
 )
-from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element, zero_attr
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element, vector_of, zero_attr
 from tessel.passes.kernel.loops.schedule import Loop
 
 MAX_STRIDE = 4  # strided loads wider than this many vectors stay lane by lane
@@ -134,7 +134,7 @@ class RegionCloner:
             if varying and not isinstance(value.type, VectorType) and not (uniform_select and i == 0):  # (0: cond)
                 value = self._splat(value)
             operands.append(value)
-        result_types = [VectorType(r.type, [self.width]) if varying else r.type for r in op.results]
+        result_types = [vector_of(r.type, self.width) if varying else r.type for r in op.results]
         cls = VECTOR_FORMS.get(type(op), type(op)) if varying else type(op)
         clone = cls.create(
             operands=operands, result_types=result_types, properties=dict(op.properties), attributes=dict(op.attributes)
@@ -153,7 +153,7 @@ class RegionCloner:
 
     def _splat(self, value: SSAValue) -> SSAValue:
         """A scalar broadcast to the lanes, once per block (Emitter.once)."""
-        splat = VectorType(value.type, [self.width])
+        splat = vector_of(value.type, self.width)
         return self.e.once(("broadcast", value, self.width), lambda: vector.BroadcastOp(value, splat))
 
     def _per_lane(self, op: Operation, env: dict[SSAValue, Index]) -> SSAValue:
@@ -238,7 +238,7 @@ class RegionCloner:
         (step,) = self._lane_offsets([expr], operands)
         if step is not None:
             dims = [self._lane_value(v, env, 0) for v in operands]
-            vt = VectorType(INDEX, [self.width])
+            vt = vector_of(INDEX, self.width)
             base = e.emit(vector.BroadcastOp(e.ssa(e.affine(expr, dims)), vt))
             if step == 0:
                 return base
@@ -261,7 +261,7 @@ class RegionCloner:
 
     def _gather_vector(self, scalars: list[SSAValue], element: Attribute) -> SSAValue:
         e = self.e
-        vt = VectorType(element, [self.width])
+        vt = vector_of(element, self.width)
         result = e.emit(vector.BroadcastOp(scalars[0], vt))
         for lane, s in enumerate(scalars[1:], start=1):
             result = e.emit(vector.InsertOp(s, result, [lane]))
@@ -299,7 +299,7 @@ class RegionCloner:
         contiguous = coeffs[-1] == 1 and all(c == 0 for c in coeffs[:-1]) and cond is None
         if contiguous:
             start = [e.ssa(i) for i in self._indices(exprs, operands, env)]
-            vt = VectorType(t.element_type, [self.width])
+            vt = vector_of(t.element_type, self.width)
             if not padded and self.mask is None:
                 return self._once(("load", buf, *start, vt), buf, lambda: vector.LoadOp(buf, start, vt))
             mask = self._and(self._contiguous_mask(start, t.get_shape(), safe) if padded else None, self.mask)
@@ -354,16 +354,16 @@ class RegionCloner:
         e = self.e
         start = [e.ssa(i) for i in self._indices(exprs, operands, env)]
         n = self.width * step
-        wide = VectorType(t.element_type, [n])
+        wide = vector_of(t.element_type, n)
         (reaches,) = self._in_bounds([exprs[-1] + (step - 1)], operands, t.get_shape()[-1:])
         if reaches:
             v = self._once(("load", buf, *start, wide), buf, lambda: vector.LoadOp(buf, start, wide))
         else:
-            mask = e.emit(vector.CreateMaskOp([e.index(n - step + 1)], VectorType(i1, [n])))
+            mask = e.emit(vector.CreateMaskOp([e.index(n - step + 1)], vector_of(i1, n)))
             passthru = e.emit(vector.BroadcastOp(e.const(zero_attr(t.element_type)), wide))
             v = e.emit(vector.MaskedLoadOp(buf, start, mask, passthru))
         lanes = DenseArrayBase.from_list(i64, [step * lane for lane in range(self.width)])
-        return e.emit(vector.ShuffleOp(v, v, lanes, result_type=VectorType(t.element_type, [self.width])))
+        return e.emit(vector.ShuffleOp(v, v, lanes, result_type=vector_of(t.element_type, self.width)))
 
     def _once(self, key: tuple, buf: SSAValue, make: Callable[[], Operation]) -> SSAValue:
         """A load emitted once per block and stage (Emitter.once): not of the stage's own
@@ -433,7 +433,7 @@ class RegionCloner:
         outside. Built from vector.create_mask (xDSL's arith.cmpi has no vector form)."""
         e = self.e
         w = self.width
-        mt = VectorType(i1, [w])
+        mt = vector_of(i1, w)
         b = idx[-1]
 
         def clamp(x: SSAValue) -> SSAValue:

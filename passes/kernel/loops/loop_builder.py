@@ -24,7 +24,7 @@ from tessel.ir.diagnostics import TesselError, op_location
 from tessel.passes.kernel.loops import split_k, transfer
 from tessel.passes.kernel.loops.affine_analysis import dims_only
 from tessel.passes.kernel.loops.dot_accumulate import accumulate_dot
-from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element
+from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element, vector_of
 from tessel.passes.kernel.loops.lane_body import RegionCloner
 from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
 from tessel.passes.kernel.loops.shared_tiles import copy_tile, shared_bytes, tile_boxes
@@ -176,7 +176,7 @@ class StageLowering:
         buf, v = self.buffer(load.memref), self.vec.axis
         axes: list[SSAValue] = list(self.op.body.block.args)
         exprs = dims_only(load.map.data)
-        vt = VectorType(load.result.type, [self.width])
+        vt = vector_of(load.result.type, self.width)
 
         def load_row(ee: Emitter, lane: int) -> SSAValue:
             at = self.axis_values(ee, {**vars_, id(loop): 0, id(self.vec): 0})
@@ -305,7 +305,7 @@ class StageLowering:
         acc_t = self._init().get_type()
         lanes = self.width
         shape = [l.extent for l in tile] or [1]
-        slot_t = VectorType(acc_t, [lanes]) if lanes > 1 else acc_t
+        slot_t = vector_of(acc_t, lanes) if lanes > 1 else acc_t
         acc = e.emit(memref.AllocaOp.get(slot_t, shape=shape))
         init = e.const(self._init())
         if lanes > 1:
@@ -378,7 +378,7 @@ class StageLowering:
         if self.width == 1:
             return e.emit(memref.LoadOp.get(out, idx))
         assert isinstance(self.out_type, MemRefType)
-        return e.emit(vector.LoadOp(out, idx, VectorType(self.out_type.element_type, [self.width])))
+        return e.emit(vector.LoadOp(out, idx, vector_of(self.out_type.element_type, self.width)))
 
     def _tile(self, e: Emitter, tile: list[Loop], i: int, vars_: Vars, fn: Nest) -> None:
         """The tile loops (unrolled or serial) around fn; the vector loop is lanes."""
@@ -457,7 +457,7 @@ class StageLowering:
         bound = self._bound(e, self.vec, vars_)
         if isinstance(bound, int) and bound >= self.width:
             return None
-        return e.emit(vector.CreateMaskOp([e.ssa(bound)], VectorType(i1, [self.width])))
+        return e.emit(vector.CreateMaskOp([e.ssa(bound)], vector_of(i1, self.width)))
 
     def _store(
         self, e: Emitter, vars_: Vars, value_fn: Callable[[Emitter, list[Index], SSAValue | None], SSAValue]
@@ -511,7 +511,7 @@ class StageLowering:
 
     def _as_vector(self, e: Emitter, value: SSAValue) -> SSAValue:
         if self.width > 1 and not isinstance(value.type, VectorType):
-            return e.emit(vector.BroadcastOp(value, VectorType(value.type, [self.width])))
+            return e.emit(vector.BroadcastOp(value, vector_of(value.type, self.width)))
         return value
 
     def _init(self) -> TypedAttribute:

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import vector
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, BoolAttr, IntegerType, MemRefType, VectorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, BoolAttr, IntegerType, MemRefType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from tessel.passes.kernel.loops.emitter import vector_of
 
 
 def along(coefficients: Sequence[int | None]) -> int | None:
@@ -49,7 +51,7 @@ def read(
         buf,
         list(start),
         padding,
-        VectorType(t.element_type, [width]),
+        vector_of(t.element_type, width),
         ArrayAttr([BoolAttr.from_bool(mask is None)]),
         _lanes_map(t.get_num_dims(), dim),
         mask,

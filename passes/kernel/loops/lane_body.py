@@ -238,7 +238,7 @@ class RegionCloner:
         (step,) = self._lane_offsets([expr], operands)
         if step is not None:
             dims = [self._lane_value(v, env, 0) for v in operands]
-            vt = vector_of(INDEX, self.width)
+            vt = VectorType(INDEX, [self.width])  # (typed for the ramp constant)
             base = e.emit(vector.BroadcastOp(e.ssa(e.affine(expr, dims)), vt))
             if step == 0:
                 return base

@@ -194,17 +194,6 @@ class StageCompiler:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-def compile_stages(stages: Mapping[str, str], runtime: str, symbol: str, use_cache: bool = True) -> ShardedModule:
-    """Stage modules (name -> LLVM IR, llvm_emit.emit_stage_modules) and the runtime's,
-    compiled in parallel threads, the longest first so that the last to finish is short."""
-    unique = sorted(dict.fromkeys(stages.values()), key=len, reverse=True)
-    compiler = StageCompiler(use_cache, workers=max(1, min(compile_workers(), len(unique) + 1)))
-    order = {ir: i for i, ir in enumerate(unique)}
-    for name, ir in sorted(stages.items(), key=lambda item: order[item[1]]):
-        compiler.add(name, ir)
-    return compiler.finish(runtime, symbol)
-
-
 class ShardedModule:
     """Stage functions compiled as separate LLVM modules, each cached by its own content
     (llvm_emit.emit_stage_modules), plus the runtime's module: made by StageCompiler.

@@ -17,7 +17,7 @@ from onnx import TensorProto, helper
 
 from tessel.frontends.onnx import import_model
 from tessel.pipelines.tensor import compile_for_cpu
-from tessel.targets.cpu.jit import ShardedModule, compile_stages
+from tessel.targets.cpu.jit import ShardedModule, StageCompiler
 from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_stage_modules
 
 
@@ -75,7 +75,10 @@ def test_identical_stages_compile_once(cache):
     """Two stages whose code is the same (kernels that differ only in name) share one module."""
     stages, runtime = _stage_modules([16, 8])
     ir = next(iter(stages.values()))
-    code = compile_stages({"a": ir, "b": ir}, runtime, STAGE_SYMBOL)
+    compiler = StageCompiler()
+    compiler.add("a", ir)
+    compiler.add("b", ir)
+    code = compiler.finish(runtime, STAGE_SYMBOL)
     assert code.stages["a"] is code.stages["b"]
     assert code.address("a.dispatch") == code.address("b.dispatch") != code.address("a")
     assert code.address("tessel.run_plan")

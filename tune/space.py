@@ -36,6 +36,7 @@ from tessel.passes.kernel.loops.schedule import (
     knob_axis,
     knob_int,
     knob_order,
+    parallel_loop,
     second_axis,
     vector_width,
 )
@@ -165,7 +166,7 @@ def _elementwise(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedul
     order = _outer_order(knobs, len(outer))
     # loops of one axis must nest outer before inner: only the vector loop splits an axis
     loops = [outer[i] for i in order] + inner
-    return _parallel(StageSchedule(loops, None, ["sampled"]), knobs, math.prod(extents[:k]))
+    return _parallel(StageSchedule(loops, None, ["sampled"]), knobs, math.prod(extents[:k]), k)
 
 
 def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
@@ -211,9 +212,9 @@ def _reduction(op: kernel.ComputeOp, knobs: Knobs, width: int) -> StageSchedule:
     if width > 1:
         tile.append(Loop(v, width, 1, "vector"))
     if not tile:  # scalar accumulation, one output element at a time
-        return _parallel(StageSchedule(outer + reduce, None, ["sampled"]), knobs, math.prod(extents))
+        return _parallel(StageSchedule(outer + reduce, None, ["sampled"]), knobs, math.prod(extents), k)
     schedule = StageSchedule(outer + reduce + tile, len(outer), ["sampled"])
-    return _parallel(schedule, knobs, math.prod(extents))
+    return _parallel(schedule, knobs, math.prod(extents), k)
 
 
 def _block(outer: list[Loop], knobs: Knobs) -> list[Loop]:
@@ -233,15 +234,13 @@ def _block(outer: list[Loop], knobs: Knobs) -> list[Loop]:
     return [blocks, *outer[:at], loop.but(extent=b), *outer[at + 1 :]]
 
 
-def _parallel(s: StageSchedule, knobs: Knobs, work: int) -> StageSchedule:
-    """The first outer loop with more than one trip becomes parallel (moved first) when
-    the knob says so and the stage has the work for it."""
+def _parallel(s: StageSchedule, knobs: Knobs, work: int, spatial: int) -> StageSchedule:
+    """An outer loop of a spatial axis (`spatial`: their count) becomes parallel (moved
+    first) when the knob says so and the stage has the work for it: the one the default
+    schedule would choose (schedule.parallel_loop), so that the default is in the space."""
     if not knobs.get("parallel", True) or work < WORK_FOR_THREADS:
         return s
-    limit = s.acc_at if s.acc_at is not None else len(s.loops)
-    for i, loop in enumerate(s.loops[:limit]):
-        if loop.extent > 1 and loop.kind == "serial":
-            if any(l.axis == loop.axis for l in s.loops[:i]):
-                break
-            return StageSchedule([loop.but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :], s.acc_at, s.notes)
-    return s
+    i = parallel_loop(s.loops, s.acc_at if s.acc_at is not None else len(s.loops), spatial)
+    if i is None:
+        return s
+    return StageSchedule([s.loops[i].but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :], s.acc_at, s.notes)

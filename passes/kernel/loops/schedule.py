@@ -411,7 +411,7 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
             outer, reduce = _split_reduction(op, outer, reduce, extent_in_tile, notes)
         loops = outer + reduce + tile
         return _parallelize(StageSchedule(loops, len(outer), notes), total * math.prod(extents[k:]), k)
-    return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total)
+    return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total, k)
 
 
 MAX_GROUP = 4  # vectors per block that the blocked tile takes as one column
@@ -559,20 +559,41 @@ def _order_tiles(op: kernel.ComputeOp, outer: list[Loop], v: int, col_axis: int)
     return rest[:at] + moved + rest[at:]
 
 
-def _parallelize(s: StageSchedule, work: int, spatial: int | None = None) -> StageSchedule:
-    """Make the first loop with more than one trip parallel (moving it outermost) when the
-    stage has enough work (points x reduction steps) to pay for a thread hand-off (~20 us);
-    with `spatial` (the spatial axes' count), a loop of a spatial axis only (a split-K
-    chunk loop outside the tiles stays serial: the threads would race on the sums)."""
-    if work < 4096:
-        return s
-    limit = s.acc_at if s.acc_at is not None else len(s.loops)
-    for i, loop in enumerate(s.loops[:limit]):
+FEW_CHUNKS = 4  # a parallel loop of fewer trips than this ...
+MANY_CHUNKS = 8  # ... gives way to a later one of at least this many (parallel_loop)
+
+
+def parallel_loop(loops: list[Loop], limit: int, spatial: int | None = None) -> int | None:
+    """Which of the first `limit` loops to make parallel (moved outermost), or None: the
+    first serial loop of more than one trip (with `spatial`, of a spatial axis), unless it
+    has fewer than FEW_CHUNKS trips and a later one has MANY_CHUNKS. Two or three chunks
+    leave no slack: a thread that starts late (on a shared core) leaves the other to run
+    its chunk after its own, and the launch takes twice as long; a depthwise layer's 2
+    channel blocks split that way, its 112 rows finely."""
+    eligible = []
+    for i, loop in enumerate(loops[:limit]):
         if spatial is not None and loop.axis >= spatial:
             continue
         if loop.extent > 1 and loop.kind == "serial":
-            if any(l.axis == loop.axis for l in s.loops[:i]):
+            if any(l.axis == loop.axis for l in loops[:i]):
                 break  # an outer loop of the same axis must stay outside
-            loops = [loop.but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :]
-            return StageSchedule(loops, s.acc_at, s.notes + ["parallel"])
-    return s
+            eligible.append(i)
+    if not eligible:
+        return None
+    if loops[eligible[0]].extent < FEW_CHUNKS:
+        return next((i for i in eligible if loops[i].extent >= MANY_CHUNKS), eligible[0])
+    return eligible[0]
+
+
+def _parallelize(s: StageSchedule, work: int, spatial: int | None = None) -> StageSchedule:
+    """Make a loop parallel (parallel_loop's) when the stage has enough work (points x
+    reduction steps) to pay for a thread hand-off (~20 us); with `spatial` (the spatial
+    axes' count), a loop of a spatial axis only (a split-K chunk loop outside the tiles
+    stays serial: the threads would race on the sums)."""
+    if work < 4096:
+        return s
+    i = parallel_loop(s.loops, s.acc_at if s.acc_at is not None else len(s.loops), spatial)
+    if i is None:
+        return s
+    loops = [s.loops[i].but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :]
+    return StageSchedule(loops, s.acc_at, s.notes + ["parallel"])

@@ -43,8 +43,10 @@ func.func @pointwise(%x: memref<1x64x14x14x16xf32>, %w: memref<64x64x16x16xf32>,
 // -----
 
 // 64 input channels: one tile's reduction (4.5 KiB on AVX2) fits, one pass, no chunk loop.
+// (Its 2 pairs of output blocks would be 2 chunks for the threads: the 14 rows are the
+// parallel loop instead, schedule.parallel_loop.)
 // AVX2-LABEL: func.func @small__s0(
-// AVX2-SAME:    kernel.schedule = "mo/2x2:parallel n/1x1 oh/1x14 ow/2x7 mi/16x1 |acc| co/1x4 ci/1x16 ow/1x2:unroll mo/1x2:unroll mi/8x2:unroll mi/1x8:vector"
+// AVX2-SAME:    kernel.schedule = "oh/1x14:parallel n/1x1 mo/2x2 ow/2x7 mi/16x1 |acc| co/1x4 ci/1x16 ow/1x2:unroll mo/1x2:unroll mi/8x2:unroll mi/1x8:vector"
 // AVX2-NOT:     arith.select
 // AVX512-LABEL: func.func @small__s0(
 // AVX512-NOT:   arith.select

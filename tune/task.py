@@ -32,6 +32,7 @@ from tessel.passes.kernel.to_loops import stage_function
 from tessel.passes.sched.tuning.keys import anonymous_text, task_key
 from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.cache_flush import flush_function
+from tessel.targets.cpu.cpu_target import CpuTarget
 from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_runtime, emit_stage
 from tessel.targets.cpu.native_plan import NativePlan
@@ -103,10 +104,10 @@ def extract_tasks(module: ModuleOp, host: str | None = None) -> list[Task]:
 
 
 @functools.cache
-def _runtime() -> CompiledModule:
-    """The native plan's executor, shared by this process's StageRunners: they run one at a
-    time, and each stops its thread pool when it goes (the next run starts it again)."""
-    return CompiledModule(emit_runtime())
+def _runtime(target: CpuTarget) -> CompiledModule:
+    """The native plan's executor for `target`, shared by this process's StageRunners: they
+    run one at a time, and each stops its thread pool when it goes (the next run starts it)."""
+    return CompiledModule(emit_runtime(), target=target)
 
 
 class StageRunner:
@@ -134,7 +135,7 @@ class StageRunner:
         # for every candidate, compiled once per process (_runtime): in each candidate's
         # module it was ~40 ms of O3 and code generation, a third of a build
         self.compiled = CompiledModule(emit_stage(fn, target.dot4_lanes, target.bf16_features), use_cache=cache)
-        self.runtime = _runtime()
+        self.runtime = _runtime(target)
         rng = np.random.default_rng(seed)
         if buffers is None:
             buffers = []

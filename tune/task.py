@@ -34,7 +34,7 @@ from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.cache_flush import flush_function
 from tessel.targets.cpu.cpu_target import CpuTarget
 from tessel.targets.cpu.jit import CompiledModule
-from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_runtime, emit_stage
+from tessel.targets.cpu.llvm_modules import STAGE_SYMBOL, emit_runtime, emit_stage
 from tessel.targets.cpu.native_plan import NativePlan
 
 

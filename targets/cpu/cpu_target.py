@@ -30,7 +30,7 @@ from tessel.ir.diagnostics import TesselError
 # AVX-NE-CONVERT) flush subnormal results to zero whatever MXCSR says: with them LLVM lowers
 # every fptrunc to bfloat16 to that instruction and sigmoid(-91) in bfloat16 came out 0
 # instead of 2.76e-40 on a Zen 5. Without them the conversion is the round-to-nearest-even
-# bit arithmetic of llvm_emit.SUPPORT, which keeps subnormals (as numpy's ml_dtypes does).
+# bit arithmetic of llvm_modules.SUPPORT, which keeps subnormals (as numpy's ml_dtypes does).
 FLUSHING_CONVERSIONS = ("avx512bf16", "avxneconvert")
 
 # x86-64's baseline, which every target keeps (LLVM enables it for any x86-64 processor)

@@ -196,7 +196,7 @@ class StageCompiler:
 
 class ShardedModule:
     """Stage functions compiled as separate LLVM modules, each cached by its own content
-    (llvm_emit.emit_stage_modules), plus the runtime's module: made by StageCompiler.
+    (llvm_modules.emit_stage_modules), plus the runtime's module: made by StageCompiler.
 
     `address(name)` takes the symbols of the one-module form: `<stage>`, `<stage>.dispatch`
     and the runtime's own. `seconds` holds wall-clock times: the per-module parse, O3 and

@@ -32,7 +32,7 @@ from tessel.runtime.buffers import OutputPool, aligned
 from tessel.runtime.buffers import aligned_empty as aligned_empty  # (shared with the deployable runtime)
 from tessel.targets.cpu import cpu_target, native_plan
 from tessel.targets.cpu.jit import CompiledModule, ShardedModule
-from tessel.targets.cpu.llvm_emit import emit_module
+from tessel.targets.cpu.llvm_modules import emit_module
 from tessel.targets.cpu.native_plan import NativePlan
 from tessel.targets.cpu.stage_stream import StageStream
 

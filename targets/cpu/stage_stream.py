@@ -4,7 +4,7 @@ kernel-to-loops is Python and holds one core; LLVM's O3 and code generation of t
 it has already made can run beside it on the others (llvmlite's calls release the GIL; each
 module compiles in an LLVM context of its own). The pipeline hands a StageStream to
 kernel-to-loops, which calls it with each stage function as soon as it is lowered; the
-stream emits the stage's LLVM module (llvm_emit.emit_stage, whose text depends on that
+stream emits the stage's LLVM module (llvm_modules.emit_stage, whose text depends on that
 function alone) and starts compiling it. The executable then `finish`es the stream: any
 stage not streamed is emitted there, and the wait for the rest is the JIT's time.
 
@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.jit import ShardedModule, StageCompiler
-from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_runtime, emit_stage, stage_functions
+from tessel.targets.cpu.llvm_modules import STAGE_SYMBOL, emit_runtime, emit_stage, stage_functions
 
 SWITCH_INTERVAL = 0.0005  # seconds (sys.setswitchinterval) while the stream is open
 

@@ -52,7 +52,7 @@ def translate(module: ModuleOp, options: Mapping[str, str]) -> str:
     CPU target (pipelines.tensor.translate_for_cpu sets it from `mcpu`)."""
     from tessel.targets.cpu import cpu_target
     from tessel.targets.cpu.jit import CompiledModule
-    from tessel.targets.cpu.llvm_emit import emit_module
+    from tessel.targets.cpu.llvm_modules import emit_module
 
     form = check_options(options)
     ir = emit_module(module, cpu_target.current().dot4_lanes, cpu_target.current().bf16_features)

@@ -391,7 +391,7 @@ def fiber_dispatcher(fn: func.FuncOp, declares: set[str]) -> str:
 def emit_host_module(module: ModuleOp) -> str:
     """The GPU kernels compiled for this CPU, with dispatchers for the native launch plan."""
     from tessel.targets.cpu import native_plan
-    from tessel.targets.cpu.llvm_emit import SUPPORT
+    from tessel.targets.cpu.llvm_modules import SUPPORT
 
     declares: set[str] = set()
     functions, dispatchers = [], []

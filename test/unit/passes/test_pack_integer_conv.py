@@ -118,7 +118,7 @@ def test_dot4_emission_follows_the_cpu() -> None:
 
     from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.targets.cpu.jit import CompiledModule
-    from tessel.targets.cpu.llvm_emit import emit_module
+    from tessel.targets.cpu.llvm_modules import emit_module
 
     ctx = make_context()
     module = Parser(ctx, DOT4_STAGE).parse_module()

@@ -18,7 +18,7 @@ from tessel.dialects.context import make_context
 from tessel.ir.source import parse_module
 from tessel.ir.weights import WeightStore
 from tessel.pipelines.tensor import compile_for_cpu, lower
-from tessel.targets.cpu.llvm_emit import emit_stage_modules
+from tessel.targets.cpu.llvm_modules import emit_stage_modules
 from tessel.targets.reference.interpreter import run
 
 TWO_KERNELS = """

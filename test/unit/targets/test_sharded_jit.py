@@ -1,5 +1,5 @@
 """The CPU target's JIT: each stage its own LLVM module, compiled in parallel threads and cached
-by content (targets/cpu/jit.ShardedModule, llvm_emit.emit_stage_modules).
+by content (targets/cpu/jit.ShardedModule, llvm_modules.emit_stage_modules).
 
 Stages whose code is identical are compiled once and share it; a second compile of the same model loads
 every module from the object cache, and a model that shares kernels with one compiled before
@@ -18,7 +18,7 @@ from onnx import TensorProto, helper
 from tessel.frontends.onnx import import_model
 from tessel.pipelines.tensor import compile_for_cpu
 from tessel.targets.cpu.jit import ShardedModule, StageCompiler
-from tessel.targets.cpu.llvm_emit import STAGE_SYMBOL, emit_stage_modules
+from tessel.targets.cpu.llvm_modules import STAGE_SYMBOL, emit_stage_modules
 
 
 def _layers(widths: list[int], n: int = 64) -> tuple[onnx.ModelProto, list[np.ndarray]]:

@@ -24,7 +24,7 @@ from tessel.frontends.onnx import import_model
 from tessel.ir.diagnostics import TesselError
 from tessel.passes.kernel import to_loops
 from tessel.pipelines.tensor import compile_for_cpu, lower
-from tessel.targets.cpu.llvm_emit import emit_stage, emit_stage_modules, stage_functions
+from tessel.targets.cpu.llvm_modules import emit_stage, emit_stage_modules, stage_functions
 
 
 def _model() -> onnx.ModelProto:

@@ -148,11 +148,10 @@ class StageCompiler:
     stage over as kernel-to-loops makes it (targets/cpu/stage_stream.py). Identical texts
     compile once. `finish` adds the runtime's module, waits, and gives the ShardedModule."""
 
-    def __init__(self, use_cache: bool = True, workers: int | None = None):
+    def __init__(self) -> None:
         cpu_target.initialize()  # once, before the threads
         self._target = cpu_target.current()  # (a context variable: the threads do not inherit it)
-        self._use_cache = use_cache
-        self.workers = workers or compile_workers()
+        self.workers = compile_workers()
         self._pool = ThreadPoolExecutor(self.workers)
         self._jobs: dict[str, Future[CompiledModule]] = {}  # by IR text
         self._stages: dict[str, str] = {}  # stage name -> IR text
@@ -164,7 +163,7 @@ class StageCompiler:
         """Start compiling stage `name` (unless a stage of the same text was)."""
         self._stages[name] = ir
         if ir not in self._jobs:
-            self._jobs[ir] = self._pool.submit(CompiledModule, ir, self._use_cache, True, self._target)
+            self._jobs[ir] = self._pool.submit(CompiledModule, ir, True, True, self._target)
 
     def finish(self, runtime: str, symbol: str) -> ShardedModule:
         """The compiled stages and runtime; `seconds["llvm-jit"]` is the wait here, after
@@ -172,7 +171,7 @@ class StageCompiler:
         start = time.perf_counter()
         early = sum(job.done() for job in self._jobs.values())
         try:
-            runtime_job = self._pool.submit(CompiledModule, runtime, self._use_cache, True, self._target)
+            runtime_job = self._pool.submit(CompiledModule, runtime, True, True, self._target)
             by_text = {ir: job.result() for ir, job in self._jobs.items()}
             compiled_runtime = runtime_job.result()
         finally:

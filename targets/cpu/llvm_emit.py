@@ -367,8 +367,6 @@ class FunctionEmitter:
         assert isinstance(t, MemRefType)
         shape = t.get_shape()
         et = llvm_type(t.element_type)
-        if isinstance(t.element_type, VectorType):
-            et = llvm_type(t.element_type)
         # the constant indices' part folded here (a register tile's accumulators are
         # addressed by constants: as mul/add of literals they were half of some modules'
         # instructions, for LLVM to fold again)

@@ -35,10 +35,10 @@ class StageStream:
     """Each stage function handed in (`__call__`) as an LLVM module compiling in the
     background; `emit_seconds` is the time spent emitting LLVM IR so far."""
 
-    def __init__(self, use_cache: bool = True):
+    def __init__(self) -> None:
         target = cpu_target.current()
         self._dot4_lanes, self._bf16_features = target.dot4_lanes, target.bf16_features
-        self.compiler = StageCompiler(use_cache)
+        self.compiler = StageCompiler()
         self.emit_seconds = 0.0
         self._interval: float | None = None
 

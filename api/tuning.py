@@ -90,9 +90,14 @@ def kernel_module(
     *,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     bind: Mapping[str, np.ndarray] | None = None,
+    target: str = "cpu",
 ) -> ModuleOp:
-    """The model at kernel level (after tg-to-kernel), the form the tuner extracts tasks
-    from: an ONNX model (path, bytes or ModelProto), or a .mlir path of tg or kernel IR."""
+    """The model at kernel level, the form the tuner extracts tasks from: an ONNX model
+    (path, bytes or ModelProto), or a .mlir path of tg or kernel IR. Lowered as the
+    compiler lowers it for `target` up to where it applies records (kernel-to-loops): a
+    record only applies to the stage it was measured on, and the GPU's stages are not the
+    CPU's (no packed dense weights, other blocked layouts), nor the stages before
+    kernel-simplify-indices the ones after."""
     from tessel.dialects.context import make_context
     from tessel.frontends.onnx import import_model
     from tessel.ir.source import read_module, verify
@@ -114,7 +119,7 @@ def kernel_module(
         module, weights = result.module, result.weights
     verify(module)
     if any(op.dialect_name() == "tg" for op in module.walk()):
-        lower(module, weights, stop_after="tg-to-kernel")
+        lower(module, weights, stop_after="kernel-simplify-indices", target=target)
     return module
 
 
@@ -204,7 +209,7 @@ def tune(
         from tessel.targets.gpu.runtime import device_description
 
         host = device_description(hint="tuning for the GPU measures every candidate on one")
-    tasks = extract_tasks(kernel_module(model, input_shapes=input_shapes, bind=bind), host)
+    tasks = extract_tasks(kernel_module(model, input_shapes=input_shapes, bind=bind, target=target), host)
     if not tasks:
         where = os.fspath(model) if isinstance(model, str | os.PathLike) else "the model"
         raise TesselError(f"{where}: no kernel stages to tune")

@@ -60,6 +60,11 @@ DEPTHWISE = {  # H, W, C, K, S
 MATMUL = {"matmul512": 512, "matmul1024": 1024}
 
 
+# IR version 8 (opset 17's): onnx 1.23 writes 14 by default, which onnxruntime before 1.32
+# refuses ("Unsupported model IR version: 14, max supported IR version: 13", seen with 1.30)
+OPSET, IR_VERSION = [helper.make_opsetid("", 17)], 8
+
+
 def conv_model(
     h: int, w: int, ic: int, oc: int, k: int, s: int, groups: int = 1, seed: int = 0
 ) -> tuple[onnx.ModelProto, float]:
@@ -76,7 +81,7 @@ def conv_model(
         [numpy_helper.from_array(weight, "w")],
     )
     flops = 2.0 * oc * oh * ow * (ic // groups) * k * k
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), flops
+    return helper.make_model(graph, opset_imports=OPSET, ir_version=IR_VERSION), flops
 
 
 def matmul_model(n: int) -> tuple[onnx.ModelProto, float]:
@@ -86,7 +91,7 @@ def matmul_model(n: int) -> tuple[onnx.ModelProto, float]:
         [helper.make_tensor_value_info(x, TensorProto.FLOAT, [n, n]) for x in "ab"],
         [helper.make_tensor_value_info("c", TensorProto.FLOAT, [n, n])],
     )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), 2.0 * n**3
+    return helper.make_model(graph, opset_imports=OPSET, ir_version=IR_VERSION), 2.0 * n**3
 
 
 def workloads(only: set[str] | None):

@@ -102,6 +102,7 @@ class GpuMeasurer:
 
             once = max(sample(1), 1e-7)
             inner = max(1, min(1000, int(2e-3 / once)))
+            sample(inner)  # discarded: an idle GPU's clocks ramp up under the first launches
             samples = [sample(inner) for _ in range(self.repeats)]
             check(cu, cu.cuStreamDestroy(stream), "cuStreamDestroy")
             return build_s, _schedule_text_gpu(c), statistics.median(samples), min(samples)

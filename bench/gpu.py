@@ -1,7 +1,8 @@
 """Tessel's GPU target against PyTorch on the same GPU: sgemm, ResNet-18's convolutions,
 ResNet-18 batch 1.
 
-    python -m tessel.bench.gpu [--runs 20] [--skip-compile]     (needs an NVIDIA GPU)
+    python -m tessel.bench.gpu [--runs 20] [--skip-compile] [--convs C2,C11] [--records gpu.jsonl]
+                                                                 (needs an NVIDIA GPU)
     python -m tessel.bench.gpu --dry-run                         (the script's flow on small workloads)
 
 Everything fp32 at batch 1 (TF32 off for the peers, `torch.backends.cudnn.benchmark` on):
@@ -104,6 +105,9 @@ class Timer:
         return statistics.median(times)
 
 
+RECORDS: str | None = None  # --records: a tessel-tune --target gpu log for the sgemms and convolutions
+
+
 def _tessel(text: str, inputs: list[np.ndarray]):  # noqa: ANN202
     from tessel.dialects.context import make_context
     from tessel.ir.source import parse_module
@@ -111,7 +115,9 @@ def _tessel(text: str, inputs: list[np.ndarray]):  # noqa: ANN202
     from tessel.pipelines.tensor import compile_for_gpu
 
     module = parse_module(make_context(), text, "bench.mlir")
-    executable, report = compile_for_gpu(module, WeightStore({}))
+    executable, report = compile_for_gpu(module, WeightStore({}), records=RECORDS)
+    if RECORDS:
+        print(f"# {report.tuned} stages tuned from {RECORDS}, {len(report.untuned)} on default schedules")
     return executable, executable.run(inputs)
 
 
@@ -226,17 +232,19 @@ DEVICE = "cuda"  # where the peers' tensors live ("cpu" in a dry run)
 
 
 def main(argv: list[str] | None = None) -> int:
-    global DEVICE
+    global DEVICE, RECORDS
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--skip-compile", action="store_true", help="do not time torch.compile (it takes a minute)")
     p.add_argument("--convs", default=",".join(CONVS), help="which of C1-C12 (comma-separated)")
+    p.add_argument("--records", help="a tessel-tune --target gpu log: the sgemms and convolutions use its schedules")
     p.add_argument(
         "--dry-run",
         action="store_true",
         help="the whole script on small workloads, peers on the CPU, no ResNet-18: checks the script, measures nothing",
     )
     args = p.parse_args(argv)
+    RECORDS = args.records
     try:
         from tessel.targets.gpu.runtime import open_device
 

@@ -28,6 +28,7 @@ from functools import partial
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+from threadpoolctl import threadpool_limits
 
 from tessel.bench import tvm_peer
 from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
@@ -178,7 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         # TVM's thread pool keeps its workers spinning long after a parallel run: with a 50 ms
         # pause the candidate timed after MetaSchedule's build measured at half speed
         samples = interleaved(runs, args.rounds, settle=0.3 if "tvm_tuned" in runs else 0.05)
-        samples.update(interleaved(alone, args.rounds, settle=0.05))
+        # numpy's BLAS at the same thread count: unlimited, it took all 16 cores of a
+        # 16-core machine against the others' 2 (OpenBLAS and MKL both obey threadpoolctl)
+        with threadpool_limits(limits=args.threads, user_api="blas"):
+            samples.update(interleaved(alone, args.rounds, settle=0.05))
         ms = {key: median_ms(v) for key, v in samples.items()}
         for e in candidates.values():
             e.close()

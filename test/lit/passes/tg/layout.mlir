@@ -58,6 +58,40 @@ func.func @depthwise_and_stays(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf3
 
 // -----
 
+// A depthwise convolution with no other convolution around it (through element-wise ops)
+// stays NCHW where it has unit stride along the rows and at most 3x3 taps (it vectorizes
+// along the rows, and blocking would cost a conversion in and one out); with stride 2, or
+// 7x7 taps, it is blocked. One that reaches a convolution through a relu is blocked, at
+// stride 1 too.
+// CHECK-LABEL: func.func @depthwise_alone
+// CHECK-NOT:  tg.layout_transform
+// CHECK:      %[[R:.*]] = tg.relu %x
+// CHECK-NEXT: %a = tg.conv2d %[[R]], %dw {{{.*}}groups = 16 : i64{{.*}}}
+// CHECK-NEXT: %b = tg.sigmoid %a
+// CHECK:      %[[S:.*]] = tg.depthwise_conv2d_nchwc %{{.*}}, %{{.*}} {{{.*}}strides = array<i64: 2, 2>{{.*}}}
+// CHECK:      tg.depthwise_conv2d_nchwc %{{.*}}, %{{.*}} {{{.*}}pads = array<i64: 3, 3, 3, 3>{{.*}}}
+// CHECK:      func.return %b, %{{.*}}, %{{.*}}, %{{.*}}
+// CHECK-LABEL: func.func @depthwise_near_conv
+// CHECK:      tg.depthwise_conv2d_nchwc
+// CHECK:      tg.conv2d_nchwc
+func.func @depthwise_alone(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %dw7: tensor<16x1x7x7xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x16x4x4xf32>, tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>) {
+  %r = tg.relu %x : tensor<1x16x8x8xf32>
+  %a = tg.conv2d %r, %dw {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x8x8xf32>
+  %b = tg.sigmoid %a : tensor<1x16x8x8xf32>
+  %s = tg.conv2d %x, %dw {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %l = tg.conv2d %x, %dw7 {strides = array<i64: 1, 1>, pads = array<i64: 3, 3, 3, 3>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x7x7xf32>) -> tensor<1x16x8x8xf32>
+  func.return %b, %s, %r, %l : tensor<1x16x8x8xf32>, tensor<1x16x4x4xf32>, tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>
+}
+
+func.func @depthwise_near_conv(%x: tensor<1x16x8x8xf32>, %dw: tensor<16x1x3x3xf32>, %w: tensor<16x16x1x1xf32>) -> tensor<1x16x8x8xf32> {
+  %a = tg.conv2d %x, %dw {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x8x8xf32>
+  %r = tg.relu %a : tensor<1x16x8x8xf32>
+  %b = tg.conv2d %r, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x8x8xf32>
+  func.return %b : tensor<1x16x8x8xf32>
+}
+
+// -----
+
 // A matmul or gemm by a constant becomes dense_packed on the weight packed as
 // [N/16, K, 16]: pad to whole blocks, reshape, transpose (tg-fold-constants evaluates
 // them). Gemm's C becomes an add after it; gemm's b^T packs from [N, K] directly.

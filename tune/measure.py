@@ -47,7 +47,14 @@ class Result:
 
 # --------------------------------------------------------------------------- worker side
 
-_REFERENCE: dict[str, np.ndarray] = {}
+# per task: the seeded buffers (before any run) and the default schedule's output
+_REFERENCE: dict[str, tuple[list[np.ndarray], np.ndarray]] = {}
+# A candidate's timing: `repeats` samples of about this long, each of runs on flushed
+# caches (StageRunner.timings). 10 ms samples: with 20 ms, timing was half of a ResNet-18
+# candidate's measurement (5 x 20 ms) and the tuner ran at 2.7 trials/s on 2 cores.
+SAMPLE_SECONDS = 0.01
+# how long the idle check before a batch looks at the CPUs (0.5 s was an eighth of a batch)
+QUIET_SAMPLE = 0.1
 
 
 def _schedule_text(task: Task, knobs: space.Knobs, sp=space) -> str:  # noqa: ANN001 - sp: the space module
@@ -71,11 +78,13 @@ def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple
     """Check the candidate against the default schedule, then time it: (median, best)."""
     op, _ = task.compute_op()
     if task.key not in _REFERENCE:
-        _REFERENCE[task.key] = StageRunner(task, None, threads=threads, cache=True).run().copy()
-    want = _REFERENCE[task.key]
-    runner = StageRunner(task, space.build(op, knobs), threads=threads, cache=True)
+        reference = StageRunner(task, None, threads=threads, cache=True)
+        inputs = [np.array(b, copy=True) for b in reference.buffers]  # before the run writes its output
+        _REFERENCE[task.key] = (inputs, reference.run().copy())
+    inputs, want = _REFERENCE[task.key]
+    runner = StageRunner(task, space.build(op, knobs), threads=threads, buffers=inputs, cache=True)
     check_result(runner.run(), want)
-    return runner.timings(repeats)
+    return runner.timings(repeats, SAMPLE_SECONDS)
 
 
 def check_result(got: np.ndarray, want: np.ndarray) -> None:
@@ -135,7 +144,7 @@ class LocalMeasurer:
         built = self._build(candidates, results)
         # timing on a machine other jobs are using measures them: wait (a bounded time)
         # for the CPUs to go idle first, and record what was seen
-        idle = wait_for_quiet(limit=self.quiet_wait) if self.quiet_wait > 0 else float("nan")
+        idle = wait_for_quiet(limit=self.quiet_wait, sample=QUIET_SAMPLE) if self.quiet_wait > 0 else float("nan")
         for i, c in enumerate(candidates):
             results[i].meta["idle"] = round(idle, 2)
             if results[i].error is not None:

@@ -20,10 +20,11 @@ def cpu_idle(seconds: float = 0.5) -> float:
     return (idle1 - idle0) / max(total1 - total0, 1)
 
 
-def wait_for_quiet(limit: float = 20.0, threshold: float = 0.85) -> float:
-    """Wait (at most `limit` s) for the CPUs to be mostly idle; returns the idle share seen."""
+def wait_for_quiet(limit: float = 20.0, threshold: float = 0.85, sample: float = 0.5) -> float:
+    """Wait (at most `limit` s) for the CPUs to be mostly idle, looking over `sample` s at a
+    time; returns the idle share seen."""
     deadline = time.monotonic() + limit
-    idle = cpu_idle()
+    idle = cpu_idle(sample)
     while idle < threshold and time.monotonic() < deadline:
-        idle = cpu_idle()
+        idle = cpu_idle(sample)
     return idle

@@ -47,8 +47,10 @@ class Result:
 
 # --------------------------------------------------------------------------- worker side
 
-# per task: the seeded buffers (before any run) and the default schedule's output
+# per task: the seeded buffers (before any run) and the default schedule's output; for the
+# last few tasks only (a round measures one task's batch; a large model's buffers add up)
 _REFERENCE: dict[str, tuple[list[np.ndarray], np.ndarray]] = {}
+REFERENCE_TASKS = 4
 # A candidate's timing: `repeats` samples of about this long, each of runs on flushed
 # caches (StageRunner.timings). 10 ms samples: with 20 ms, timing was half of a ResNet-18
 # candidate's measurement (5 x 20 ms) and the tuner ran at 2.7 trials/s on 2 cores.
@@ -81,6 +83,8 @@ def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple
         reference = StageRunner(task, None, threads=threads, cache=True)
         inputs = [np.array(b, copy=True) for b in reference.buffers]  # before the run writes its output
         _REFERENCE[task.key] = (inputs, reference.run().copy())
+        while len(_REFERENCE) > REFERENCE_TASKS:
+            del _REFERENCE[next(iter(_REFERENCE))]  # the oldest (dicts keep insertion order)
     inputs, want = _REFERENCE[task.key]
     runner = StageRunner(task, space.build(op, knobs), threads=threads, buffers=inputs, cache=True)
     check_result(runner.run(), want)

@@ -337,10 +337,16 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     if not op.reduce_count:
         loops = list(spatial)
         if width > 1:
+            transposed = transposed_axis(op, v, width)
+            if transposed is None and not overlap and width > 8 and extents[v] % 8 == 0:
+                # rows shorter than the vector (an NCHW -> NCHW16c of a 14x14 map): 8x8
+                # tiles, two per block of 16, rather than a gather lane by lane
+                half = transposed_axis(op, v, 8)
+                if half is not None:
+                    transposed, width = half, 8
             last = loops.pop(v)
             steps = Loop(last.axis, -(-last.extent // width), width, clamp=overlap)
             tile = [Loop(last.axis, width, 1, "vector")]
-            transposed = transposed_axis(op, v, width)
             if transposed is not None:  # a copy contiguous along u: W x W tiles (transpose_tile.py)
                 u, clamp = transposed
                 loops[u] = Loop(u, -(-extents[u] // width), width, clamp=clamp)

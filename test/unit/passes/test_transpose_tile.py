@@ -59,6 +59,10 @@ CASES = {
     "2-d 40x6 (6 output rows: too few for a tile)": (_transpose((40, 6), (1, 0)), [(40, 6)], 0),
     "NCHW16c in and out, 28x28": (_conv(32, 28), [(1, 32, 28, 28), (32, 32, 1, 1)], 2),
     "NCHW16c in and out, 20x20": (_conv(48, 20), [(1, 48, 20, 20), (48, 48, 1, 1)], 2),
+    # rows of 14 and 7, shorter than a block of 16 channels: into NCHW16c by 8x8 tiles
+    # (half a block each), tails overlapping
+    "NCHW16c in and out, 14x14": (_conv(32, 14), [(1, 32, 14, 14), (32, 32, 1, 1)], 2),
+    "NCHW16c in and out, 7x7 (into NCHW16c: too short for 8x8)": (_conv(32, 7), [(1, 32, 7, 7), (32, 32, 1, 1)], 1),
 }
 
 

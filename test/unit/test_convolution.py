@@ -10,8 +10,9 @@ import onnxruntime
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from tessel.dialects import tg
 from tessel.frontends.onnx import import_model
-from tessel.pipelines.tensor import compile_for_cpu
+from tessel.pipelines.tensor import compile_for_cpu, lower
 from tessel.targets.reference.interpreter import run
 
 
@@ -98,11 +99,34 @@ DEPTHWISE = [  # (input shape, kernel, strides, pads): a padded copy (taps / str
 ]
 
 
+def _then_relu_and_conv(model, c: int):  # noqa: ANN001, ANN202 - an onnx ModelProto
+    """The model with a relu and a 1x1 convolution after its Conv: a neighbour that keeps a
+    depthwise layer blocked (tg-layout's unblocked_depthwise)."""
+    node = model.graph.node[0]
+    node.output[0] = "D"
+    w = np.random.default_rng(c).standard_normal((c, c, 1, 1)).astype(np.float32)
+    model.graph.initializer.append(numpy_helper.from_array(w, "W1"))
+    model.graph.node.extend([helper.make_node("Relu", ["D"], ["R"]), helper.make_node("Conv", ["R", "W1"], ["Y"])])
+    return model
+
+
+@pytest.mark.parametrize("then_conv", [False, True], ids=["alone", "then-conv"])
 @pytest.mark.parametrize(("x_shape", "k", "strides", "pads"), DEPTHWISE, ids=[str(i) for i in range(len(DEPTHWISE))])
-def test_depthwise_borders_match_onnxruntime(x_shape, k: int, strides: list[int], pads: list[int]) -> None:
-    """Blocked depthwise convolutions (conv_stages.py) over a padded copy of the input or
-    through padded loads, compiled for the CPU, give onnxruntime's result at every border."""
+def test_depthwise_borders_match_onnxruntime(
+    x_shape, k: int, strides: list[int], pads: list[int], then_conv: bool
+) -> None:
+    """Depthwise convolutions compiled for the CPU give onnxruntime's result at every
+    border: blocked (conv_stages.py) over a padded copy of the input or through padded
+    loads, and, alone with unit row stride and 3x3 taps, in NCHW (tg-layout leaves them
+    there); followed by a convolution, every one is blocked."""
     c = x_shape[1]
     model, x = _model("Conv", x_shape, (c, 1, k, k), {"group": c, "strides": strides, "pads": pads}, True)
-    compiled = _compiled(import_model(model), x, threads=2)
+    if then_conv:
+        model = _then_relu_and_conv(model, c)
+    result = import_model(model)
+    lowered = import_model(model)
+    lower(lowered.module, lowered.weights, stop_after="tg-layout")
+    blocked = any(isinstance(op, tg.DepthwiseConv2dNchwcOp) for op in lowered.module.walk())
+    assert blocked == (then_conv or k > 3 or strides[1] != 1)
+    compiled = _compiled(result, x, threads=2)
     np.testing.assert_allclose(compiled, _onnxruntime(model, x), rtol=1e-4, atol=1e-4)

@@ -28,7 +28,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 from tessel.dialects import kernel
 from tessel.passes.kernel.loops.affine_analysis import dims_only
 from tessel.passes.kernel.loops.register_tile import VectorUnit
-from tessel.passes.kernel.loops.transpose_tile import transposed_axis
+from tessel.passes.kernel.loops.transpose_tile import transposed_tiles
 
 Kind = Literal["serial", "parallel", "vector", "unroll", "block", "thread"]
 GPU_KINDS = ("block", "thread")  # bound to blockIdx / threadIdx (dim 0-2: x, y, z)
@@ -337,13 +337,7 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
     if not op.reduce_count:
         loops = list(spatial)
         if width > 1:
-            transposed = transposed_axis(op, v, width)
-            if transposed is None and not overlap and width > 8 and extents[v] % 8 == 0:
-                # rows shorter than the vector (an NCHW -> NCHW16c of a 14x14 map): 8x8
-                # tiles, two per block of 16, rather than a gather lane by lane
-                half = transposed_axis(op, v, 8)
-                if half is not None:
-                    transposed, width = half, 8
+            transposed, width = transposed_tiles(op, v, width, overlap)
             last = loops.pop(v)
             steps = Loop(last.axis, -(-last.extent // width), width, clamp=overlap)
             tile = [Loop(last.axis, width, 1, "vector")]

@@ -8,8 +8,9 @@ the vector loop), the tile is W vectors loaded along u (one per lane of v), tran
 registers by W log2(W) two-input shuffles (Eklundh's block swaps), and stored as W vectors
 along v: 2W memory operations instead of W*W + W.
 
-`transposed_axis` finds u for a stage that is a plain copy (one load, yielded), the
-default schedule tiles it, and the loop builder emits the tile with `emit_transpose`
+`transposed_axis` finds u for a stage that is a plain copy (one load, yielded),
+`transposed_tiles` the width (8 where u is shorter than the 16-lane vector), the default
+schedule tiles it, and the loop builder emits the tile with `emit_transpose`
 wherever a schedule (default or tuned) has that unroll-then-vector shape.
 """
 
@@ -91,6 +92,19 @@ def transposed_axis(op: kernel.ComputeOp, v: int, width: int) -> tuple[int, bool
         if contiguous(coefficients(load, axes, u, width, False)):
             return u, extents[u] % width != 0
     return None
+
+
+def transposed_tiles(op: kernel.ComputeOp, v: int, width: int, overlap: bool) -> tuple[tuple[int, bool] | None, int]:
+    """(transposed_axis's answer, the vector width) for a stage vectorized `width` wide
+    along `v` (`overlap`: its last vector overlaps the one before). Where no axis is `width`
+    long but one is 8 (an NCHW -> NCHW16c of a 14x14 map: rows of 14), 8x8 tiles, two per
+    vector of 16, rather than a gather lane by lane (D8's conversion 12 -> 6 us)."""
+    transposed = transposed_axis(op, v, width)
+    if transposed is None and not overlap and width > 8 and op.domain[v] % 8 == 0:
+        half = transposed_axis(op, v, 8)
+        if half is not None:
+            return half, 8
+    return transposed, width
 
 
 def transpose_masks(width: int) -> list[tuple[int, list[int], list[int]]]:

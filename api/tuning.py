@@ -94,15 +94,14 @@ def kernel_module(
 ) -> ModuleOp:
     """The model at kernel level, the form the tuner extracts tasks from: an ONNX model
     (path, bytes or ModelProto), or a .mlir path of tg or kernel IR. Lowered as the
-    compiler lowers it for `target` up to where it applies records (kernel-to-loops): a
-    record only applies to the stage it was measured on, and the GPU's stages are not the
-    CPU's (no packed dense weights, other blocked layouts), nor the stages before
-    kernel-simplify-indices the ones after."""
+    compiler lowers it for `target` up to where it applies records (pipelines.tensor's
+    TASK_FORM): a record only applies to the stage it was measured on, and the GPU's
+    stages are not the CPU's (no packed dense weights, other blocked layouts)."""
     from tessel.dialects.context import make_context
     from tessel.frontends.onnx import import_model
     from tessel.ir.source import read_module, verify
     from tessel.ir.weights import WeightStore
-    from tessel.pipelines.tensor import lower
+    from tessel.pipelines.tensor import TASK_FORM, lower
 
     weights: Mapping[str, Any]
     if isinstance(model, str | os.PathLike) and not os.fspath(model).endswith(".onnx"):  # tg or kernel IR
@@ -119,7 +118,7 @@ def kernel_module(
         module, weights = result.module, result.weights
     verify(module)
     if any(op.dialect_name() == "tg" for op in module.walk()):
-        lower(module, weights, stop_after="kernel-simplify-indices", target=target)
+        lower(module, weights, stop_after=TASK_FORM, target=target)
     return module
 
 

@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 
 PRECISIONS = ("fp32", "bf16")
+# The module as tuning sees it: `lower` applies records right after this pass (before
+# kernel-to-loops), and the tuner takes its tasks from the module lowered this far
+# (api/tuning.kernel_module): a record applies only where the stage's text is the same.
+TASK_FORM = "kernel-simplify-indices"
 
 
 def graph_passes(target: str = "cpu", precision: str = "fp32") -> list[ModulePass]:
@@ -193,7 +197,7 @@ def lower(
         if p.name in done:
             continue
         start = time.perf_counter()
-        if p.name == "kernel-to-loops" and records:
+        if records and i > 1 and passes[i - 2].name == TASK_FORM:
             report.tuned, report.untuned = apply_records(module, records, host)
         PassPipeline(with_weights((p,), store)).apply(ctx, module)
         report.seconds[p.name] = time.perf_counter() - start

@@ -36,9 +36,9 @@ from tessel.passes.kernel.loops.schedule import (
     knob_axis,
     knob_int,
     knob_order,
-    parallel_loop,
     second_axis,
     vector_width,
+    with_parallel_loop,
 )
 
 Knobs = dict[str, object]
@@ -240,7 +240,4 @@ def _parallel(s: StageSchedule, knobs: Knobs, work: int, spatial: int) -> StageS
     schedule would choose (schedule.parallel_loop), so that the default is in the space."""
     if not knobs.get("parallel", True) or work < WORK_FOR_THREADS:
         return s
-    i = parallel_loop(s.loops, s.acc_at if s.acc_at is not None else len(s.loops), spatial)
-    if i is None:
-        return s
-    return StageSchedule([s.loops[i].but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :], s.acc_at, s.notes)
+    return with_parallel_loop(s, spatial)

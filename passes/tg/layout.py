@@ -154,9 +154,10 @@ def _passes_layout(op: Operation) -> bool:
     return isinstance(op, tg.PadOp) or (isinstance(op, tg.TgOp) and op.has_trait(Elementwise))
 
 
-def _reaches_conv(op: Operation, seen: set[int]) -> bool:
+def _reaches_conv(op: Operation) -> bool:
     """Is a conv2d (blocked by this pass, or an operand of one) among the ops connected to
     `op` through element-wise ops and pads, producers and users alike?"""
+    seen: set[int] = set()
     stack = [op]
     while stack:
         o = stack.pop()
@@ -188,7 +189,7 @@ def unblocked_depthwise(module: builtin.ModuleOp) -> set[int]:
         if not isinstance(op, tg.Conv2dOp) or not _depthwise(op):
             continue
         kh, kw = tg.tensor_of(op.weight).get_shape()[2:]
-        if kh * kw <= 9 and ints(op.properties, "strides", (1, 1))[1] == 1 and not _reaches_conv(op, set()):
+        if kh * kw <= 9 and ints(op.properties, "strides", (1, 1))[1] == 1 and not _reaches_conv(op):
             keep.add(id(op))
     return keep
 

@@ -585,15 +585,18 @@ def parallel_loop(loops: list[Loop], limit: int, spatial: int | None = None) -> 
     return eligible[0]
 
 
-def _parallelize(s: StageSchedule, work: int, spatial: int | None = None) -> StageSchedule:
-    """Make a loop parallel (parallel_loop's) when the stage has enough work (points x
-    reduction steps) to pay for a thread hand-off (~20 us); with `spatial` (the spatial
-    axes' count), a loop of a spatial axis only (a split-K chunk loop outside the tiles
-    stays serial: the threads would race on the sums)."""
-    if work < 4096:
-        return s
+def with_parallel_loop(s: StageSchedule, spatial: int | None, notes: Sequence[str] = ()) -> StageSchedule:
+    """`s` with parallel_loop's loop (outside the accumulator tile) made parallel and moved
+    outermost, `notes` added; `s` itself where no loop qualifies."""
     i = parallel_loop(s.loops, s.acc_at if s.acc_at is not None else len(s.loops), spatial)
     if i is None:
         return s
     loops = [s.loops[i].but(kind="parallel")] + s.loops[:i] + s.loops[i + 1 :]
-    return StageSchedule(loops, s.acc_at, s.notes + ["parallel"])
+    return StageSchedule(loops, s.acc_at, [*s.notes, *notes])
+
+
+def _parallelize(s: StageSchedule, work: int, spatial: int | None = None) -> StageSchedule:
+    """A parallel loop where the work (points x reduction steps) pays for a thread hand-off
+    (~20 us); with `spatial` (the spatial axes' count) of a spatial axis only (a split-K
+    chunk loop outside the tiles stays serial: the threads would race on the sums)."""
+    return s if work < 4096 else with_parallel_loop(s, spatial, ["parallel"])

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from xdsl.dialects import func
 
-from tessel.passes.kernel.loops.schedule import VECTOR_BITS
 from tessel.passes.kernel.to_loops import KernelToLoops
 
 
@@ -20,8 +19,8 @@ class StreamingKernelToLoops(KernelToLoops):
 
     _sink: Callable[[func.FuncOp], None]
 
-    def __init__(self, sink: Callable[[func.FuncOp], None], target: str = "cpu", vector_bits: int = VECTOR_BITS):
-        super().__init__(target, vector_bits)
+    def __init__(self, sink: Callable[[func.FuncOp], None], options: KernelToLoops):
+        super().__init__(options.target, options.vector_bits, options.l1_bytes, options.l2_bytes)
         object.__setattr__(self, "_sink", sink)  # (a frozen dataclass, as every pass)
 
     def stage_lowered(self, stage: func.FuncOp) -> None:

@@ -29,6 +29,8 @@ from tessel.ir.source import print_module, verify
 from tessel.ir.weights import WeightStore, with_weights
 
 if TYPE_CHECKING:
+    from tessel.dialects import kernel
+    from tessel.passes.kernel.loops.schedule import StageSchedule
     from tessel.targets.cpu.runtime import CpuExecutable
 
 
@@ -83,18 +85,35 @@ def graph_passes(target: str = "cpu", precision: str = "fp32") -> list[ModulePas
 
 def kernel_passes(target: str = "cpu", vector_bits: int | None = None) -> list[ModulePass]:
     """tg-to-kernel and kernel-to-loops; on the CPU the default schedules take `vector_bits`
-    (default: the host's vector register, AVX-512 or AVX2: the machine the code runs on)."""
+    (default: the current CPU target's vector register, AVX-512 or AVX2: the machine the
+    code runs on) and that target's L1 and L2 sizes."""
     from tessel.passes.kernel.simplify_indices import KernelSimplifyIndices
     from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.passes.tg.to_kernel import TgToKernel
 
     if target == "cpu":
-        if vector_bits is None:
-            from tessel.targets.cpu import cpu_target
+        from tessel.targets.cpu import cpu_target
 
-            vector_bits = cpu_target.current().vector_bits
-        return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target, vector_bits=vector_bits)]
+        cpu = cpu_target.current()
+        to_loops = KernelToLoops(
+            target=target,
+            vector_bits=cpu.vector_bits if vector_bits is None else vector_bits,
+            l1_bytes=cpu.l1d_bytes,
+            l2_bytes=cpu.l2_bytes,
+        )
+        return [TgToKernel(), KernelSimplifyIndices(), to_loops]
     return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target)]
+
+
+def cpu_default_schedule(op: kernel.ComputeOp) -> StageSchedule:
+    """The schedule kernel-to-loops gives `op` by default on the current CPU target, as
+    kernel_passes configures it (the tuner's baseline and its `default` point)."""
+    from tessel.passes.kernel.loops.schedule import default_schedule
+    from tessel.passes.kernel.to_loops import KernelToLoops
+
+    to_loops = kernel_passes("cpu")[-1]
+    assert isinstance(to_loops, KernelToLoops)
+    return default_schedule(op, to_loops.vector_bits, to_loops.caches)
 
 
 @dataclass
@@ -180,10 +199,7 @@ def lower(
         from tessel.passes.kernel.to_loops import KernelToLoops
         from tessel.pipelines.streaming import StreamingKernelToLoops
 
-        passes = [
-            StreamingKernelToLoops(on_stage, p.target, p.vector_bits) if isinstance(p, KernelToLoops) else p
-            for p in passes
-        ]
+        passes = [StreamingKernelToLoops(on_stage, p) if isinstance(p, KernelToLoops) else p for p in passes]
     done = passes_done(module)
     if verify_each is None:
         verify_each = os.environ.get("TESSEL_VERIFY_EACH", "") not in ("", "0")

@@ -28,11 +28,9 @@ from collections.abc import Iterator
 
 from tessel.dialects import kernel, sched
 from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
+from tessel.passes.kernel.loops.loop import Kind, Loop
 from tessel.passes.kernel.loops.schedule import (
-    Kind,
-    Loop,
     StageSchedule,
-    default_schedule,
     knob_axis,
     knob_int,
     knob_order,
@@ -40,6 +38,7 @@ from tessel.passes.kernel.loops.schedule import (
     vector_width,
     with_parallel_loop,
 )
+from tessel.pipelines.tensor import cpu_default_schedule
 
 Knobs = dict[str, object]
 
@@ -135,9 +134,7 @@ def loops(op: kernel.ComputeOp, knobs: Knobs) -> StageSchedule:
     the nearest valid value (a width over the axis, a tile over the axis), so every point
     builds a valid schedule. `DEFAULT` builds the default schedule."""
     if knobs.get("default"):
-        from tessel.targets.cpu import cpu_target
-
-        return default_schedule(op, cpu_target.current().vector_bits)  # what the pipeline's default builds
+        return cpu_default_schedule(op)  # what the pipeline's default builds
     extents = op.domain
     k = op.spatial_count
     width = knob_int(knobs, "vector", 1)

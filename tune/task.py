@@ -27,9 +27,9 @@ from tessel.dialects.kernel import KERNEL_ATTR
 from tessel.dialects.kernel.reference import np_type
 from tessel.ir.source import parse_module
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
-from tessel.passes.kernel.loops.schedule import default_schedule
 from tessel.passes.kernel.to_loops import stage_function
 from tessel.passes.sched.tuning.keys import anonymous_text, task_key
+from tessel.pipelines.tensor import cpu_default_schedule
 from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.cache_flush import flush_function
 from tessel.targets.cpu.cpu_target import CpuTarget
@@ -132,11 +132,7 @@ class StageRunner:
         cache: bool = False,
     ):
         op, visible = task.compute_op()
-        view = (
-            schedule_from_stage(op, schedule)
-            if schedule is not None
-            else default_schedule(op, cpu_target.current().vector_bits)
-        )
+        view = schedule_from_stage(op, schedule) if schedule is not None else cpu_default_schedule(op)
         fn, extent = stage_function("stage", op, visible, view)
         target = cpu_target.current()
         # the stage alone (as the model's JIT compiles it); the runtime's module is the same

@@ -27,6 +27,7 @@ from tessel.dialects.kernel import GPU_DIMS_ATTR, KERNEL_ATTR, SCHEDULE_ATTR, ST
 from tessel.ir.diagnostics import TesselError, op_location
 from tessel.ir.keys import ops_key
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
+from tessel.passes.kernel.loops.cache_tiles import L1_BYTES, L2_BYTES, Caches
 from tessel.passes.kernel.loops.emitter import Index
 from tessel.passes.kernel.loops.gpu_schedule import default_gpu_schedule
 from tessel.passes.kernel.loops.loop_builder import StageLowering
@@ -166,6 +167,13 @@ class KernelToLoops(ModulePass):
     target: str = "cpu"  # "gpu": default GPU schedules, sched.bind allowed, grid dims on each stage
     # the CPU's vector register for the default schedules: 512 (AVX-512), 256 (AVX2), 128
     vector_bits: int = VECTOR_BITS
+    # the core's private data caches, which order the cache tiles (loops/cache_tiles.py)
+    l1_bytes: int = L1_BYTES
+    l2_bytes: int = L2_BYTES
+
+    @property
+    def caches(self) -> Caches:
+        return Caches(self.l1_bytes, self.l2_bytes)
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if self.target not in ("cpu", "gpu"):
@@ -174,6 +182,7 @@ class KernelToLoops(ModulePass):
             raise TesselError(
                 f"kernel-to-loops{{vector_bits={self.vector_bits}}}: the vector bits must be 128, 256 or 512"
             )
+        Caches(self.l1_bytes, self.l2_bytes)  # (refuses impossible sizes before any work)
         written = sched.stages(list(op.ops))
         used: set[str] = set()
         lowered: dict[tuple, tuple[func.FuncOp, int]] = {}  # stage_key -> (stage function, extent)
@@ -229,7 +238,9 @@ class KernelToLoops(ModulePass):
             copy = first.clone()
             copy.sym_name = StringAttr(name)
             return copy, extent
-        schedule = default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o, self.vector_bits)
+        schedule = (
+            default_gpu_schedule(o) if self.target == "gpu" else default_schedule(o, self.vector_bits, self.caches)
+        )
         lowered[key] = stage_function(name, o, buffers, schedule, self.target)
         return lowered[key]
 
@@ -243,7 +254,7 @@ class KernelToLoops(ModulePass):
         r = fusable_rows(computes)
         if r is None:
             return False
-        schedules = [row_schedule(c, r, self.vector_bits) for c in computes]
+        schedules = [row_schedule(c, r, self.vector_bits, self.caches) for c in computes]
         if any(s is None for s in schedules):
             return False
         visible: list[SSAValue] = list(block.args)

@@ -16,6 +16,7 @@ from xdsl.passes import ModulePass
 from tessel.dialects import kernel, sched
 from tessel.dialects.kernel import KERNEL_ATTR
 from tessel.passes.kernel.loops.apply_sched import stage_from_schedule
+from tessel.passes.kernel.loops.cache_tiles import L1_BYTES, L2_BYTES, Caches
 from tessel.passes.kernel.loops.schedule import VECTOR_BITS, default_schedule
 
 
@@ -31,6 +32,8 @@ class SchedDefault(ModulePass):
     name = "sched-default"
 
     vector_bits: int = VECTOR_BITS  # the CPU's vector register (kernel-to-loops' option)
+    l1_bytes: int = L1_BYTES  # the core's caches (kernel-to-loops' options)
+    l2_bytes: int = L2_BYTES
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         written = sched.stages(list(op.ops))
@@ -40,5 +43,9 @@ class SchedDefault(ModulePass):
             for name, compute in stage_names(fn):
                 if name not in written:
                     op.body.block.add_op(
-                        stage_from_schedule(compute, name, default_schedule(compute, self.vector_bits))
+                        stage_from_schedule(
+                            compute,
+                            name,
+                            default_schedule(compute, self.vector_bits, Caches(self.l1_bytes, self.l2_bytes)),
+                        )
                     )

@@ -1,9 +1,10 @@
 """The x86-64 CPU the code is compiled for: the host, or one named with `--mcpu`.
 
 Everything that depends on the CPU reads it from here: the default schedules' vector
-register (`vector_bits`), the byte dot products' instruction (`dot4_lanes`), LLVM's target
-machine (`cpu`, `features`), the object cache's key and a saved model's manifest. The host
-is what LLVM detects. A named CPU is one of `KNOWN`: LLVM's processor name (instruction
+register (`vector_bits`) and cache tiles (`l1d_bytes`, `l2_bytes`), the byte dot
+products' instruction (`dot4_lanes`), LLVM's target machine (`cpu`, `features`), the
+object cache's key and a saved model's manifest. The host is what LLVM detects (its caches
+what the kernel describes). A named CPU is one of `KNOWN`: LLVM's processor name (instruction
 scheduling, tuning) with exactly the instruction-set features the table lists, so that the
 code never uses an instruction the manifest does not name (`runtime/artefact.check_machine`
 refuses a saved model on a CPU lacking one). `mcpu=x86-64-v3` on a build machine with AVX-512
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -73,6 +75,29 @@ KNOWN: dict[str, tuple[str, ...]] = {
     "znver5": (*_ZEN4, "avxvnni", "avx512vp2intersect"),
 }
 
+_K, _M = 1024, 1024 * 1024
+# LLVM processor name -> (L1 data, L2) per core, in bytes, from the vendors' manuals: the
+# default schedules' cache tiles (passes/kernel/loops/cache_tiles.py) for a named CPU, and
+# the host's where the kernel does not describe its caches. The psABI levels name no core:
+# they get a Zen 4's, the caches the schedules' fractions were measured with.
+CACHES: dict[str, tuple[int, int]] = {
+    "x86-64": (32 * _K, _M),
+    "x86-64-v2": (32 * _K, _M),
+    "x86-64-v3": (32 * _K, _M),
+    "x86-64-v4": (32 * _K, _M),
+    "haswell": (32 * _K, 256 * _K),
+    "skylake-avx512": (32 * _K, _M),
+    "cascadelake": (32 * _K, _M),
+    "icelake-server": (48 * _K, 1280 * _K),
+    "sapphirerapids": (48 * _K, 2 * _M),
+    "emeraldrapids": (48 * _K, 2 * _M),
+    "graniterapids": (48 * _K, 2 * _M),
+    "znver2": (32 * _K, 512 * _K),
+    "znver3": (32 * _K, 512 * _K),
+    "znver4": (32 * _K, _M),
+    "znver5": (48 * _K, _M),
+}
+
 
 @dataclass(frozen=True)
 class CpuTarget:
@@ -84,6 +109,9 @@ class CpuTarget:
     # the CPU has AVX512-BF16 (kept out of `features`: FLUSHING_CONVERSIONS), whose vdpbf16ps
     # the functions with a kernel.bf16dot2 use (`bf16_features`)
     bf16: bool = False
+    # one core's private data caches, which size the default schedules' cache tiles
+    l1d_bytes: int = 32 * _K
+    l2_bytes: int = _M
 
     @property
     def enabled(self) -> frozenset[str]:
@@ -135,7 +163,7 @@ class CpuTarget:
     @property
     def description(self) -> str:
         wide = "avx512f" if self.vector_bits == 512 else "avx2" if "avx2" in self.enabled else "sse"
-        return f"{self.triple} cpu={self.cpu} widest={wide}"
+        return f"{self.triple} cpu={self.cpu} widest={wide} l1d={self.l1d_bytes // _K}K l2={self.l2_bytes // _K}K"
 
     def target_machine(self, opt: int = 3, jit: bool = True, reloc: str = "default") -> llvm.TargetMachine:
         """A fresh LLVM target machine (an MCJIT engine owns the one it is given)."""
@@ -171,7 +199,46 @@ def host() -> CpuTarget:
     for exact in FLUSHING_CONVERSIONS:
         if features.get(exact):
             features[exact] = False
-    return CpuTarget(llvm.get_process_triple(), llvm.get_host_cpu_name(), features.flatten(), bf16)
+    name = llvm.get_host_cpu_name()
+    l1d, l2 = host_caches(name)
+    return CpuTarget(llvm.get_process_triple(), name, features.flatten(), bf16, l1d, l2)
+
+
+SYSFS_CACHES = "/sys/devices/system/cpu/cpu0/cache"
+
+
+def host_caches(cpu: str, root: str = SYSFS_CACHES) -> tuple[int, int]:
+    """This machine's L1 data cache and L2 per core, as the kernel describes the first CPU's
+    (`root`: Linux's sysfs); where it does not, or gives a size no x86-64 server core has
+    (a virtual machine's made-up topology), the table's for the processor LLVM detected
+    (`cpu`), else a Zen 4's."""
+    l1d, l2 = CACHES.get(cpu, CACHES["x86-64"])
+    found: dict[tuple[str, str], int] = {}
+    try:
+        for entry in sorted(os.listdir(root)):
+            path = os.path.join(root, entry)
+            if not entry.startswith("index"):
+                continue
+            with open(os.path.join(path, "level")) as f:
+                level = f.read().strip()
+            with open(os.path.join(path, "type")) as f:
+                kind = f.read().strip()
+            with open(os.path.join(path, "size")) as f:
+                found[(level, kind)] = _size_bytes(f.read().strip())
+    except (OSError, ValueError):
+        return l1d, l2
+    seen_l1d, seen_l2 = found.get(("1", "Data")), found.get(("2", "Unified"))
+    if seen_l1d is not None and 16 * _K <= seen_l1d <= 128 * _K:
+        l1d = seen_l1d
+    if seen_l2 is not None and 256 * _K <= seen_l2 <= 8 * _M and seen_l2 >= l1d:
+        l2 = seen_l2
+    return l1d, l2
+
+
+def _size_bytes(text: str) -> int:
+    """sysfs's "48K", "2048K", "2M" as bytes."""
+    scale = {"K": _K, "M": _M, "G": 1024 * _M}.get(text[-1:].upper(), 1)
+    return int(text[:-1] if scale > 1 else text) * scale
 
 
 @cache
@@ -191,7 +258,8 @@ def named(name: str) -> CpuTarget:
     triple = llvm.get_process_triple()
     if not triple.startswith("x86_64"):
         raise TesselError(f"mcpu names x86-64 CPUs; this machine's LLVM triple is {triple}")
-    return CpuTarget(triple, name, ",".join(flags), "avx512bf16" in KNOWN[name] and "avx512bf16" in every)
+    l1d, l2 = CACHES[name]
+    return CpuTarget(triple, name, ",".join(flags), "avx512bf16" in KNOWN[name] and "avx512bf16" in every, l1d, l2)
 
 
 _CURRENT: contextvars.ContextVar[CpuTarget | None] = contextvars.ContextVar("tessel_cpu_target", default=None)

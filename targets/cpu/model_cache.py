@@ -91,7 +91,7 @@ def _context(target: CpuTarget, records: str | None, precision: str) -> hashlib.
     """A hash of what every key shares: the compiler, the CPU, the precision, the records."""
     h = hashlib.sha256(f"tessel-model-cache {FORMAT}|{compiler_fingerprint()}".encode())
     h.update(
-        f"|{target.triple}|{target.cpu}|{target.features}|{target.vector_bits}|{sorted(target.dot4_lanes)}".encode()
+        f"|{target.triple}|{target.cpu}|{target.features}|{target.vector_bits}|{sorted(target.dot4_lanes)}|{target.l1d_bytes}|{target.l2_bytes}".encode()
     )
     h.update(f"|bf16 {target.bf16}|precision {precision}|".encode())
     h.update(hashlib.sha256(Path(records).read_bytes()).digest() if records is not None else b"no records")

@@ -4,6 +4,10 @@ the lanes of a vector (uniform, contiguous, or gathered)."""
 
 from __future__ import annotations
 
+import math
+
+from xdsl.dialects.builtin import AffineMapAttr, MemRefType
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -12,6 +16,8 @@ from xdsl.ir.affine import (
     AffineExpr,
     AffineMap,
 )
+
+from tessel.dialects import kernel
 
 
 def dims_only(m: AffineMap) -> tuple[AffineExpr, ...]:
@@ -122,3 +128,33 @@ def aligned_lane_coefficient(e: AffineExpr, dim: int, width: int) -> int | None:
 
     result = walk(e)
     return None if result is None else result[0]
+
+
+def affine_reads(op: kernel.ComputeOp) -> tuple[list[tuple[set[int], int, int]], bool]:
+    """The body's affine loads, each as (the axes its indices use, its buffer's bytes, its
+    element's bytes), and whether every index of every load is an axis itself (not a value
+    computed in the body)."""
+    block = op.body.block
+    if block is None:
+        return [], False
+    axes: list[SSAValue] = list(block.args)
+    reads: list[tuple[set[int], int, int]] = []
+    exact = True
+    for inner in block.walk():
+        m = inner.properties.get("map") or inner.attributes.get("map")
+        if not isinstance(m, AffineMapAttr) or not isinstance(inner.operands[0].type, MemRefType):
+            exact = exact and inner.name not in ("memref.load", "affine.apply")
+            continue
+        t = inner.operands[0].type
+        dims = inner.operands[1 : 1 + m.data.num_dims + m.data.num_symbols]
+        exact = exact and all(d in axes for d in dims)
+        used = {i for e in dims_only(m.data) for i in e.used_dims()}
+        bits = int(getattr(t.element_type, "bitwidth", None) or 32)
+        reads.append(
+            (
+                {axes.index(d) for i, d in enumerate(dims) if i in used and d in axes},
+                math.prod(t.get_shape()) * max(1, bits // 8),
+                max(1, bits // 8),
+            )
+        )
+    return reads, exact

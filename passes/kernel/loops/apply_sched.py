@@ -18,7 +18,8 @@ from xdsl.ir import Operation, SSAValue
 
 from tessel.dialects import kernel, sched
 from tessel.ir.diagnostics import TesselError, op_location
-from tessel.passes.kernel.loops.schedule import Kind, Loop, StageSchedule
+from tessel.passes.kernel.loops.loop import Kind, Loop
+from tessel.passes.kernel.loops.schedule import StageSchedule
 
 UNSUPPORTED: dict[type[Operation], str] = {
     sched.FuseOp: "the cpu loop builder gives each loop one axis; fuse is not supported yet",

@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 
 from tessel.dialects import kernel
+from tessel.passes.kernel.loops.loop import Loop
 from tessel.passes.kernel.loops.loop_builder import SHARED_LIMIT, shared_bytes
 from tessel.passes.kernel.loops.schedule import (
     MAX_GRID,
     MAX_THREADS,
     Knobs,
-    Loop,
     StageSchedule,
     knob_axis,
     knob_int,

@@ -33,7 +33,7 @@ from tessel.passes.kernel.loops.affine_analysis import (
     linear_coefficient,
 )
 from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element, vector_of, zero_attr
-from tessel.passes.kernel.loops.schedule import Loop
+from tessel.passes.kernel.loops.loop import Loop
 
 MAX_STRIDE = 4  # strided loads wider than this many vectors stay lane by lane
 

@@ -26,7 +26,8 @@ from tessel.passes.kernel.loops.affine_analysis import dims_only
 from tessel.passes.kernel.loops.dot_accumulate import accumulate_dot
 from tessel.passes.kernel.loops.emitter import INDEX, Emitter, Index, cmpi, vector_element, vector_of
 from tessel.passes.kernel.loops.lane_body import RegionCloner
-from tessel.passes.kernel.loops.schedule import GPU_KINDS, Loop, StageSchedule
+from tessel.passes.kernel.loops.loop import GPU_KINDS, Loop
+from tessel.passes.kernel.loops.schedule import StageSchedule
 from tessel.passes.kernel.loops.shared_tiles import copy_tile, shared_bytes, tile_boxes
 from tessel.passes.kernel.loops.transpose_tile import (
     coefficients,

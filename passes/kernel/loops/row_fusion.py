@@ -29,6 +29,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from tessel.dialects import kernel
 from tessel.passes.kernel.loops.affine_analysis import dims_only
+from tessel.passes.kernel.loops.cache_tiles import Caches
 from tessel.passes.kernel.loops.schedule import StageSchedule, default_schedule
 
 MIN_REREAD_BYTES = 1 << 20  # about an L2 share: smaller inputs stay cached between stages
@@ -81,12 +82,12 @@ def _reread_bytes(computes: Sequence[kernel.ComputeOp]) -> int:
     return total
 
 
-def row_schedule(op: kernel.ComputeOp, r: int, vector_bits: int) -> StageSchedule | None:
+def row_schedule(op: kernel.ComputeOp, r: int, vector_bits: int, caches: Caches) -> StageSchedule | None:
     """The default schedule of one row of `op` (its first r axes of extent 1), serial (the
     fused loop nest's row loop is the parallel one); None if it vectorizes a row axis."""
     view = op.clone()
     view.properties["extents"] = DenseArrayBase.from_list(i64, [1] * r + list(op.domain[r:]))
-    s = default_schedule(view, vector_bits)
+    s = default_schedule(view, vector_bits, caches)
     s.validate(view)
     view.erase()
     if any(l.kind == "vector" and l.axis < r for l in s.loops):

@@ -18,38 +18,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import AffineMapAttr, IntAttr, MemRefType
-from xdsl.ir import SSAValue, TypedAttribute
+from xdsl.ir import TypedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 
 from tessel.dialects import kernel
-from tessel.passes.kernel.loops.affine_analysis import dims_only
+from tessel.passes.kernel.loops.affine_analysis import affine_reads
+from tessel.passes.kernel.loops.cache_tiles import ZEN4, Caches, order_tiles, split_reduction
+from tessel.passes.kernel.loops.loop import GPU_KINDS, Loop
 from tessel.passes.kernel.loops.register_tile import VectorUnit
 from tessel.passes.kernel.loops.transpose_tile import transposed_tiles
 
-Kind = Literal["serial", "parallel", "vector", "unroll", "block", "thread"]
-GPU_KINDS = ("block", "thread")  # bound to blockIdx / threadIdx (dim 0-2: x, y, z)
 MAX_THREADS = 1024  # threads per block (every NVIDIA GPU since Fermi)
 MAX_GRID = (2**31 - 1, 65535, 65535)  # blocks per grid dimension
-
-
-@dataclass(frozen=True)
-class Loop:
-    axis: int
-    extent: int
-    stride: int
-    kind: Kind = "serial"
-    # The last step of this (outer) loop moves back to end at the axis's end instead of
-    # leaving a tail: its tile overlaps the one before and recomputes a few elements, and
-    # the unrolled tile inside needs no guards (MKL-style overlapping edge tiles).
-    clamp: bool = False
-    dim: int = 0  # block / thread loops: the index dimension (x, y, z)
-
-    def but(self, **changes) -> Loop:
-        return replace(self, **changes)
 
 
 @dataclass
@@ -301,14 +284,16 @@ def _pick_width(extent: int, width: int) -> int:
     return 1
 
 
-def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> StageSchedule:
+def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS, caches: Caches = ZEN4) -> StageSchedule:
     """Parallel outer spatial loop, vectorized innermost spatial axis (or the stage's `lanes`
     axis), and for reductions a register tile of rows of the innermost other spatial axis by
     columns of vectors, its shape chosen for the target's vector unit (register_tile.py).
 
     `vector_bits` is the target's vector register: it sets the lanes and the register file
     the tile must fit (32 zmm with AVX-512, 16 ymm with AVX2, where 512-bit vectors would be
-    pairs of ymm and a 14-row tile of them spilled: ResNet-18 ran 1.8x slower on a Zen 3)."""
+    pairs of ymm and a 14-row tile of them spilled: ResNet-18 ran 1.8x slower on a Zen 3).
+    `caches` are the core's L1 and L2, which order the tiles and chunk the reductions
+    (cache_tiles.py)."""
     extents = op.domain
     k = op.spatial_count
     spatial = [Loop(d, extents[d], 1) for d in range(k)]
@@ -391,7 +376,7 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
                 outer.append(Loop(d, extents[d] // cols, cols))
             else:
                 outer.append(Loop(d, extents[d], 1))
-        outer = _order_tiles(op, outer, v, col_axis)
+        outer = order_tiles(op, outer, v, col_axis, caches)
         tile = [Loop(rows_axis, rows, 1, "unroll")] if rows > 1 and rows_axis is not None else []
         tile += [Loop(col_axis, cols, width if col_axis == v else 1, "unroll")] if cols > 1 else []
         tile += [Loop(v, group, width, "unroll")] if group > 1 else []
@@ -408,85 +393,13 @@ def default_schedule(op: kernel.ComputeOp, vector_bits: int = VECTOR_BITS) -> St
             extent_in_tile = {col_axis: cols, v: group * width}
             if rows_axis is not None:
                 extent_in_tile[rows_axis] = rows
-            outer, reduce = _split_reduction(op, outer, reduce, extent_in_tile, notes)
+            outer, reduce = split_reduction(op, outer, reduce, extent_in_tile, notes, caches)
         loops = outer + reduce + tile
         return _parallelize(StageSchedule(loops, len(outer), notes), total * math.prod(extents[k:]), k)
     return _parallelize(StageSchedule(spatial + reduce, None, ["scalar reduction"]), total, k)
 
 
 MAX_GROUP = 4  # vectors per block that the blocked tile takes as one column
-SPLIT_BYTES = 16 * 1024  # what one tile reads over a chunk of its reduction: half of an L1
-
-
-def _split_reduction(
-    op: kernel.ComputeOp, outer: list[Loop], reduce: list[Loop], tile: dict[int, int], notes: list[str]
-) -> tuple[list[Loop], list[Loop]]:
-    """Split-K: where one tile's reduction reads more than SPLIT_BYTES (a 1x1 convolution
-    over 1024 channels: 56 KB of pixels and 32 KB of weights per tile, streamed from L2 for
-    every tile), the outermost reduction axis goes in chunks that fit, the chunk loop
-    outside every tile: each chunk's weights stay in L1 across the tiles and the output
-    holds the partial sums (loop_builder.py). A Zen 3 ran a 14x14x1024 -> 1024 one 1.4x
-    faster with chunks of 64 channels."""
-    if not reduce or op.combiner != "add" or not isinstance(op.init, TypedAttribute):
-        return outer, reduce
-    out = op.out.type
-    if not isinstance(out, MemRefType) or out.element_type != op.init.get_type():
-        return outer, reduce
-    k = op.spatial_count
-    reads, exact = _reads(op)
-    if not exact:
-        return outer, reduce
-    first = reduce[0].axis
-    n = op.domain[first]
-    # an operand that no other tile reads again (a Winograd product's weights, one tile of
-    # rows per transformed position) streams through once whatever the chunks: only the
-    # reused ones must stay in L1
-    reused = [r for r in reads if math.prod(l.extent for l in outer if l.axis < k and l.axis not in r[0]) > 1]
-
-    def footprint(chunk: int) -> int:
-        total = 0
-        for axes, _, element in reused:
-            points = 1
-            for d in axes:
-                points *= chunk if d == first else op.domain[d] if d >= k else tile.get(d, 1)
-            total += points * element
-        return total
-
-    if n == 1 or footprint(n) <= SPLIT_BYTES:
-        return outer, reduce
-    chunk = max((c for c in range(1, n) if n % c == 0 and footprint(c) <= SPLIT_BYTES), default=1)
-    notes.append(f"reduction {op.axis_names[first]} in chunks of {chunk}")
-    return [Loop(first, n // chunk, chunk), *outer], [reduce[0].but(extent=chunk), *reduce[1:]]
-
-
-def _reads(op: kernel.ComputeOp) -> tuple[list[tuple[set[int], int, int]], bool]:
-    """The body's affine loads, each as (the axes its indices use, its buffer's bytes, its
-    element's bytes), and whether every index of every load is an axis itself (not a value
-    computed in the body)."""
-    block = op.body.block
-    if block is None:
-        return [], False
-    axes: list[SSAValue] = list(block.args)
-    reads: list[tuple[set[int], int, int]] = []
-    exact = True
-    for inner in block.walk():
-        m = inner.properties.get("map") or inner.attributes.get("map")
-        if not isinstance(m, AffineMapAttr) or not isinstance(inner.operands[0].type, MemRefType):
-            exact = exact and inner.name not in ("memref.load", "affine.apply")
-            continue
-        t = inner.operands[0].type
-        dims = inner.operands[1 : 1 + m.data.num_dims + m.data.num_symbols]
-        exact = exact and all(d in axes for d in dims)
-        used = {i for e in dims_only(m.data) for i in e.used_dims()}
-        bits = int(getattr(t.element_type, "bitwidth", None) or 32)
-        reads.append(
-            (
-                {axes.index(d) for i, d in enumerate(dims) if i in used and d in axes},
-                math.prod(t.get_shape()) * max(1, bits // 8),
-                max(1, bits // 8),
-            )
-        )
-    return reads, exact
 
 
 def second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | None:
@@ -494,7 +407,7 @@ def second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | No
     some load of the body reads together with `v` (a weight vector per column) and that no
     load without `v` reads (the broadcast operand, shared by the columns); None if none is,
     or a load's indices are not the axes themselves."""
-    reads, exact = _reads(op)
+    reads, exact = affine_reads(op)
     if not exact:
         return None
     uses = [u for u, _, _ in reads]
@@ -507,56 +420,6 @@ def second_axis(op: kernel.ComputeOp, v: int, rows_axis: int | None) -> int | No
         if all(d not in u for u in broadcast) and any(d in u and v in u for u in uses):
             return d
     return None
-
-
-CACHE_BYTES = 256 * 1024  # an operand this size stays in L2 between reuses: a quarter of a
-# Zen 4/5 core's 1 MB (Sapphire Rapids: 2 MB, Skylake-SP 1 MB), so on every server core
-
-
-def _operand_bytes(op: kernel.ComputeOp, v: int, col_axis: int) -> tuple[int, int, list[int]]:
-    """(bytes the broadcast loads read, bytes the vector loads read, the batch axes) per
-    point of the batch axes: spatial axes besides the tile's that both kinds of load read
-    (an attention's heads), whose loops stay outermost."""
-    reads, _ = _reads(op)
-    vector = [(u, b) for u, b, _ in reads if v in u or col_axis in u]
-    broadcast = [(u, b) for u, b, _ in reads if not (v in u or col_axis in u)]
-    batch = [
-        d
-        for d in range(op.spatial_count)
-        if op.domain[d] > 1 and any(d in u for u, _ in vector) and any(d in u for u, _ in broadcast)
-    ]
-    per = math.prod(op.domain[d] for d in batch)
-    return sum(b for _, b in broadcast) // per, sum(b for _, b in vector) // per, batch
-
-
-def _order_tiles(op: kernel.ComputeOp, outer: list[Loop], v: int, col_axis: int) -> list[Loop]:
-    """Which of the tile loops go outside: the column tiles (each reuses its vector operand,
-    the weights, across all the row tiles inside) or the row tiles (each reuses its
-    broadcast operand, the input pixels, across all column tiles). The operand that fits in
-    CACHE_BYTES is the one re-read from cache; where both fit, the columns go outside (the
-    threads split the weights); where neither does, the one re-read less often wins. GPT-2's 32 tokens x 3072 outputs:
-    column tiles outside (the tokens stay cached, the weights stream once, the threads split
-    the weights); a 28x28x512 -> 128 1x1 convolution: pixels outside (its 1.6 MB input was
-    streamed once per pair of output blocks); a 14x14x256 3x3 one keeps its channel blocks
-    outside (2.4 MB of weights, 200 KB of input)."""
-    broadcast, vectors, batch = _operand_bytes(op, v, col_axis)
-    cols = [i for i, l in enumerate(outer) if l.axis in (v, col_axis) and l.extent > 1]
-    rows = [i for i, l in enumerate(outer) if l.axis not in (v, col_axis, *batch) and l.extent > 1]
-    if not cols or not rows or not broadcast or not vectors:
-        return outer
-    fits_broadcast, fits_vectors = broadcast <= CACHE_BYTES, vectors <= CACHE_BYTES
-    if fits_broadcast and fits_vectors:
-        cols_outside = True  # (either is reused from cache; the threads split the columns)
-    elif fits_broadcast == fits_vectors:
-        row_tiles = math.prod(outer[i].extent for i in rows)
-        col_tiles = math.prod(outer[i].extent for i in cols)
-        cols_outside = col_tiles * broadcast <= row_tiles * vectors
-    else:
-        cols_outside = fits_broadcast
-    moved = [outer[i] for i in cols]
-    rest = [l for i, l in enumerate(outer) if i not in cols]
-    at = rest.index(outer[rows[0]]) if cols_outside else rest.index(outer[rows[-1]]) + 1
-    return rest[:at] + moved + rest[at:]
 
 
 FEW_CHUNKS = 4  # a parallel loop of fewer trips than this ...

@@ -1,4 +1,4 @@
-"""The flags a split-K tile needs (schedule.py's `_split_reduction` makes such schedules):
+"""The flags a split-K tile needs (cache_tiles.py's `split_reduction` makes such schedules):
 whether this pass of the reduction loops outside the accumulator tile is the first (start
 from init, not from the output's partial sums) or the last (apply the epilogue), and, for a
 clamped tile, which of its points it owns. Kept apart from the loop builder, which calls
@@ -12,7 +12,7 @@ from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 
 from tessel.passes.kernel.loops.emitter import Emitter, Index, cmpi
-from tessel.passes.kernel.loops.schedule import Loop
+from tessel.passes.kernel.loops.loop import Loop
 
 Vars = dict[int, Index]  # id(loop) -> its variable here
 

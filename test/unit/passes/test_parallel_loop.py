@@ -8,7 +8,8 @@ on the sums), nor a loop with an outer loop of its own axis."""
 
 from __future__ import annotations
 
-from tessel.passes.kernel.loops.schedule import FEW_CHUNKS, MANY_CHUNKS, Loop, parallel_loop
+from tessel.passes.kernel.loops.loop import Loop
+from tessel.passes.kernel.loops.schedule import FEW_CHUNKS, MANY_CHUNKS, parallel_loop
 
 
 def test_few_chunks_give_way_to_a_later_loop_of_many():

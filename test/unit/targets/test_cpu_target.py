@@ -114,3 +114,78 @@ def test_compile_warns_for_bfloat16_on_a_cpu_without_it(tmp_path) -> None:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     with pytest.warns(RuntimeWarning, match="no AVX512-BF16"):
         tessel.compile(model.SerializeToString(), precision="bf16", mcpu="x86-64-v3", cache=False, threads=1)
+
+
+# (name, L1 data, L2): the caches the default schedules' cache tiles read (cache_tiles.py)
+CACHE_PROFILES = [
+    ("znver3", 32 * 1024, 512 * 1024),
+    ("znver4", 32 * 1024, 1024 * 1024),
+    ("skylake-avx512", 32 * 1024, 1024 * 1024),
+    ("sapphirerapids", 48 * 1024, 2048 * 1024),
+    ("emeraldrapids", 48 * 1024, 2048 * 1024),
+]
+
+
+@pytest.mark.parametrize(("name", "l1d", "l2"), CACHE_PROFILES)
+def test_caches_of_each_cpu(name: str, l1d: int, l2: int) -> None:
+    target = cpu_target.named(name)
+    assert (target.l1d_bytes, target.l2_bytes) == (l1d, l2)
+    assert f"l1d={l1d // 1024}K l2={l2 // 1024}K" in target.description
+    with cpu_target.use(name):
+        from tessel.passes.kernel.to_loops import KernelToLoops
+        from tessel.pipelines.tensor import kernel_passes
+
+        to_loops = kernel_passes("cpu")[-1]
+        assert isinstance(to_loops, KernelToLoops)
+        assert (to_loops.l1_bytes, to_loops.l2_bytes) == (l1d, l2)
+
+
+def test_every_named_cpu_has_caches() -> None:
+    assert set(cpu_target.CACHES) == set(cpu_target.KNOWN)
+    for l1d, l2 in cpu_target.CACHES.values():
+        assert 16 * 1024 <= l1d < l2
+
+
+def _sysfs(root, entries: list[tuple[str, str, str]]) -> str:
+    for i, (level, kind, size) in enumerate(entries):
+        folder = root / f"index{i}"
+        folder.mkdir(parents=True)
+        (folder / "level").write_text(level + "\n")
+        (folder / "type").write_text(kind + "\n")
+        (folder / "size").write_text(size + "\n")
+    return str(root)
+
+
+def test_host_caches_read_from_sysfs(tmp_path) -> None:
+    # an Emerald Rapids as Linux describes its first CPU's caches
+    root = _sysfs(
+        tmp_path,
+        [("1", "Data", "48K"), ("1", "Instruction", "32K"), ("2", "Unified", "2048K"), ("3", "Unified", "307200K")],
+    )
+    assert cpu_target.host_caches("emeraldrapids", root) == (48 * 1024, 2 * 1024 * 1024)
+    # the kernel's figure wins over the name's table (a Zen 4 VM named by LLVM as znver3)
+    assert cpu_target.host_caches("znver3", root) == (48 * 1024, 2 * 1024 * 1024)
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [],  # no sysfs description
+        [("1", "Data", "4K"), ("2", "Unified", "64M")],  # a virtual machine's made-up sizes
+        [("1", "Data", "lots"), ("2", "Unified", "1M")],  # unreadable
+    ],
+)
+def test_host_caches_fall_back_to_the_table(tmp_path, entries) -> None:
+    root = _sysfs(tmp_path / "cache", entries) if entries else str(tmp_path / "missing")
+    assert cpu_target.host_caches("sapphirerapids", root) == cpu_target.CACHES["sapphirerapids"]
+    assert cpu_target.host_caches("some-new-core", root) == cpu_target.CACHES["x86-64"]
+
+
+def test_model_cache_key_follows_the_caches() -> None:
+    from dataclasses import replace
+
+    from tessel.targets.cpu.model_cache import source_key
+
+    zen4 = cpu_target.named("znver4")
+    bigger = replace(zen4, l2_bytes=2 * zen4.l2_bytes)
+    assert source_key(b"model", {"x": [1, 3]}, zen4, None) != source_key(b"model", {"x": [1, 3]}, bigger, None)

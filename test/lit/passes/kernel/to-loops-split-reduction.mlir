@@ -1,7 +1,7 @@
 // RUN: %tessel-opt %s -p 'kernel-to-loops{vector_bits=256}' --split-input-file | filecheck %s --check-prefix=AVX2
 // RUN: %tessel-opt %s -p 'kernel-to-loops{vector_bits=512}' --split-input-file | filecheck %s --check-prefix=AVX512
 
-// Split-K (schedule.py, _split_reduction): a 1x1 convolution over 1024 channels. One tile's
+// Split-K (cache_tiles.py, split_reduction): a 1x1 convolution over 1024 channels. One tile's
 // reduction would read 14 pixels' 1024 channels and the weights of its blocks (88 KiB on
 // AVX2), streamed from L2 for every tile; in chunks of 4 input blocks (64 channels, 8.5 KiB)
 // the chunk loop goes outside every tile, just inside the parallel one. On AVX2 the tile is

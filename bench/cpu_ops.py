@@ -10,9 +10,11 @@ NCHW with SAME padding, weights constant, no bias, batch 1; matmul with both ope
 run-time inputs. Every peer runs in this process on the same inputs, in alternating
 blocks after a pause (spinning thread pools), medians reported; numpy after the others,
 on its own (OpenBLAS's workers spin long enough to slow whatever runs next). Ratios are peer time /
-Tessel time (> 1: Tessel faster). The last line is
+Tessel time (> 1: Tessel faster); `matmul1024_of_peak` is the 1024^3 product's GFLOP/s
+over the FMA peak at the same thread count, measured in the same run (bench.cpu_peak's
+loop on `--threads` cores at once). The last line is
 
-    RESULT cpu_ops matmul1024_vs_numpy=<x> conv_geomean_vs_ort=<x> vs_tvm=<x> ...
+    RESULT cpu_ops matmul1024_vs_numpy=<x> ... matmul1024_of_peak=<x> conv_geomean_vs_ort=<x> ...
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from tessel.bench import tvm_peer
 from tessel.bench.common import environment, interleaved, log, median_ms, wait_for_quiet
+from tessel.bench.cpu_peak import fma_peak
 
 CONV = {  # H, W, IC, OC, K, S
     "C1": (224, 224, 3, 64, 7, 2),
@@ -131,7 +134,13 @@ def main(argv: list[str] | None = None) -> int:
         os.path.join(tempfile.mkdtemp(prefix="tessel-ops-"), "records.jsonl") if args.tune_trials else None
     )
     rows = []
-    for name, kind, model, flops in workloads(set(filter(None, args.only.split(","))) or None):
+    chosen = list(workloads(set(filter(None, args.only.split(","))) or None))
+    # the FMA peak at the same thread count, in this run: what "the matmul reaches N% of
+    # peak" reads against (twice one core's only where the clock holds with both busy)
+    peak = fma_peak(args.threads) if any(kind == "matmul" for _, kind, _, _ in chosen) else float("nan")
+    if math.isfinite(peak):
+        log(f"FMA peak at {args.threads} threads: {peak:.1f} GFLOP/s (tessel.bench.cpu_peak's loop)")
+    for name, kind, model, flops in chosen:
         rng = np.random.default_rng(1)
         feed = {
             vi.name: rng.standard_normal([d.dim_value for d in vi.type.tensor_type.shape.dim]).astype(np.float32)
@@ -190,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((name, kind, flops, ms, best))
         peers = "   ".join(f"{k} {v:8.3f} ms" for k, v in ms.items())
         log(f"{name:11s} {peers}   Tessel {flops / best / 1e6:6.1f} GFLOP/s   idle {idle:.0%}")
-    return _report(rows, bool(args.tune_trials))
+    return _report(rows, bool(args.tune_trials), peak)
 
 
 def _tune(model: onnx.ModelProto, name: str, records: str, trials: int, threads: int) -> None:
@@ -209,7 +218,7 @@ def _geomean(xs: list[float]) -> float:
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
-def _report(rows, tuned: bool) -> int:
+def _report(rows, tuned: bool, peak: float) -> int:
     keys = sorted(
         {k for _, _, _, ms, _ in rows for k in ms},
         key=lambda k: ["tessel", "tuned", "ort", "numpy", "tvm", "tvm_tuned"].index(k),
@@ -223,11 +232,13 @@ def _report(rows, tuned: bool) -> int:
     convs = [ms["ort"] / best for _, kind, _, ms, best in rows if kind == "conv"]
     dws = [ms["ort"] / best for _, kind, _, ms, best in rows if kind == "depthwise"]
     mm = {name: ms["numpy"] / best for name, kind, _, ms, best in rows if kind == "matmul"}
+    of_peak = {name: flops / best / 1e6 / peak for name, kind, flops, _, best in rows if kind == "matmul"}
     tvm = [ms["tvm"] / best for *_, ms, best in rows if "tvm" in ms]
     tvm_tuned = [ms["tvm_tuned"] / best for *_, ms, best in rows if "tvm_tuned" in ms]
     parts = [
         f"matmul1024_vs_numpy={mm.get('matmul1024', float('nan')):.3f}",
         f"matmul512_vs_numpy={mm.get('matmul512', float('nan')):.3f}",
+        f"matmul1024_of_peak={of_peak.get('matmul1024', float('nan')):.3f}",
         f"conv_geomean_vs_ort={_geomean(convs):.3f}",
         f"depthwise_geomean_vs_ort={_geomean(dws):.3f}",
         f"vs_tvm={_geomean(tvm_tuned or tvm):.3f}" if tvm else "vs_tvm=nan",

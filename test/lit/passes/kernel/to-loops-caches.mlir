@@ -5,8 +5,8 @@
 
 // The cache tiles follow the core's L2 (cache_tiles.py, order_tiles): a 1x1 convolution
 // of 28 x 28 pixels x 128 channels (401 KB, the broadcast operand) to 256 channels (128 KB
-// of weights, the vectors). A Zen 4's 1 MB L2 (the default; a Zen 3's 512 KB the same)
-// keeps a quarter, 256 KB: the weights fit, the pixels do not, so each row of pixels is
+// of weights, the vectors). A Zen 4's 1 MB L2 (the default) keeps a quarter, 256 KB (a
+// Zen 3's 512 KB the same: cache_tiles.REUSE_FLOOR): the weights fit, the pixels do not, so each row of pixels is
 // read once, outermost and split among the threads, and the weights are re-read from L2
 // for every row. An Emerald Rapids' 2 MB keeps 512 KB: both fit, and the output-channel
 // blocks go outside (the threads split the weights), as cpu_target.CACHES gives for

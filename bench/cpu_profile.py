@@ -9,7 +9,9 @@ layout conversions, pooling, normalizations, element-wise ops) before anyone rea
 
 Both run at the same thread count on the same inputs (a zoo model's saved inputs; random
 ones otherwise); each launch's or node's time is its median over `--runs` runs, so the
-sums are of medians and sit a little below a timed run. The families are read from the
+sums are of medians. Tessel's launches are timed one by one from Python (about 3 us each
+on a Zen 4), so a model of thousands of small launches sums to more than a run takes
+(gru_classifier: 3188 launches, 10.4 ms summed, 1.18 ms a run). The families are read from the
 names: a Tessel kernel is named for its op (`k3_conv2d_nchwc__s0`), an onnxruntime node by
 its op type (`Conv`, `NchwcConv`, `ReorderInput`); a fused kernel counts where its name
 puts it on both sides (a convolution with its ReLU, onnxruntime's FusedConv alike). For

@@ -3,7 +3,7 @@
 # device machine's Intel Xeon): what CPU it is, its FMA peak at the benchmarks' 2 threads, the
 # single operators (matmul's fraction of that peak, ResNet-18's convolutions, MobileNet's
 # depthwise layers), the example models, and where each model's time goes beside
-# onnxruntime's own profile (bench.cpu_profile). About 6 minutes on an Emerald Rapids.
+# onnxruntime's own profile (bench.cpu_profile). About 7 minutes on a Zen 4.
 #
 # The machine needs Python with numpy, onnx, onnxruntime and llvmlite 0.50; Tessel's
 # pure-Python dependencies it lacks travel as wheels in .whl/ (bench/gpu_wheels.sh). Zoo
@@ -26,6 +26,7 @@ status=0
 $PY -m tessel.bench.cpu_peak --threads "$THREADS" || status=1
 $PY -m tessel.bench.cpu_ops --threads "$THREADS" --rounds 3 || status=1
 $PY -m tessel.bench.cpu_models --threads "$THREADS" --rounds 5 || status=1
+$PY -m tessel.bench.cpu_profile --examples resnet18,mobilenet_v1,transformer,dcgan --threads "$THREADS" --runs 20 || status=1
 if [ -n "${ZOO:-}" ] && [ -f "$ZOO/index.json" ]; then
   $PY -m tessel.bench.cpu_models --zoo "$ZOO" --threads "$THREADS" --rounds 5 || status=1
   $PY -m tessel.bench.cpu_profile --zoo "$ZOO" --threads "$THREADS" --runs 20 || status=1

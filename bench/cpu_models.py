@@ -41,7 +41,8 @@ MODELS = ("resnet18", "mobilenet_v1", "transformer", "dqn", "dcgan")
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "models"
 
 
-def _build(name: str):
+def build_example(name: str) -> onnx.ModelProto:
+    """One of the example models (examples/models/NAME.py), built in memory."""
     sys.path.insert(0, str(EXAMPLES))
     module = __import__(name)
     return module.build()
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"environment: {environment(args.threads)}")
     rows = []
     for name in args.models.split(","):
-        model = _build(name)
+        model = build_example(name)
         result = import_model(model, source=f"{name}.onnx")
         start = time.perf_counter()
         tuned_result = import_model(model, source=f"{name}.onnx") if args.records else None

@@ -6,12 +6,16 @@ layout conversions, pooling, normalizations, element-wise ops) before anyone rea
 
     python -m tessel.bench.cpu_profile MODEL.onnx [--input-shape x=1,3,224,224] [--threads 2]
     python -m tessel.bench.cpu_profile --zoo build/zoo --models squeezenet1_1,mobilenet_v2
+    python -m tessel.bench.cpu_profile --examples resnet18,mobilenet_v1   # examples/models/
 
 Both run at the same thread count on the same inputs (a zoo model's saved inputs; random
 ones otherwise); each launch's or node's time is its median over `--runs` runs, so the
-sums are of medians. Tessel's launches are timed one by one from Python (about 3 us each
-on a Zen 4), so a model of thousands of small launches sums to more than a run takes
-(gru_classifier: 3188 launches, 10.4 ms summed, 1.18 ms a run). The families are read from the
+sums are of medians, taken after `--runs` whole runs (the first profile of a freshly
+compiled model, without them, read the example transformer's products at 2.0 ms where
+they take 1.0). Tessel's launches are timed one by one from Python, where a run hands them
+all to the native plan: a model of thousands of small launches sums to more than it runs
+(gru_classifier's 3188 launches to 7.3 ms, a run 0.98 ms), so the line also gives a whole
+run's median (`tessel_run_ms`; ResNet-18 and the transformer sum within 1-7% of it). The families are read from the
 names: a Tessel kernel is named for its op (`k3_conv2d_nchwc__s0`), an onnxruntime node by
 its op type (`Conv`, `NchwcConv`, `ReorderInput`); a fused kernel counts where its name
 puts it on both sides (a convolution with its ReLU, onnxruntime's FusedConv alike). For
@@ -31,6 +35,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -83,8 +88,9 @@ def family(name: str) -> str:
 
 def tessel_profile(
     model: onnx.ModelProto, feed: dict[str, np.ndarray], threads: int, runs: int
-) -> list[tuple[str, float]]:
-    """(kernel, median ms) per launch of the compiled model."""
+) -> tuple[list[tuple[str, float]], float]:
+    """(kernel, median ms) per launch of the compiled model, and the median ms of a whole
+    run (the native plan's, as a user's call runs it)."""
     from tessel.frontends.onnx import import_model
     from tessel.pipelines.tensor import compile_for_cpu
 
@@ -92,7 +98,13 @@ def tessel_profile(
     executable, _ = compile_for_cpu(result.module, result.weights, threads=threads)
     try:
         inputs = [feed[i.name] for i in model.graph.input if i.name in feed]
-        return [(name, ms) for name, _, ms in executable.profile(inputs, runs)]
+        outs = executable.run(inputs)
+        whole = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            executable.run_into(inputs, outs)
+            whole.append(time.perf_counter() - start)
+        return [(name, ms) for name, _, ms in executable.profile(inputs, runs)], float(np.median(whole)) * 1e3
     finally:
         executable.close()
 
@@ -135,12 +147,13 @@ def by_family(rows: list[tuple[str, float]]) -> dict[str, float]:
 
 def compare(name: str, model: onnx.ModelProto, feed: dict[str, np.ndarray], threads: int, runs: int) -> None:
     wait_for_quiet()
-    ours = tessel_profile(model, feed, threads, runs)
+    ours, run_ms = tessel_profile(model, feed, threads, runs)
     theirs = ort_profile(model, feed, threads, runs)
     mine, peer = by_family(ours), by_family(theirs)
     total, peer_total = sum(mine.values()), sum(peer.values())
     log(
-        f"{name}: Tessel {total:.3f} ms in {len(ours)} launches, onnxruntime {peer_total:.3f} ms in {len(theirs)} nodes"
+        f"{name}: Tessel {total:.3f} ms in {len(ours)} launches (a whole run: {run_ms:.3f} ms), "
+        f"onnxruntime {peer_total:.3f} ms in {len(theirs)} nodes"
     )
     log(f"  {'family':12s} {'Tessel ms':>10s} {'ort ms':>10s} {'ort/Tessel':>10s}   Tessel's slowest kernel of it")
     families = sorted(set(mine) | set(peer), key=lambda f: -max(mine.get(f, 0.0), peer.get(f, 0.0)))
@@ -153,7 +166,10 @@ def compare(name: str, model: onnx.ModelProto, feed: dict[str, np.ndarray], thre
     ops = collections.Counter(kind for kind, _ in theirs)
     log(f"  onnxruntime's nodes: {', '.join(f'{k} x{n}' for k, n in ops.most_common())}")
     cells = " ".join(f"{fam}_ms={mine.get(fam, 0.0):.3f} ort_{fam}_ms={peer.get(fam, 0.0):.3f}" for fam in families)
-    log(f"RESULT cpu_profile model={name} tessel_ms={total:.3f} ort_ms={peer_total:.3f} {cells} threads={threads}")
+    log(
+        f"RESULT cpu_profile model={name} tessel_ms={total:.3f} tessel_run_ms={run_ms:.3f} ort_ms={peer_total:.3f} "
+        f"{cells} threads={threads}"
+    )
 
 
 def _random_feed(model: onnx.ModelProto, shapes: dict[str, list[int]]) -> dict[str, np.ndarray]:
@@ -179,12 +195,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...")
     p.add_argument("--zoo", type=Path, help="a zoo folder (examples/zoo/export.py's; with its inputs)")
     p.add_argument("--models", default="", help="with --zoo: comma-separated names (default: all)")
+    p.add_argument("--examples", default="", help="comma-separated example models (bench.cpu_models')")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--runs", type=int, default=30)
     args = p.parse_args(argv)
-    if (args.model is None) == (args.zoo is None):
-        p.error("give one ONNX model or --zoo FOLDER")
+    if sum(x is not None for x in (args.model, args.zoo, args.examples or None)) != 1:
+        p.error("give one ONNX model, --zoo FOLDER or --examples NAMES")
     log(f"environment: {environment(args.threads)}")
+    if args.examples:
+        from tessel.bench.cpu_models import MODELS, build_example
+
+        for name in args.examples.split(","):
+            if name not in MODELS:
+                raise SystemExit(f"cpu_profile: no example model '{name}' (there are: {', '.join(MODELS)})")
+            model = build_example(name)
+            compare(name, model, _random_feed(model, {}), args.threads, args.runs)
+        return 0
     if args.zoo is not None:
         from tessel.bench.cpu_models import zoo_models
 

@@ -15,13 +15,15 @@ compiled model, without them, read the example transformer's products at 2.0 ms 
 they take 1.0). Tessel's launches are timed one by one from Python, where a run hands them
 all to the native plan: a model of thousands of small launches sums to more than it runs
 (gru_classifier's 3188 launches to 7.3 ms, a run 0.98 ms), so the line also gives a whole
-run's median (`tessel_run_ms`; ResNet-18 and the transformer sum within 1-7% of it). The families are read from the
-names: a Tessel kernel is named for its op (`k3_conv2d_nchwc__s0`), an onnxruntime node by
+run's median (`tessel_run_ms`; ResNet-18 and the transformer sum within 1-7% of it).
+
+The families are read from the names: a Tessel kernel is named for its op
+(`k3_conv2d_nchwc__s0`), an onnxruntime node by
 its op type (`Conv`, `NchwcConv`, `ReorderInput`); a fused kernel counts where its name
 puts it on both sides (a convolution with its ReLU, onnxruntime's FusedConv alike). For
 each model one line
 
-    RESULT cpu_profile model=<name> tessel_ms=<x> ort_ms=<x> conv_ms=<x> ort_conv_ms=<x> ...
+    RESULT cpu_profile model=<name> tessel_ms=<x> tessel_run_ms=<x> ort_ms=<x> conv_ms=<x> ort_conv_ms=<x> ...
 
 with the milliseconds of every family either side has.
 """

@@ -68,7 +68,7 @@ def environment(threads: int) -> str:
     return (
         f"python {platform.python_version()}, xdsl {xdsl.__version__ if hasattr(xdsl, '__version__') else '0.74'}, "
         f"llvmlite {llvmlite.__version__}, numpy {numpy.__version__}, onnx {onnx.__version__}, onnxruntime {ort}; "
-        f"{cpu_model()} ({cpu_target.current().description}); {os.cpu_count()} cpus, {threads} threads"
+        f"{cpu_model()} ({cpu_target.current().details}); {os.cpu_count()} cpus, {threads} threads"
     )
 
 

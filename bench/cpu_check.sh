@@ -21,7 +21,7 @@ fi
 mkdir -p /tmp/tessel-pkg && ln -sfn "$PWD" /tmp/tessel-pkg/tessel
 export PYTHONPATH=/tmp/tessel-pkg:$PYTHONPATH PYTHONUNBUFFERED=1 TESSEL_MODEL_CACHE=0
 lscpu | grep -E "Model name|^CPU\(s\)|Thread|L1d|L2|L3" || true
-$PY -c "from tessel.targets.cpu import cpu_target; print('tessel target:', cpu_target.host().description)" || exit 1
+$PY -c "from tessel.targets.cpu import cpu_target; print('tessel target:', cpu_target.host().details)" || exit 1
 status=0
 $PY -m tessel.bench.cpu_peak --threads "$THREADS" || status=1
 $PY -m tessel.bench.cpu_ops --threads "$THREADS" --rounds 3 || status=1

@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     one = fma_peak(1)
     at = fma_peak(min(args.threads, cores))
     every = fma_peak(cores)
-    log(f"host: {cpu_target.current().description}")
+    log(f"host: {cpu_target.current().details}")
     log(
         f"one core: {one:.1f} GFLOP/s ({one / 32:.2f} G 512-bit FMA/s); {min(args.threads, cores)} at once: "
         f"{at:.1f} GFLOP/s; {cores} cores: {every:.1f} GFLOP/s"

@@ -163,7 +163,13 @@ class CpuTarget:
     @property
     def description(self) -> str:
         wide = "avx512f" if self.vector_bits == 512 else "avx2" if "avx2" in self.enabled else "sse"
-        return f"{self.triple} cpu={self.cpu} widest={wide} l1d={self.l1d_bytes // _K}K l2={self.l2_bytes // _K}K"
+        return f"{self.triple} cpu={self.cpu} widest={wide}"
+
+    @property
+    def details(self) -> str:
+        """`description` and the caches, for logs. (The description alone names the machine
+        in tuning records: their keys were made from it before the caches were read.)"""
+        return f"{self.description} l1d={self.l1d_bytes // _K}K l2={self.l2_bytes // _K}K"
 
     def target_machine(self, opt: int = 3, jit: bool = True, reloc: str = "default") -> llvm.TargetMachine:
         """A fresh LLVM target machine (an MCJIT engine owns the one it is given)."""

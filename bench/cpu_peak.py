@@ -62,7 +62,7 @@ def fma_peak(threads: int, rounds: int = 3) -> float:
     the peak a benchmark at that thread count can reach, with whatever clock the cores
     hold while they all run 512-bit FMAs (twice the one-core figure only where the clock
     does not drop)."""
-    peak = _peak_function()
+    _, peak = _peak_function()
     n = 30_000_000
     flops = n * CHAINS * 16 * 2
     peak(1000)
@@ -77,14 +77,11 @@ def fma_peak(threads: int, rounds: int = 3) -> float:
 
 
 @cache
-def _peak_function() -> Callable[[int], float]:
+def _peak_function() -> tuple[CompiledModule, Callable[[int], float]]:
+    """The FMA loop, with the module that holds its code (alive as long as the function)."""
     module = CompiledModule(_module(), use_cache=False)
     function = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_int64)(module.address("peak"))
-    _KEEP.append(module)  # (the function's code lives as long as its module)
-    return function
-
-
-_KEEP: list[CompiledModule] = []
+    return module, function
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@ no spelling in pipeline text, and `tessel-opt -p kernel-to-loops` is the plain p
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 
 from xdsl.dialects import func
 
@@ -20,7 +21,7 @@ class StreamingKernelToLoops(KernelToLoops):
     _sink: Callable[[func.FuncOp], None]
 
     def __init__(self, sink: Callable[[func.FuncOp], None], options: KernelToLoops):
-        super().__init__(options.target, options.vector_bits, options.l1_bytes, options.l2_bytes)
+        super().__init__(**{f.name: getattr(options, f.name) for f in fields(KernelToLoops)})
         object.__setattr__(self, "_sink", sink)  # (a frozen dataclass, as every pass)
 
     def stage_lowered(self, stage: func.FuncOp) -> None:

@@ -31,6 +31,7 @@ from tessel.ir.weights import WeightStore, with_weights
 if TYPE_CHECKING:
     from tessel.dialects import kernel
     from tessel.passes.kernel.loops.schedule import StageSchedule
+    from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.targets.cpu.runtime import CpuExecutable
 
 
@@ -91,28 +92,27 @@ def kernel_passes(target: str = "cpu", vector_bits: int | None = None) -> list[M
     from tessel.passes.kernel.to_loops import KernelToLoops
     from tessel.passes.tg.to_kernel import TgToKernel
 
-    if target == "cpu":
-        from tessel.targets.cpu import cpu_target
+    to_loops = _cpu_to_loops(vector_bits) if target == "cpu" else KernelToLoops(target=target)
+    return [TgToKernel(), KernelSimplifyIndices(), to_loops]
 
-        cpu = cpu_target.current()
-        to_loops = KernelToLoops(
-            target=target,
-            vector_bits=cpu.vector_bits if vector_bits is None else vector_bits,
-            l1_bytes=cpu.l1d_bytes,
-            l2_bytes=cpu.l2_bytes,
-        )
-        return [TgToKernel(), KernelSimplifyIndices(), to_loops]
-    return [TgToKernel(), KernelSimplifyIndices(), KernelToLoops(target=target)]
+
+def _cpu_to_loops(vector_bits: int | None = None) -> KernelToLoops:
+    """kernel-to-loops for the current CPU target: its vector register (unless
+    `vector_bits` is given) and its L1 and L2 sizes."""
+    from tessel.passes.kernel.to_loops import KernelToLoops
+    from tessel.targets.cpu import cpu_target
+
+    cpu = cpu_target.current()
+    vector_bits = cpu.vector_bits if vector_bits is None else vector_bits
+    return KernelToLoops(target="cpu", vector_bits=vector_bits, l1_bytes=cpu.l1d_bytes, l2_bytes=cpu.l2_bytes)
 
 
 def cpu_default_schedule(op: kernel.ComputeOp) -> StageSchedule:
     """The schedule kernel-to-loops gives `op` by default on the current CPU target, as
     kernel_passes configures it (the tuner's baseline and its `default` point)."""
     from tessel.passes.kernel.loops.schedule import default_schedule
-    from tessel.passes.kernel.to_loops import KernelToLoops
 
-    to_loops = kernel_passes("cpu")[-1]
-    assert isinstance(to_loops, KernelToLoops)
+    to_loops = _cpu_to_loops()
     return default_schedule(op, to_loops.vector_bits, to_loops.caches)
 
 

@@ -222,9 +222,9 @@ def host_caches(cpu: str, root: str = SYSFS_CACHES) -> tuple[int, int]:
     found: dict[tuple[str, str], int] = {}
     try:
         for entry in sorted(os.listdir(root)):
-            path = os.path.join(root, entry)
             if not entry.startswith("index"):
                 continue
+            path = os.path.join(root, entry)
             with open(os.path.join(path, "level")) as f:
                 level = f.read().strip()
             with open(os.path.join(path, "type")) as f:

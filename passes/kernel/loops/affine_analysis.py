@@ -130,6 +130,11 @@ def aligned_lane_coefficient(e: AffineExpr, dim: int, width: int) -> int | None:
     return None if result is None else result[0]
 
 
+def element_bytes(t: MemRefType) -> int:
+    """Bytes of one element of `t` (a byte at least; 4 where its type has no bit width)."""
+    return max(1, int(getattr(t.element_type, "bitwidth", None) or 32) // 8)
+
+
 def affine_reads(op: kernel.ComputeOp) -> tuple[list[tuple[set[int], int, int]], bool]:
     """The body's affine loads, each as (the axes its indices use, its buffer's bytes, its
     element's bytes), and whether every index of every load is an axis itself (not a value
@@ -149,12 +154,12 @@ def affine_reads(op: kernel.ComputeOp) -> tuple[list[tuple[set[int], int, int]],
         dims = inner.operands[1 : 1 + m.data.num_dims + m.data.num_symbols]
         exact = exact and all(d in axes for d in dims)
         used = {i for e in dims_only(m.data) for i in e.used_dims()}
-        bits = int(getattr(t.element_type, "bitwidth", None) or 32)
+        element = element_bytes(t)
         reads.append(
             (
                 {axes.index(d) for i, d in enumerate(dims) if i in used and d in axes},
-                math.prod(t.get_shape()) * max(1, bits // 8),
-                max(1, bits // 8),
+                math.prod(t.get_shape()) * element,
+                element,
             )
         )
     return reads, exact

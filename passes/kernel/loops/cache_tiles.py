@@ -20,7 +20,7 @@ from xdsl.ir import TypedAttribute
 
 from tessel.dialects import kernel
 from tessel.ir.diagnostics import TesselError
-from tessel.passes.kernel.loops.affine_analysis import affine_reads
+from tessel.passes.kernel.loops.affine_analysis import affine_reads, element_bytes
 from tessel.passes.kernel.loops.loop import Loop
 
 L1_BYTES = 32 * 1024  # a Zen 4's L1 data cache (every server core's since Haswell, or more)
@@ -150,7 +150,7 @@ def _streams_rows(
         return False
     if list(out.get_shape()) != list(op.domain[:k]):
         return False  # (an output not indexed by the axes themselves)
-    element = max(1, int(getattr(out.element_type, "bitwidth", None) or 32) // 8)
+    element = element_bytes(out)
     innermost_row = max(outer[i].axis for i in rows)
     stride = element * math.prod(op.domain[innermost_row + 1 : k])
     written = element * math.prod(op.domain[:k]) // math.prod(op.domain[d] for d in batch)

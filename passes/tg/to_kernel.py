@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i8,
 )
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from tessel.dialects import tg
@@ -48,7 +48,7 @@ from tessel.passes.tg.lowering import rules  # noqa: F401  (registers every lowe
 from tessel.passes.tg.lowering.quant import READS_CONSTANT_INPUTS
 from tessel.passes.tg.lowering.scalar import storage_type
 from tessel.passes.tg.lowering.stages import KernelBuilder, lower_group
-from tessel.passes.tg.plan_memory import nbytes
+from tessel.passes.tg.plan_memory import nbytes, slab_pieces
 
 
 def memref_of(t: TensorType) -> MemRefType:
@@ -123,7 +123,7 @@ class GraphLowering:
                 name = f"__constant_{constants}"
                 constants += 1
                 value_of[op.result] = self._global(block, globals_, name, op.result.type, op.value)
-            elif isinstance(op, tg.FusedOp) and op.results[0] not in dest_of and (slabs := _slab_concat(op)):
+            elif isinstance(op, tg.FusedOp) and op.results[0] not in dest_of and (slabs := slab_pieces(op)):
                 value_of[op.results[0]] = self._copy_slabs(block, arena, op, slabs, value_of)
             elif isinstance(op, tg.FusedOp):
                 dests = [dest_of.get(r) or self._buffer(block, arena, op, i) for i, r in enumerate(op.results)]
@@ -203,9 +203,11 @@ class GraphLowering:
         value_of: dict[SSAValue, SSAValue],
     ) -> SSAValue:
         """A concat of contiguous slabs as one memref.copy per piece into a view of its
-        buffer at the piece's byte offset (in the arena, or in an i8 allocation of its own)."""
+        buffer at the piece's byte offset (in the arena, or in an i8 allocation of its own);
+        none for a piece tg-plan-memory placed at its slab, which its kernel wrote there."""
         t = memref_of(tg.tensor_of(op.results[0]))
         base = _planned_offset(op, 0)
+        in_arena = arena is not None and base is not None
         if arena is None or base is None:
             raw = memref.AllocOp.get(i8, shape=[max(nbytes(tg.tensor_of(op.results[0])), 1)], alignment=64)
             block.add_op(raw)
@@ -221,6 +223,8 @@ class GraphLowering:
         whole = view(base, t)
         whole.name_hint = op.results[0].name_hint
         for piece, at in slabs:
+            if in_arena and _planned_at(piece) == base + at:
+                continue  # (built in place)
             copy = memref.CopyOp(value_of[piece], view(base + at, memref_of(tg.tensor_of(piece))))
             copy.location = op.location
             block.add_op(copy)
@@ -244,22 +248,10 @@ class GraphLowering:
         return get.results[0]
 
 
-def _slab_concat(op: tg.FusedOp) -> list[tuple[SSAValue, int]] | None:
-    """For a group that is one concat of contiguous slabs (tg.ConcatOp.in_slabs): each
-    piece (a value outside the group) with its byte offset in the result; else None."""
-    inner = [o for o in op.body.block.ops if not isinstance(o, tg.YieldOp)]
-    if len(inner) != 1 or not isinstance(concat := inner[0], tg.ConcatOp) or not concat.in_slabs:
-        return None
-    slabs, at = [], 0
-    for operand in concat.inputs:
-        if not isinstance(operand, BlockArgument) or operand.block is not op.body.block:
-            return None
-        piece = op.inputs[operand.index]
-        size = nbytes(tg.tensor_of(piece))
-        if size:
-            slabs.append((piece, at))
-        at += size
-    return slabs
+def _planned_at(value: SSAValue) -> int | None:
+    """The arena offset tg-plan-memory gave a group's result (None: not placed)."""
+    owner = value.owner
+    return _planned_offset(owner, owner.results.index(value)) if isinstance(owner, tg.FusedOp) else None
 
 
 def _planned_offset(op: tg.FusedOp, index: int) -> int | None:

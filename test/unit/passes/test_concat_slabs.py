@@ -3,7 +3,8 @@ into place by tg-to-kernel instead of compiled as a select over the pieces, when
 group of their own; those wider than 8 pieces always are (neither split into a tree nor
 fused). Differentially, through the whole CPU pipeline against
 onnx.reference: a DenseNet block (every layer concatenates all earlier features, up to 12
-pieces, blocked NCHW16c channels), a sequence concat of 12 step outputs on axis 0 (an
+pieces, blocked NCHW16c channels; and with a convolution making its input, when
+tg-plan-memory builds every concat in the last one's buffer, no copies), a sequence concat of 12 step outputs on axis 0 (an
 unrolled RNN's), GoogLeNet's four-branch concat read by two consumers (and also returned),
 and a DenseNet block at batch 2 (not slabs: still kernels). test/lit/passes/tg/
 to-kernel-concat-slabs.mlir has the IR and the cases left to kernels."""
@@ -37,13 +38,19 @@ def make(nodes, inits, x_shape, y_shapes, outputs=("y",)) -> onnx.ModelProto:
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
-def dense_block(layers: int = 11, growth: int = 16, batch: int = 1) -> onnx.ModelProto:
-    """DenseNet's block: layer i is BN -> ReLU -> 3x3 conv over the concat of all before it."""
+def dense_block(layers: int = 11, growth: int = 16, batch: int = 1, stem: bool = False) -> onnx.ModelProto:
+    """DenseNet's block: layer i is BN -> ReLU -> 3x3 conv over the concat of all before it;
+    with `stem`, the block's input is a 1x1 convolution's output (blocked NCHW16c, as in
+    DenseNet-121, where a transition layer makes it), not the function's argument."""
     nodes, inits, feats, channels = [], [], ["x"], 32
+    if stem:
+        inits.append(weight("stem", 32, 32, 1, 1, scale=0.2))
+        nodes.append(helper.make_node("Conv", ["x", "stem"], ["x0"]))
+        feats = ["x0"]
     for i in range(layers):
         cat = f"cat{i}"
         nodes.append(helper.make_node("Concat", feats, [cat], axis=1) if len(feats) > 1 else None)
-        src = cat if len(feats) > 1 else "x"
+        src = cat if len(feats) > 1 else feats[0]
         inits += [weight(f"s{i}", channels, scale=0.2), weight(f"b{i}", channels, scale=0.2)]
         inits += [weight(f"m{i}", channels, scale=0.1), numpy_helper.from_array(np.ones(channels, np.float32), f"v{i}")]
         nodes.append(helper.make_node("BatchNormalization", [src, f"s{i}", f"b{i}", f"m{i}", f"v{i}"], [f"n{i}"]))
@@ -98,6 +105,7 @@ def kernel_names(executable) -> list[str]:
     ("name", "proto", "x_shape"),
     [
         ("dense_block", dense_block(), (1, 32, 7, 7)),
+        ("dense_block_stem", dense_block(stem=True), (1, 32, 7, 7)),
         ("dense_block_batch2", dense_block(layers=9, batch=2), (2, 32, 7, 7)),
         ("sequence", sequence_concat(), (1, 8)),
         ("branches", branches(), (1, 16, 6, 6)),
@@ -115,16 +123,28 @@ def test_matches_onnx_reference(name: str, proto: onnx.ModelProto, x_shape: tupl
         copies = kernel_names(executable).count("copy")
         concat_kernels = [n for n in kernel_names(executable) if "concat" in n]
         if name in ("dense_block", "sequence"):
-            # the concats wider than 8 copied into place (one copy per piece, no tree); the
-            # narrower ones stay fused with their BN + ReLU consumers
+            # the concats wider than 8 are copies into place (no tree), less the pieces
+            # tg-plan-memory built in place: each feature in the last wide concat that
+            # holds it, and each concat's own NCHW16c copy of x (which makes them no
+            # prefixes of one another); 64-byte slabs only (the
+            # sequence's steps are 32 bytes: every other one); the narrower concats stay
+            # fused with their BN + ReLU consumers
             wide = [n for n in proto.graph.node if n.op_type == "Concat" and len(n.input) > 8]
-            assert copies == sum(len(n.input) for n in wide) > 0, kernel_names(executable)
+            pieces = sum(len(n.input) for n in wide)
+            features = {i for n in wide for i in n.input} - {"x"}
+            in_place = len(features) // 2 if name == "sequence" else len(features) + len(wide)
+            assert copies == pieces - in_place > 0, kernel_names(executable)
             assert not any("concat_concat" in n for n in concat_kernels), concat_kernels
             if name == "sequence":
                 assert concat_kernels == []
+        elif name == "dense_block_stem":
+            # each wide concat is the one before it and one more feature: all are views of
+            # the last one's front, where every feature is built (tg-plan-memory)
+            assert copies == 0 and concat_kernels, kernel_names(executable)
         elif name.startswith("branches"):
-            # (returned, the blocked concat is copied and converted into the caller's NCHW)
-            assert copies == 4 and concat_kernels == [], kernel_names(executable)
+            # the four branches built in place (returned, the blocked concat is converted
+            # into the caller's NCHW by a kernel)
+            assert copies == 0 and concat_kernels == [], kernel_names(executable)
         else:
             assert copies == 0 and concat_kernels  # batch 2: the pieces interleave
     finally:

@@ -5,22 +5,23 @@
 // (every dim before the axis is 1) is no kernel: tg-to-kernel copies each piece into its
 // range, a view of the concat's buffer at the piece's byte offset (here 0, 2*4*4 = 32 and
 // 32 + 3*4*4 = 80 bytes into the concat planned at offset 0 of the arena). A piece may be
-// a function argument, and the same value may be two pieces.
+// a function argument, and the same value may be two pieces. tg-plan-memory built %a in
+// place (its first slab, at offset 0 of %c): its kernel writes it there and only %z and
+// the second %a are copied.
 
 // CHECK-LABEL: func.func @slabs
+// CHECK-SAME:    tg.memory = {arena = 112 : i64, unplanned = 192 : i64}
 // CHECK-NOT:     concat
-// CHECK:         %a = memref.view %arena[{{.*}}] : memref<160xi8> to memref<1x2x4xf32>
+// CHECK:         %[[A0:.+]] = arith.constant 0 : index
+// CHECK-NEXT:    %a = memref.view %arena[%[[A0]]][] : memref<112xi8> to memref<1x2x4xf32>
 // CHECK-NEXT:    func.call @k0_softmax(%x, %a)
 // CHECK-NEXT:    %[[C0:.+]] = arith.constant 0 : index
-// CHECK-NEXT:    %c = memref.view %arena[%[[C0]]][] : memref<160xi8> to memref<1x7x4xf32>
-// CHECK-NEXT:    %[[O0:.+]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[P0:.+]] = memref.view %arena[%[[O0]]][] : memref<160xi8> to memref<1x2x4xf32>
-// CHECK-NEXT:    "memref.copy"(%a, %[[P0]])
+// CHECK-NEXT:    %c = memref.view %arena[%[[C0]]][] : memref<112xi8> to memref<1x7x4xf32>
 // CHECK-NEXT:    %[[O1:.+]] = arith.constant 32 : index
-// CHECK-NEXT:    %[[P1:.+]] = memref.view %arena[%[[O1]]][] : memref<160xi8> to memref<1x3x4xf32>
+// CHECK-NEXT:    %[[P1:.+]] = memref.view %arena[%[[O1]]][] : memref<112xi8> to memref<1x3x4xf32>
 // CHECK-NEXT:    "memref.copy"(%z, %[[P1]])
 // CHECK-NEXT:    %[[O2:.+]] = arith.constant 80 : index
-// CHECK-NEXT:    %[[P2:.+]] = memref.view %arena[%[[O2]]][] : memref<160xi8> to memref<1x2x4xf32>
+// CHECK-NEXT:    %[[P2:.+]] = memref.view %arena[%[[O2]]][] : memref<112xi8> to memref<1x2x4xf32>
 // CHECK-NEXT:    "memref.copy"(%a, %[[P2]])
 // CHECK-NEXT:    func.call @k1_softmax(%c, %0)
 // CHECK-NEXT:    func.call @k2_softmax(%c, %1)

@@ -9,13 +9,12 @@ at the lowest 64-byte-aligned offset free over its whole lifetime (TFLite's aren
 which is within a few percent of optimal on CNNs.
 
 A concat of contiguous slabs (a group tg-to-kernel copies into place: `slab_pieces`) is
-built in place where it can be: each piece that a kernel produces, that nothing else
-claimed and that lies on a 64-byte boundary of the result is placed inside the concat's
-buffer at its slab, and the buffer lives from the first piece's producer on. The piece's
-kernel then writes its slab directly and tg-to-kernel copies only the other pieces.
-SqueezeNet's fire modules, GoogLeNet's and Inception's branches, concatenated along
-channels, were each written once by their kernel and copied once more (SqueezeNet 1.1:
-16 copies, about a sixth of its run).
+built in place where it can be (`_concat_in_place`): its pieces' buffers go inside its
+own, each at its slab, and an earlier concat whose pieces are the front of its own is a
+view of that front; the buffer lives from the first piece's producer on. The pieces'
+kernels then write their slabs, and tg-to-kernel copies only what could not be placed.
+SqueezeNet 1.1, GoogLeNet, Inception-v3 and DenseNet-121 copied 16, 36, 46 and 461
+pieces into their concats before; none now.
 
 Each producing op gets `tg.offset` (bytes into the arena; `tg.offsets`, one per result,
 for ops with several results); the function gets `tg.memory = {arena = <bytes>,

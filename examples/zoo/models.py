@@ -144,12 +144,22 @@ class _LastHidden(nn.Module):
         return out.last_hidden_state
 
 
-def _hf(config_name: str, model_name: str, small: dict[str, object], length: int = 32) -> Callable[[bool], Built]:
+def _hf(
+    config_name: str,
+    model_name: str,
+    small: dict[str, object],
+    length: int = 32,
+    full: dict[str, object] | None = None,
+) -> Callable[[bool], Built]:
+    """A transformers model by its config and model classes: the config's defaults (or
+    `full`, where the defaults are too large to export: Llama's are Llama-2-7B's), or
+    `small` for the small variant; eager attention, which the exporter traces."""
+
     def build(is_small: bool) -> Built:
         import transformers
 
         torch.manual_seed(0)
-        config = getattr(transformers, config_name)(**(small if is_small else {}))
+        config = getattr(transformers, config_name)(**(small if is_small else full or {}))
         if hasattr(config, "use_cache"):
             config.use_cache = False
         config._attn_implementation = "eager"
@@ -185,6 +195,38 @@ def _whisper(small: bool) -> Built:
     frames = 100 if small else 3000
     features = torch.randn(1, 80, frames, generator=torch.Generator().manual_seed(1))
     return _WhisperEncoder(encoder).eval(), (features,), ["input_features"], ["last_hidden_state"]
+
+
+class _Wav2Vec2(nn.Module):
+    def __init__(self, model: nn.Module):
+        super().__init__()
+        self.model = model
+
+    def forward(self, wave: torch.Tensor) -> torch.Tensor:
+        return self.model(input_values=wave).last_hidden_state
+
+
+def _wav2vec2(small: bool) -> Built:
+    """wav2vec 2.0 base (the config's defaults): seven 1-D convolutions over the raw
+    waveform (group norm after the first, GELU), a grouped convolution as positional
+    embedding, then 12 transformer layers; one second of 16 kHz audio."""
+    import transformers
+
+    torch.manual_seed(0)
+    config = transformers.Wav2Vec2Config(
+        **(
+            {
+                "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128,
+                "conv_dim": (32,) * 7, "num_conv_pos_embeddings": 16, "num_conv_pos_embedding_groups": 4,
+            }
+            if small
+            else {}
+        )
+    )  # fmt: skip
+    config._attn_implementation = "eager"
+    model = transformers.Wav2Vec2Model(config).eval()
+    wave = torch.randn(1, 4000 if small else 16000, generator=torch.Generator().manual_seed(1))
+    return _Wav2Vec2(model).eval(), (wave,), ["input_values"], ["last_hidden_state"]
 
 
 # --------------------------------------------------------------------------- recurrent, audio
@@ -257,6 +299,26 @@ def _audio(small: bool) -> Built:
 
 
 # --------------------------------------------------------------------------- the zoo
+
+# SmolLM2-135M's shape (HuggingFaceTB/SmolLM2-135M, a Llama): grouped-query attention with
+# 9 heads over 3 key-value heads, rotary positions, RMS norms, SiLU-gated MLPs
+SMOLLM2 = {
+    "vocab_size": 49152,
+    "hidden_size": 576,
+    "intermediate_size": 1536,
+    "num_hidden_layers": 30,
+    "num_attention_heads": 9,
+    "num_key_value_heads": 3,
+    "rope_theta": 100000.0,
+}
+SMALL_LLAMA = {
+    "vocab_size": 1000,
+    "hidden_size": 64,
+    "intermediate_size": 128,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+}
 
 SMALL_BERT = {
     "hidden_size": 64,
@@ -344,7 +406,21 @@ ZOO: list[ZooModel] = [
         source="transformers T5EncoderModel",
     ),  # fmt: skip
     ZooModel(
+        "llama",
+        "transformer",
+        _hf("LlamaConfig", "LlamaModel", SMALL_LLAMA, full=SMOLLM2),
+        "SmolLM2-135M shape (30 layers; grouped-query attention, 9 heads over 3)",
+        source="transformers LlamaModel",
+    ),
+    ZooModel(
         "whisper_encoder", "transformer", _whisper, "whisper-tiny encoder shape", source="transformers WhisperEncoder"
+    ),
+    ZooModel(
+        "wav2vec2",
+        "audio",
+        _wav2vec2,
+        "wav2vec 2.0 base shape, 1 s of 16 kHz audio",
+        source="transformers Wav2Vec2Model",
     ),
     ZooModel("lstm_tagger", "rnn", _lstm, source="PyTorch nn.LSTM (2 layers)"),
     ZooModel("gru_classifier", "rnn", _gru, source="PyTorch nn.GRU (2 layers, bidirectional)"),

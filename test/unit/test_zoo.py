@@ -30,7 +30,18 @@ sys.path.insert(0, str(ZOO))
 import check  # noqa: E402
 
 # torch, transformers and plain-PyTorch models: what the test venv can build
-MODELS = ["bert", "distilbert", "gpt2", "t5_encoder", "whisper_encoder", "lstm_tagger", "gru_classifier", "m5_audio"]
+MODELS = [
+    "bert",
+    "distilbert",
+    "gpt2",
+    "t5_encoder",
+    "llama",
+    "whisper_encoder",
+    "wav2vec2",
+    "lstm_tagger",
+    "gru_classifier",
+    "m5_audio",
+]
 
 
 def _exported() -> Path:

@@ -32,7 +32,10 @@ def reads_row(term: SSAValue, at: AffineExpr, extent: int) -> bool:
 
 
 RFACTOR_WIDTHS = (32, 16, 8, 4)  # partial results a row: up to 4 vectors, at least 4 steps each
-RFACTOR_MIN_EXTENT = 64  # shorter rows: one scalar loop costs less than a second stage
+# shorter rows: one scalar loop costs less than a second stage. (64 before: swin_t's
+# softmax rows of 49 were scalar chains, its softmaxes 3.27 ms against onnxruntime's 2.2;
+# in 8 lanes 2.42 ms, `bench.cpu_profile`, twice, the whole run 47.6 against 48.0-48.4 ms)
+RFACTOR_MIN_EXTENT = 32
 
 
 def rfactor_width(

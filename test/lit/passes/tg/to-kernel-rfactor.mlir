@@ -32,21 +32,34 @@ func.func @softmax_rows(%x: tensor<4x1500xf32>) -> tensor<4x1500xf32> {
 // -----
 
 // A sum over the first axis reads x at stride 256 along the reduction: it stays whole (the
-// output row is the vector axis), and so does a row of 48 (a second stage would cost more
-// than it saves). An integer sum is exact in any order but gains nothing here either way:
+// output row is the vector axis), and so does a row of 24 (under RFACTOR_MIN_EXTENT, 32: a
+// second stage would cost more than it saves). An integer sum is exact in any order but gains nothing here either way:
 // only float reductions are split.
 // CHECK-LABEL: func.func @k0_reduce_sum(
 // CHECK-NOT:   _rf
 // CHECK:       kernel.compute "reduce_sum" %{{.*}}(o0 = 1, o1 = 256) reduce(r0 = 512) combine "add"
 // CHECK-LABEL: func.func @k1_reduce_sum(
 // CHECK-NOT:   _rf
-// CHECK:       kernel.compute "reduce_sum" %{{.*}}(o0 = 8, o1 = 1) reduce(r0 = 48) combine "add"
+// CHECK:       kernel.compute "reduce_sum" %{{.*}}(o0 = 8, o1 = 1) reduce(r0 = 24) combine "add"
 // CHECK-LABEL: func.func @k2_reduce_sum(
 // CHECK-NOT:   _rf
 // CHECK:       kernel.compute "reduce_sum" %{{.*}}(o0 = 8, o1 = 1) reduce(r0 = 512) combine "add"
-func.func @stay_whole(%x: tensor<512x256xf32>, %s: tensor<8x48xf32>, %i: tensor<8x512xi32>) -> (tensor<1x256xf32>, tensor<8x1xf32>, tensor<8x1xi32>) {
+func.func @stay_whole(%x: tensor<512x256xf32>, %s: tensor<8x24xf32>, %i: tensor<8x512xi32>) -> (tensor<1x256xf32>, tensor<8x1xf32>, tensor<8x1xi32>) {
   %a = tg.reduce_sum %x {axes = array<i64: 0>, keepdims = true} : tensor<512x256xf32> -> tensor<1x256xf32>
-  %b = tg.reduce_sum %s {axes = array<i64: 1>, keepdims = true} : tensor<8x48xf32> -> tensor<8x1xf32>
+  %b = tg.reduce_sum %s {axes = array<i64: 1>, keepdims = true} : tensor<8x24xf32> -> tensor<8x1xf32>
   %c = tg.reduce_sum %i {axes = array<i64: 1>, keepdims = true} : tensor<8x512xi32> -> tensor<8x1xi32>
   func.return %a, %b, %c : tensor<1x256xf32>, tensor<8x1xf32>, tensor<8x1xi32>
+}
+
+// -----
+
+// A softmax over rows of 49 (Swin's 7 x 7 windows): 8 partial results a row over 7 steps
+// (49 / 16 is under 4 steps), the last one's lanes past 49 reading the identity.
+// CHECK-LABEL: func.func @k0_softmax(
+// CHECK:       kernel.compute "max_rf" %{{.*}}(o0 = 6, o1 = 1, rf = 8) reduce(r0 = 7) combine "max"
+// CHECK:       kernel.compute "max" %{{.*}}(o0 = 6, o1 = 1) reduce(rf = 8) combine "max"
+// CHECK:       kernel.compute "sum3_rf" %{{.*}}(o0 = 6, o1 = 1, rf = 8) reduce(r0 = 7) combine "add"
+func.func @window_rows(%x: tensor<6x49xf32>) -> tensor<6x49xf32> {
+  %y = tg.softmax %x {axis = 1 : i64} : tensor<6x49xf32>
+  func.return %y : tensor<6x49xf32>
 }

@@ -171,7 +171,10 @@ def _hf(
     return build
 
 
-class _WhisperEncoder(nn.Module):
+class _HiddenStates(nn.Module):
+    """A transformers encoder over one input (whisper's features, wav2vec 2.0's waveform)
+    whose output is its last hidden state."""
+
     def __init__(self, encoder: nn.Module):
         super().__init__()
         self.encoder = encoder
@@ -194,16 +197,7 @@ def _whisper(small: bool) -> Built:
     encoder = transformers.WhisperModel(config).get_encoder().eval()
     frames = 100 if small else 3000
     features = torch.randn(1, 80, frames, generator=torch.Generator().manual_seed(1))
-    return _WhisperEncoder(encoder).eval(), (features,), ["input_features"], ["last_hidden_state"]
-
-
-class _Wav2Vec2(nn.Module):
-    def __init__(self, model: nn.Module):
-        super().__init__()
-        self.model = model
-
-    def forward(self, wave: torch.Tensor) -> torch.Tensor:
-        return self.model(input_values=wave).last_hidden_state
+    return _HiddenStates(encoder).eval(), (features,), ["input_features"], ["last_hidden_state"]
 
 
 def _wav2vec2(small: bool) -> Built:
@@ -226,7 +220,7 @@ def _wav2vec2(small: bool) -> Built:
     config._attn_implementation = "eager"
     model = transformers.Wav2Vec2Model(config).eval()
     wave = torch.randn(1, 4000 if small else 16000, generator=torch.Generator().manual_seed(1))
-    return _Wav2Vec2(model).eval(), (wave,), ["input_values"], ["last_hidden_state"]
+    return _HiddenStates(model).eval(), (wave,), ["input_values"], ["last_hidden_state"]
 
 
 # --------------------------------------------------------------------------- recurrent, audio

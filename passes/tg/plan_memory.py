@@ -146,18 +146,16 @@ def _concat_in_place(block: Block, planned: list[Buffer], root: dict[SSAValue, B
         if id(outer) in taken:
             continue
         for inner, front in concats[:j]:
-            if id(inner) not in taken and inner is not outer and front == slabs[: len(front)]:
+            if id(inner) not in taken and front == slabs[: len(front)]:
                 claim(outer, inner, 0)
         for piece, at in slabs:
             buf = root.get(piece)
-            if buf is None or id(buf) not in kept or id(buf) in taken or buf is outer:
+            if buf is None or id(buf) not in kept or id(buf) in taken:
                 continue
             if buf.members or buf.aliases != [piece] or at % ALIGN:
                 continue
             claim(outer, buf, at)
-        if outer.members:
-            taken.add(id(outer))
-    return [b for b in planned if id(b) not in taken or b.members]
+    return [b for b in planned if id(b) not in taken]
 
 
 def place(buffers: list[Buffer]) -> int:
@@ -189,8 +187,9 @@ class TgPlanMemory(ModulePass):
                 continue
             buffers = lifetimes(fn.body.block)
             arena = place(buffers)
+            every = [*buffers, *(m for b in buffers for m, _ in b.members)]
             offsets: dict[Operation, dict[int, int]] = {}
-            for buf in [*buffers, *(m for b in buffers for m, _ in b.members)]:
+            for buf in every:
                 index = buf.producer.results.index(buf.aliases[0])
                 offsets.setdefault(buf.producer, {})[index] = buf.offset
             for producer, by_result in offsets.items():
@@ -199,7 +198,6 @@ class TgPlanMemory(ModulePass):
                 else:
                     values = [by_result.get(i, -1) for i in range(len(producer.results))]
                     producer.attributes[OFFSETS_ATTR] = DenseArrayBase.from_list(i64, values)
-            every = [*buffers, *(m for b in buffers for m, _ in b.members)]
             unplanned = sum(-(-b.size // ALIGN) * ALIGN for b in every)
             fn.attributes[MEMORY_ATTR] = DictionaryAttr(
                 {"arena": IntegerAttr(arena, i64), "unplanned": IntegerAttr(unplanned, i64)}

@@ -208,7 +208,7 @@ class GraphLowering:
         t = memref_of(tg.tensor_of(op.results[0]))
         base = _planned_offset(op, 0)
         in_arena = arena is not None and base is not None
-        if not in_arena:
+        if arena is None or base is None:  # (spelled out: mypy narrows both)
             raw = memref.AllocOp.get(i8, shape=[max(nbytes(tg.tensor_of(op.results[0])), 1)], alignment=64)
             block.add_op(raw)
             arena, base = raw.results[0], 0

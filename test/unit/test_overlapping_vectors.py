@@ -68,3 +68,38 @@ def test_odd_vector_axes_compute_what_the_reference_computes(name: str) -> None:
     finally:
         executable.close()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * float(np.abs(want).max()))
+
+
+# ResNet-18's classifier as the tuner reads it back from text: the packed weight's index is
+# parsed as a map of symbols, (s0 floordiv 16, s1, s0 mod 16). Its vectors must stay on the
+# blocks there too (they overlapped, reading columns 992-999 from the wrong place).
+PACKED_TEXT = """
+func.func @k0_dense_packed_add(%a: memref<1x512xf32>, %w: memref<63x512x16xf32>, %b: memref<1000xf32>, %y: memref<1x1000xf32>) attributes {kernel.kernel} {
+  kernel.compute "dense" %y(o0 = 1, o1 = 1000) reduce(k = 512) combine "add" init 0.000000e+00 : f32 : memref<1x1000xf32> {
+  ^bb0(%o0: index, %o1: index, %k: index):
+    %x = affine.load %a[0, %k] : memref<1x512xf32>
+    %v = affine.load %w[%o1 floordiv 16, %k, %o1 mod 16] : memref<63x512x16xf32>
+    %p = arith.mulf %x, %v : f32
+    kernel.yield %p : f32
+  } then {
+  ^bb0(%p0: index, %p1: index, %acc: f32):
+    %c = affine.load %b[%p1] : memref<1000xf32>
+    %s = arith.addf %acc, %c : f32
+    kernel.yield %s : f32
+  }
+  func.return
+}
+"""
+
+
+def test_a_packed_index_parsed_from_text_keeps_its_vectors_on_blocks() -> None:
+    from tessel.pipelines.tensor import cpu_default_schedule
+    from tessel.tune.task import StageRunner, extract_tasks
+
+    (task,) = extract_tasks(parse_module(make_context(), PACKED_TEXT))
+    op, _ = task.compute_op()
+    assert not any(loop.clamp for loop in cpu_default_schedule(op).loops)
+    runner = StageRunner(task, None, threads=2)
+    a, w, b = (np.array(x, copy=True) for x in runner.buffers[:3])
+    want = a @ w.transpose(1, 0, 2).reshape(512, 63 * 16)[:, :1000] + b
+    np.testing.assert_allclose(runner.run(), want, rtol=1e-4, atol=1e-3)

@@ -25,7 +25,7 @@ from xdsl.ir import TypedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 
 from tessel.dialects import kernel
-from tessel.passes.kernel.loops.affine_analysis import affine_reads
+from tessel.passes.kernel.loops.affine_analysis import affine_reads, dims_only
 from tessel.passes.kernel.loops.cache_tiles import ZEN4, Caches, order_tiles, split_reduction
 from tessel.passes.kernel.loops.loop import GPU_KINDS, Loop
 from tessel.passes.kernel.loops.register_tile import VectorUnit
@@ -242,10 +242,17 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
     """May the vectors along axis `dim` start anywhere (an overlapping last vector starts off
     the width's multiples)? Only where every index using `dim` is a sum of multiples of the
     axes: a floordiv or mod by the block (dense_packed's w[n floordiv 16, k, n mod 16]) is
-    contiguous over a vector only from an aligned start, and the loads are emitted so."""
+    contiguous over a vector only from an aligned start, and the loads are emitted so.
+
+    A map's dims and symbols are its operands, not the stage's axes. Parsed from text, an
+    index such as `%w[%n floordiv 16, %k, %n mod 16]` is a map of symbols over (n, k); read
+    by axis number as dims, it seemed linear in n, so the tuner's copy of dense_packed got
+    overlapping vectors that read the wrong weights (its every candidate "wrong", and the
+    recorded default schedule miscompiled ResNet-18's classifier)."""
     blocks = [r.blocks.first for r in op.regions if r.blocks.first is not None]
     for block in blocks:
         axes = set(block.args)
+        axis = block.args[dim] if dim < len(block.args) else None
         for inner in block.walk():
             m = inner.properties.get("map") or inner.attributes.get("map")
             if not isinstance(m, AffineMapAttr):
@@ -253,9 +260,11 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
                     return False  # an index computed as a value
                 continue
             amap = m.data
-            if any(v not in axes for v in inner.operands[1 : 1 + amap.num_dims]):
+            dims = inner.operands[1 : 1 + amap.num_dims + amap.num_symbols]
+            if any(v not in axes for v in dims):
                 return False
-            if any(dim in e.used_dims() and not _linear(e) for e in amap.results):
+            mine = {i for i, v in enumerate(dims) if v is axis}
+            if any(mine & set(e.used_dims()) and not _linear(e) for e in dims_only(amap)):
                 return False
     return True
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 WORDS = 8  # int64 words per launch descriptor (a cache line, so counters do not share one)
+TIMED, ELAPSED = 5, 6  # descriptor words: nonzero: time the launch; its last run's nanoseconds
 
 
 class NativePlan:
@@ -54,6 +55,15 @@ class NativePlan:
     def run(self, first: int = 0, count: int | None = None) -> None:
         count = len(self.table) - first if count is None else count
         self._run(self.table[first:].ctypes.data if count else 0, count, self.threads)
+
+    def time_launches(self, rows: Sequence[int] | slice, on: bool = True) -> None:
+        """Have the native loop time these launches on every run (or stop: `on` False)."""
+        self.table[rows, TIMED] = int(on)
+        self.table[rows, ELAPSED] = 0
+
+    def elapsed(self) -> np.ndarray:
+        """Each launch's seconds in the last run that timed it (0 where none has)."""
+        return self.table[:, ELAPSED] * 1e-9
 
     def stop(self) -> None:
         """Join the module's workers (they run the module's code: do this before freeing it)."""

@@ -23,7 +23,11 @@ So the module carries its own executor, in LLVM IR:
 
 A descriptor is eight int64 words (a cache line, so counters do not share one):
 dispatch address, argument array address, extent, chunk, counter (the next chunk from the
-front in its low 32 bits, one past the last unclaimed one in its high 32). Inputs and outputs are
+front in its low 32 bits, one past the last unclaimed one in its high 32), a flag and the
+nanoseconds of the launch's last run when the flag is set: a profile or the tuner times a
+launch inside a whole run this way, with no return to Python between launches (after a
+run's memory traffic, Python's own first steps miss the caches for 40-80 us, which timing
+launch by launch from Python added to every small one). Inputs and outputs are
 the only argument slots that change between runs; Python patches them and makes one call.
 The pool uses pthreads and atomics only (libc), nothing the process may lack.
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 import platform
 
 # (the Python side lives in the runtime package: saved models run it without the compiler)
+from tessel.runtime.native import ELAPSED, TIMED
 from tessel.runtime.native import WORDS as WORDS
 from tessel.runtime.native import NativePlan as NativePlan
 
@@ -55,6 +60,8 @@ def dispatcher(stage: str, arity: int) -> str:
 # A spin-wait hint where the CPU has one.
 _X86 = platform.machine() in ("x86_64", "AMD64", "i686")
 _PAUSE = "call void @llvm.x86.sse2.pause()" if _X86 else ""
+# CLOCK_MONOTONIC's number: 1 on Linux, 6 on macOS
+_MONOTONIC = 6 if platform.system() == "Darwin" else 1
 
 RUNTIME = f"""
 @tessel.pool.gen = internal global i64 0
@@ -69,7 +76,21 @@ declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @pthread_join(i64, ptr)
 declare i32 @sched_yield()
 declare i32 @usleep(i32)
+declare i32 @clock_gettime(i32, ptr)
 {"declare void @llvm.x86.sse2.pause()" if _X86 else ""}
+
+; Nanoseconds on the monotonic clock (a vDSO call, ~20 ns), for the launches a plan times.
+define internal i64 @tessel.now() {{
+  %ts = alloca {{ i64, i64 }}, align 8
+  %r = call i32 @clock_gettime(i32 {_MONOTONIC}, ptr %ts)
+  %ps = getelementptr {{ i64, i64 }}, ptr %ts, i32 0, i32 0
+  %sec = load i64, ptr %ps, align 8
+  %pn = getelementptr {{ i64, i64 }}, ptr %ts, i32 0, i32 1
+  %nsec = load i64, ptr %pn, align 8
+  %ns = mul i64 %sec, 1000000000
+  %t = add i64 %ns, %nsec
+  ret i64 %t
+}}
 
 define void @tessel.copy(ptr %args, i64 %lo, i64 %hi) {{
   %src = load ptr, ptr %args, align 8
@@ -238,13 +259,22 @@ launch:
   %extent = load i64, ptr %pe, align 8
   %pc = getelementptr i64, ptr %desc, i64 3
   %chunk = load i64, ptr %pc, align 8
+  %pf = getelementptr i64, ptr %desc, i64 {TIMED}
+  %flag = load i64, ptr %pf, align 8
+  %timed = icmp ne i64 %flag, 0
+  br i1 %timed, label %clock0, label %go
+clock0:
+  %t0 = call i64 @tessel.now()
+  br label %go
+go:
+  %start = phi i64 [0, %launch], [%t0, %clock0]
   %one_thread = icmp sle i32 %threads, 1
   %one_chunk = icmp sle i64 %extent, %chunk
   %serial = or i1 %one_thread, %one_chunk
   br i1 %serial, label %inline, label %parallel
 inline:
   call void %fn(ptr %args, i64 0, i64 %extent)
-  br label %latch
+  br label %done
 parallel:
   call void @tessel.pool_start(i32 %threads)
   %counter = getelementptr i64, ptr %desc, i64 4
@@ -260,10 +290,18 @@ parallel:
 settle:
   %busy = load atomic i64, ptr @tessel.pool.active seq_cst, align 8
   %waiting = icmp ne i64 %busy, 0
-  br i1 %waiting, label %pause, label %latch
+  br i1 %waiting, label %pause, label %done
 pause:
   {_PAUSE}
   br label %settle
+done:
+  br i1 %timed, label %clock1, label %latch
+clock1:
+  %t1 = call i64 @tessel.now()
+  %took = sub i64 %t1, %start
+  %pt = getelementptr i64, ptr %desc, i64 {ELAPSED}
+  store i64 %took, ptr %pt, align 8
+  br label %latch
 latch:
   %next = add i64 %i, 1
   %more = icmp ult i64 %next, %count

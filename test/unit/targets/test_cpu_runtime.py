@@ -79,7 +79,26 @@ def test_profile_runs_every_launch_and_keeps_results(dqn):
     expected = executable.run(inputs)[0]
     rows = executable.profile(inputs, runs=3)
     assert [name for name, _, _ in rows] == [launch.name for launch in executable.launches]
-    assert all(ms >= 0 for _, _, ms in rows)
+    assert all(ms > 0 for _, _, ms in rows)  # each timed by the plan's clock (0: not timed)
+    assert np.array_equal(executable.run(inputs)[0], expected)
+    executable.close()
+
+
+def test_the_plan_times_the_launches_it_is_asked_to(dqn):
+    """The descriptor's clock (runtime/native.py): a flagged launch records its nanoseconds
+    in the run, the others nothing, and switched off the plan records nothing more."""
+    model, inputs = dqn
+    executable = _compile(model, 2)
+    plan = executable.native
+    assert plan is not None and len(plan.table) >= 2
+    expected = executable.run(inputs)[0]
+    plan.time_launches([1])
+    executable.run(inputs)
+    seconds = plan.elapsed()
+    assert seconds[1] > 0 and not seconds[[i for i in range(len(seconds)) if i != 1]].any()
+    plan.time_launches([1], on=False)
+    executable.run(inputs)
+    assert not plan.elapsed().any() and not plan.table[:, 5].any()
     assert np.array_equal(executable.run(inputs)[0], expected)
     executable.close()
 

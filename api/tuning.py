@@ -16,6 +16,7 @@ the log already holds. `tessel-tune` is the command-line layer over this functio
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["StageResult", "TuningReport", "kernel_module", "tune"]
 
 SEARCHES = ("evolve", "anneal", "random")
+TIMINGS = ("in-model", "cold", "warm")  # tessel.tune.measure.TIMINGS (this layer loads no compiler)
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,7 @@ def tune(
     timeout: float = 60.0,
     seed: int = 0,
     ray: str | None = None,
+    timing: str | None = None,
     progress: bool = True,
 ) -> TuningReport:
     """Tune every kernel stage of `model` for `target` ("cpu", or "gpu": measured on this
@@ -170,8 +173,11 @@ def tune(
     `trials`: measurements in all, the log's earlier ones of these stages included (default
     64 unless `budget`, seconds of wall time, is given); `search`: evolve (Ansor), anneal
     (TVM) or random; `workers`: processes building candidates; `threads`: threads a
-    candidate runs on; `ray`: measure on a Ray cluster (an address, or "local");
-    `progress`: a tqdm bar on stderr.
+    candidate runs on; `ray`: measure on a Ray cluster (an address, or "local"); `timing`:
+    where a CPU candidate is timed, "in-model" (swapped into the compiled model, its launch
+    timed in whole runs of it; the default for ONNX models measured here), "cold" (alone,
+    caches flushed; the default for .mlir modules and on Ray) or "warm" (alone, nothing
+    flushed); `progress`: a tqdm bar on stderr.
 
     >>> report = tune("dqn.onnx", trials=16, records="dqn.jsonl", progress=False)  # doctest: +SKIP
     >>> report.tuned_ms <= report.default_ms  # doctest: +SKIP
@@ -192,6 +198,14 @@ def tune(
         raise TesselError(f"budget must be positive seconds, got {budget:g}")
     if not timeout > 0:
         raise TesselError(f"timeout must be positive seconds, got {timeout:g}")
+    onnx_model = not (isinstance(model, str | os.PathLike) and not os.fspath(model).endswith(".onnx"))
+    if timing is None:
+        timing = "in-model" if onnx_model and target == "cpu" and not ray else "cold"
+    if timing not in TIMINGS:
+        raise TesselError(f"timing '{timing}': expected one of {', '.join(TIMINGS)}")
+    if timing == "in-model" and (not onnx_model or target != "cpu" or ray):
+        why = "the gpu target" if target != "cpu" else "Ray" if ray else "a .mlir module"
+        raise TesselError(f"timing in-model: needs an ONNX model measured on this CPU, not {why}; use cold")
     path = os.fspath(records)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
@@ -199,6 +213,7 @@ def tune(
     if trials is None and budget is None:
         trials = 64
     from tessel.passes.sched.tuning.records import Records  # the compiler loads after the checks
+    from tessel.tune.in_model import ModelSource
     from tessel.tune.task import extract_tasks
     from tessel.tune.tuner import Options, Tuner
 
@@ -212,27 +227,41 @@ def tune(
     if not tasks:
         where = os.fspath(model) if isinstance(model, str | os.PathLike) else "the model"
         raise TesselError(f"{where}: no kernel stages to tune")
-    options = Options(
-        trials=trials,
-        budget_s=budget,
-        strategy=search,
-        batch=batch,
-        workers=workers,
-        threads=threads,
-        timeout=timeout,
-        seed=seed,
-        ray=ray,
-        target=target,
-        host=host,
-    )
-    tuner = Tuner(tasks, log, options)
-    bar = _Bar(trials, budget, tuner.total_trials(), progress)
-    tuner.progress = bar
-    try:
-        states = tuner.run()
-    finally:
-        bar.close()
+    with tempfile.TemporaryDirectory(prefix="tessel-tune-") as scratch:
+        options = Options(
+            trials=trials,
+            budget_s=budget,
+            strategy=search,
+            batch=batch,
+            workers=workers,
+            threads=threads,
+            timeout=timeout,
+            seed=seed,
+            ray=ray,
+            target=target,
+            host=host,
+            timing=timing,
+            model=ModelSource.of(_onnx_file(model, scratch), input_shapes, bind) if timing == "in-model" else None,
+        )
+        tuner = Tuner(tasks, log, options)
+        bar = _Bar(trials, budget, tuner.total_trials(), progress)
+        tuner.progress = bar
+        try:
+            states = tuner.run()
+        finally:
+            bar.close()
     return TuningReport([_stage(s) for s in states], path, len(log.entries))
+
+
+def _onnx_file(model: str | os.PathLike[str] | bytes | onnx.ModelProto, folder: str) -> str:
+    """A path to the ONNX model for the measuring process to load: the model's own file,
+    or a copy in `folder` of one given as bytes or a ModelProto."""
+    if isinstance(model, str | os.PathLike):
+        return os.path.abspath(os.fspath(model))
+    path = os.path.join(folder, "model.onnx")
+    with open(path, "wb") as f:
+        f.write(model if isinstance(model, bytes) else model.SerializeToString())
+    return path
 
 
 def _stage(s: TaskState) -> StageResult:

@@ -54,6 +54,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="measure on a Ray cluster: auto, ray://HOST:PORT, or local (needs the 'ray' extra)",
     )
+    p.add_argument(
+        "--timing",
+        choices=["in-model", "cold", "warm"],
+        help="where candidates are timed: in-model (swapped into the compiled model, their launch timed in "
+        "whole runs of it; the default for .onnx models), cold (alone, caches flushed; the default for .mlir "
+        "and --ray) or warm (alone, nothing flushed)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bind", action="append", default=[], metavar="NAME=FILE.npy", help="ONNX: fix an input to a value")
     p.add_argument(
@@ -108,6 +115,7 @@ def tune_command(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         seed=args.seed,
         ray=args.ray,
+        timing=args.timing,
     )
     print(report)
     return 0

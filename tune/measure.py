@@ -8,6 +8,12 @@ its default schedule on the same random inputs and times it (timing two candidat
 once on a 2-core machine would measure the contention). A runner that dies or runs past
 `timeout` seconds fails the candidate it was on; the pool is rebuilt and the batch goes
 on. `--ray ADDRESS` sends the same two jobs to a Ray cluster instead (`ray_measure.py`).
+
+Where a candidate is timed (TIMINGS): "in-model" swaps it into the compiled model and
+times its launch in whole runs of the model (in_model.py); "cold" times the stage alone
+with its buffers flushed before every run, and "warm" alone with nothing flushed. A stage
+the model does not launch alone (its rows fused with its neighbours') is timed cold, and
+its record says so (`meta["timing"]`).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tessel.tune import space
+from tessel.tune.in_model import ModelSource, bench_for
 from tessel.tune.quiet import wait_for_quiet
 from tessel.tune.task import StageRunner, Task
 
@@ -57,6 +64,8 @@ REFERENCE_TASKS = 4
 SAMPLE_SECONDS = 0.01
 # how long the idle check before a batch looks at the CPUs (0.5 s was an eighth of a batch)
 QUIET_SAMPLE = 0.1
+# where a candidate is timed (the module docstring); the first is the default where it applies
+TIMINGS = ("in-model", "cold", "warm")
 
 
 def _schedule_text(task: Task, knobs: space.Knobs, sp=space) -> str:  # noqa: ANN001 - sp: the space module
@@ -76,8 +85,11 @@ def build_job(task: Task, knobs: space.Knobs, threads: int) -> tuple[float, str]
     return time.perf_counter() - start, _schedule_text(task, knobs)
 
 
-def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple[float, float]:
-    """Check the candidate against the default schedule, then time it: (median, best)."""
+def run_job(
+    task: Task, knobs: space.Knobs, threads: int, repeats: int, timing: str = "cold", model: ModelSource | None = None
+) -> tuple[float, float, str]:
+    """Check the candidate against the default schedule, then time it where `timing` says
+    (in-model needs the `model`): (median, best, where it was timed)."""
     op, _ = task.compute_op()
     if task.key not in _REFERENCE:
         reference = StageRunner(task, None, threads=threads, cache=True)
@@ -86,9 +98,17 @@ def run_job(task: Task, knobs: space.Knobs, threads: int, repeats: int) -> tuple
         while len(_REFERENCE) > REFERENCE_TASKS:
             del _REFERENCE[next(iter(_REFERENCE))]  # the oldest (dicts keep insertion order)
     inputs, want = _REFERENCE[task.key]
-    runner = StageRunner(task, space.build(op, knobs), threads=threads, buffers=inputs, cache=True)
+    schedule = space.build(op, knobs)
+    runner = StageRunner(task, schedule, threads=threads, buffers=inputs, cache=True)
     check_result(runner.run(), want)
-    return runner.timings(repeats, SAMPLE_SECONDS)
+    if timing == "in-model" and model is not None:
+        del runner  # its stage code and thread pool, before the model's run
+        timed = bench_for(model, threads).timings(task, schedule, repeats)
+        if timed is not None:
+            return (*timed, "in-model")
+        runner = StageRunner(task, schedule, threads=threads, buffers=inputs, cache=True)
+        timing = "cold"
+    return (*runner.timings(repeats, SAMPLE_SECONDS, cold=timing != "warm"), timing)
 
 
 def check_result(got: np.ndarray, want: np.ndarray) -> None:
@@ -133,8 +153,16 @@ def _kill(pool: cf.ProcessPoolExecutor) -> None:
 
 class LocalMeasurer:
     def __init__(
-        self, workers: int = 1, threads: int = 2, repeats: int = 5, timeout: float = 60.0, quiet_wait: float = 10.0
+        self,
+        workers: int = 1,
+        threads: int = 2,
+        repeats: int = 5,
+        timeout: float = 60.0,
+        quiet_wait: float = 10.0,
+        timing: str = "cold",
+        model: ModelSource | None = None,
     ):
+        self.timing, self.model = timing, model
         self.quiet_wait = quiet_wait
         self.workers = max(1, workers)
         self.threads = threads
@@ -155,14 +183,17 @@ class LocalMeasurer:
                 continue
             results[i].build_s, results[i].schedule = built[i]
             outcome = self._one(
-                lambda c=c: self.runner.submit(run_job, c.task, c.knobs, self.threads, self.repeats), "run"
+                lambda c=c: self.runner.submit(
+                    run_job, c.task, c.knobs, self.threads, self.repeats, self.timing, self.model
+                ),
+                "run",
             )
             if isinstance(outcome, str):
                 results[i].error = outcome
                 if outcome.startswith(("timed out", "worker died")):
                     self.runner = _pool(1)
             else:
-                results[i].seconds, results[i].best = outcome
+                results[i].seconds, results[i].best, results[i].meta["timing"] = outcome
         return results
 
     def _build(self, candidates: Sequence[Candidate], results: list[Result]) -> list:

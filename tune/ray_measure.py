@@ -8,6 +8,8 @@ times n candidates at once. A run on another node than its build recompiles from
 (the object cache is per machine) and still checks the result against the default
 schedule before timing it. A task that raises, a worker that dies and a task past
 `timeout` are failed records, as locally; a timed-out task is force-cancelled.
+Candidates are timed alone with their caches flushed ("cold"): timing inside the model
+would need the model's file on every node.
 
 ADDRESS is what `ray.init` takes: `auto` (the cluster this machine is part of),
 `ray://HOST:10001` (a remote head), or `local` (start a private instance, for testing).
@@ -87,7 +89,7 @@ class RayMeasurer:
                 if isinstance(outcome, str):
                     results[i].error = outcome
                 else:
-                    results[i].seconds, results[i].best = outcome
+                    results[i].seconds, results[i].best, results[i].meta["timing"] = outcome
         return results
 
     def _node_cpus(self) -> int:

@@ -26,6 +26,7 @@ from tessel.targets.cpu import cpu_target
 from tessel.tune import gpu_space, search, space
 from tessel.tune.cost_model import CostModel
 from tessel.tune.features import SIZE, features
+from tessel.tune.in_model import ModelSource
 from tessel.tune.measure import Candidate, LocalMeasurer, Result
 from tessel.tune.ray_measure import RayMeasurer
 from tessel.tune.task import Task
@@ -48,6 +49,8 @@ class Options:
     ray: str | None = None  # a Ray cluster address: measure there (tune/ray_measure.py)
     target: str = "cpu"  # "gpu": the GPU search space, measured on the GPU (tune/gpu_measure.py)
     host: str | None = None  # what the records call the machine (a GPU's description for gpu)
+    timing: str = "cold"  # where candidates are timed (tune/measure.py's TIMINGS)
+    model: ModelSource | None = None  # the model's file, for timing in it
 
 
 # A refit costs 0.19 s on 300 records and 0.41 s on 2500 (a round of 8 candidates is ~1.6
@@ -147,7 +150,14 @@ class Tuner:
         elif o.ray:
             measurer = RayMeasurer(o.ray, threads=o.threads, repeats=o.repeats, timeout=o.timeout)
         else:
-            measurer = LocalMeasurer(workers=o.workers, threads=o.threads, repeats=o.repeats, timeout=o.timeout)
+            measurer = LocalMeasurer(
+                workers=o.workers,
+                threads=o.threads,
+                repeats=o.repeats,
+                timeout=o.timeout,
+                timing=o.timing,
+                model=o.model,
+            )
         try:
             while True:
                 if o.trials is not None and self.total_trials() >= o.trials:
@@ -250,6 +260,7 @@ class Tuner:
             "flops": task.flops,
             "features": vec,
             "idle": r.meta.get("idle"),
+            "timing": r.meta.get("timing"),
         }
 
 

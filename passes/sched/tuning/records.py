@@ -6,7 +6,9 @@
 
 An interrupted run loses at most the batch in flight: rerunning with the same file skips
 every (task, knobs) already measured. `best` is what `tessel-run --records` applies: per
-task key, the fastest candidate that measured without error.
+task key, the fastest candidate that measured without error, among those timed the way
+the key's newest such record was ("timing": in-model, cold or warm, tessel.tune.measure; a
+record without one was timed cold): times taken in the model and alone are not comparable.
 """
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ class Records:
 
     def best(self, key: str) -> dict | None:
         ok = [e for e in self.entries if e["key"] == key and e.get("error") is None and e.get("seconds")]
-        return min(ok, key=lambda e: e["best"] or e["seconds"]) if ok else None
+        if not ok:
+            return None
+        timing = ok[-1].get("timing") or "cold"
+        ok = [e for e in ok if (e.get("timing") or "cold") == timing]
+        return min(ok, key=lambda e: e["best"] or e["seconds"])
 
     def append(self, entries: Iterable[dict]) -> None:
         entries = list(entries)

@@ -24,6 +24,22 @@ def test_tune_writes_and_resumes(small, tmp_path) -> None:
     assert "records:" in str(report)
     again = tessel.tune(small, trials=1, workers=1, threads=1, records=records, progress=False)
     assert again.entries == 1 and records.read_text().splitlines() == lines
+    assert json.loads(lines[0])["timing"] in ("in-model", "cold")  # cold: a stage fused in the model
+
+
+def test_a_module_is_timed_cold_and_cannot_be_timed_in_a_model(tmp_path) -> None:
+    """A .mlir module has no model file for a measuring process to compile: its candidates
+    are timed alone, and asking for in-model timing is an error naming why."""
+    path = tmp_path / "m.mlir"
+    path.write_text(
+        "func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {\n"
+        "  %y = tg.relu %x : tensor<64xf32>\n  func.return %y : tensor<64xf32>\n}\n"
+    )
+    with pytest.raises(TesselError, match="timing in-model: needs an ONNX model measured on this CPU, not a .mlir"):
+        tessel.tune(path, records=tmp_path / "r.jsonl", timing="in-model", progress=False)
+    records = tmp_path / "r.jsonl"
+    tessel.tune(path, records=records, trials=1, workers=1, threads=1, progress=False)
+    assert json.loads(records.read_text().splitlines()[0])["timing"] == "cold"
 
 
 def test_progress_bar_is_tqdm() -> None:
@@ -46,6 +62,8 @@ def test_progress_bar_is_tqdm() -> None:
         ({"trials": 0}, "trials must be at least 1"),
         ({"search": "grid"}, "search 'grid'"),
         ({"budget": -1.0}, "budget must be positive"),
+        ({"timing": "hot"}, "timing 'hot': expected one of in-model, cold, warm"),
+        ({"timing": "in-model", "ray": "local"}, "timing in-model: needs an ONNX model measured on this CPU, not Ray"),
     ],
 )
 def test_bad_arguments(small, tmp_path, kwargs, message: str) -> None:

@@ -1,0 +1,132 @@
+"""Timing a candidate schedule inside its model: the stage swapped into the compiled model,
+every sample a whole run of the model with that one launch timed.
+
+Timed alone, a stage does not run as it runs in its model, whatever its caches are made to
+hold. On ResNet-18 (Zen 4, 2 threads), the deepest Winograd product under its default
+schedule took 0.63 ms in the model and 0.88 ms alone with its buffers flushed; a tuned
+tile that read 0.87-0.93 ms alone took 0.98 ms in the model, so the tuner kept a schedule
+that made the model slower. The model keeps part of its weights in the last-level cache
+between runs and hands each stage activations its producer has just written; flushing
+everything, or nothing, or the weights only, each got a different set of stages wrong
+(README, "Tuning timed inside the model"). Here nothing is modelled: each sample is one
+whole run of the model in which the native plan times the candidate's launch (the
+descriptor's clock, runtime/native.py), so the caches, the pool's threads and the memory
+traffic around it are the model's own.
+
+A `ModelBench` is built once per process from a `ModelSource` (the ONNX file and how it
+was imported) and serves every task of that model: the default-schedule model is compiled
+once, and a candidate costs its stage's build plus `repeats` model runs.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tessel.dialects import sched
+from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
+from tessel.passes.kernel.to_loops import stage_function, used_buffers
+from tessel.pipelines.tensor import compile_for_cpu, cpu_default_schedule
+from tessel.runtime.native import NativePlan
+from tessel.targets.cpu import cpu_target
+from tessel.targets.cpu.jit import CompiledModule
+from tessel.targets.cpu.llvm_modules import STAGE_SYMBOL, emit_stage
+from tessel.tune.task import Task
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """What a measuring process needs to compile the model the tasks came from: a path
+    (not the model's bytes: those would travel with every candidate) and the import's
+    settings, as tessel.api.tuning.kernel_module was given them."""
+
+    path: str
+    input_shapes: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    bind: tuple[tuple[str, np.ndarray], ...] = field(default=(), compare=False)
+
+    @staticmethod
+    def of(
+        path: str, input_shapes: Mapping[str, Sequence[int]] | None, bind: Mapping[str, np.ndarray] | None
+    ) -> ModelSource:
+        shapes = tuple((k, tuple(int(d) for d in v)) for k, v in (input_shapes or {}).items())
+        return ModelSource(path, shapes, tuple((bind or {}).items()))
+
+
+class ModelBench:
+    """The model compiled under its default schedules, with inputs of its own, ready to
+    have one launch replaced by a candidate and timed."""
+
+    def __init__(self, source: ModelSource, threads: int):
+        import onnx
+
+        from tessel.frontends.onnx import import_model
+
+        proto = onnx.load(source.path)
+        imported = import_model(
+            proto, source=source.path, bind=dict(source.bind), input_shapes={k: list(v) for k, v in source.input_shapes}
+        )
+        self.threads = threads
+        self.executable, _ = compile_for_cpu(imported.module, imported.weights, threads=threads)
+        plan = self.executable.native
+        assert plan is not None, "the CPU executable runs a native plan"
+        self.plan: NativePlan = plan
+        rng = np.random.default_rng(0)
+        ins = []
+        for i, dt in enumerate(self.executable.port_dtypes()[0]):
+            shape = self.executable._port_type(("in", i)).get_shape()
+            ins.append(rng.standard_normal(shape).astype(dt) if dt.kind == "f" else np.zeros(shape, dt))
+        outs = [
+            np.empty(self.executable._port_type(("out", i)).get_shape(), dt)
+            for i, dt in enumerate(self.executable.port_dtypes()[1])
+        ]
+        self._ports = (ins, outs)  # the plan points into them
+        self.plan.patch(ins, outs)
+        self.plan.run()
+        self.launch: dict[str, int] = {}  # a stage's first launch
+        for i, launch in enumerate(self.executable.launches):
+            self.launch.setdefault(launch.name, i)
+
+    def close(self) -> None:
+        self.executable.close()
+
+    def timings(self, task: Task, schedule: sched.StageOp | None, repeats: int) -> tuple[float, float] | None:
+        """(median, fastest) seconds of the task's launch over `repeats` runs of the model
+        with the candidate in its place; None when the model has no launch of that stage
+        alone (the default lowering fused its rows with its neighbours')."""
+        index = self.launch.get(task.stage)
+        if index is None:
+            return None
+        op, visible = task.compute_op()
+        buffers = used_buffers([op], visible)
+        if len(buffers) != len(self.executable.launches[index].args):
+            return None
+        view = schedule_from_stage(op, schedule) if schedule is not None else cpu_default_schedule(op)
+        fn, extent = stage_function("stage", op, buffers, view)
+        target = cpu_target.current()
+        code = CompiledModule(emit_stage(fn, target.dot4_lanes, target.bf16_features), use_cache=True)
+        row = self.plan.table[index]
+        saved = row[[0, 2, 3]].copy()
+        extent = max(extent, 1)
+        row[0] = code.address(f"{STAGE_SYMBOL}.dispatch")
+        row[2] = extent
+        row[3] = max(1, -(-extent // (self.threads * 4)))  # NativePlan's chunk
+        self.plan.time_launches([index])
+        try:
+            self.plan.run()  # the candidate's first run: its pages, its code's cache lines
+            samples = []
+            for _ in range(max(1, repeats)):
+                self.plan.run()
+                samples.append(float(self.plan.elapsed()[index]))
+        finally:
+            self.plan.time_launches([index], on=False)
+            row[[0, 2, 3]] = saved
+        return float(np.median(samples)), float(min(samples))
+
+
+@functools.lru_cache(maxsize=1)
+def bench_for(source: ModelSource, threads: int) -> ModelBench:
+    """One process's bench for the model it is measuring (the last one asked for)."""
+    return ModelBench(source, threads)

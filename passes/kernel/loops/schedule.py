@@ -91,6 +91,11 @@ class StageSchedule:
                     raise ValueError(
                         f"a clamped loop must cover spatial axis {op.axis_names[loop.axis]}, at least one step long"
                     )
+                if inner[0].kind == "vector" and not _shifts_freely(op, loop.axis):
+                    raise ValueError(
+                        f"the stage reads axis {op.axis_names[loop.axis]} through a floordiv or mod: its vectors"
+                        " must start on whole blocks, and a clamped last vector does not"
+                    )
         self._validate_gpu(op)
         if op.reduce_count and self.acc_at is not None:
             inner = self.loops[self.acc_at :]

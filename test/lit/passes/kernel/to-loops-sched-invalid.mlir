@@ -309,3 +309,28 @@ sched.stage "k0_matmul__s0" {
   sched.reorder %i, %j.o, %k, %j.i
   sched.vectorize %j.i
 }
+
+// -----
+
+// A packed weight read at (n floordiv 16, k, n mod 16) is contiguous over a vector only from
+// a block's start: a clamped last vector (984-999 of 1000) would read across blocks. Such a
+// schedule was once the recorded default of ResNet-18's classifier, and miscompiled it.
+// CHECK: to-loops-sched-invalid.mlir:[[# @LINE + 13]]:3: error: sched.split_clamp in sched.stage "k0_dense_packed__s0": the stage reads axis o1 through a floordiv or mod: its vectors must start on whole blocks, and a clamped last vector does not
+func.func @k0_dense_packed(%a: memref<1x512xf32>, %w: memref<63x512x16xf32>, %y: memref<1x1000xf32>) attributes {kernel.kernel} {
+  kernel.compute "dense" %y(o0 = 1, o1 = 1000) reduce(k = 512) combine "add" init 0.000000e+00 : f32 : memref<1x1000xf32> {
+  ^bb0(%o0: index, %o1: index, %k: index):
+    %x = affine.load %a[0, %k] : memref<1x512xf32>
+    %v = affine.load %w[%o1 floordiv 16, %k, %o1 mod 16] : memref<63x512x16xf32>
+    %p = arith.mulf %x, %v : f32
+    kernel.yield %p : f32
+  }
+  func.return
+}
+sched.stage "k0_dense_packed__s0" {
+  %o0, %o1, %k = sched.axes ["o0", "o1", "k"]
+  %o1.o, %o1.i = sched.split_clamp %o1 by 16
+  sched.reorder %o1.o, %o0, %k, %o1.i
+  sched.parallel %o1.o
+  sched.vectorize %o1.i
+  sched.cache_write at %o0
+}

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tessel.runtime.errors import TesselError
@@ -58,6 +58,9 @@ class TuningReport:
     stages: list[StageResult]
     records: str
     entries: int  # lines in the log after the run
+    # stages whose best schedule lost to the default in the model tuned as a whole, which
+    # therefore keep the default (tune/settle.py; timing in-model only)
+    kept_default: list[str] = field(default_factory=list)
 
     @property
     def default_ms(self) -> float:
@@ -82,6 +85,11 @@ class TuningReport:
             rows.append(
                 f"sum over launches: {self.default_ms:.3f} ms with default schedules, {self.tuned_ms:.3f} ms tuned "
                 f"({self.default_ms / self.tuned_ms:.2f}x)"
+            )
+        if self.kept_default:
+            rows.append(
+                f"{len(self.kept_default)} stages keep their default schedule, faster in the tuned model: "
+                + ", ".join(self.kept_default)
             )
         rows.append(f"records: {self.records} ({self.entries} entries)")
         return "\n".join(rows)
@@ -223,7 +231,8 @@ def tune(
         from tessel.targets.gpu.runtime import device_description
 
         host = device_description(hint="tuning for the GPU measures every candidate on one")
-    tasks = extract_tasks(kernel_module(model, input_shapes=input_shapes, bind=bind, target=target), host)
+    kernels = kernel_module(model, input_shapes=input_shapes, bind=bind, target=target)
+    tasks = extract_tasks(kernels, host)
     if not tasks:
         where = os.fspath(model) if isinstance(model, str | os.PathLike) else "the model"
         raise TesselError(f"{where}: no kernel stages to tune")
@@ -250,7 +259,12 @@ def tune(
             states = tuner.run()
         finally:
             bar.close()
-    return TuningReport([_stage(s) for s in states], path, len(log.entries))
+        kept: list[str] = []
+        if options.model is not None:  # each best schedule checked in the model tuned as a whole
+            from tessel.tune.settle import settle
+
+            kept = settle(options.model, log, kernels, tuner.host, threads)
+    return TuningReport([_stage(s) for s in states], path, len(log.entries), kept)
 
 
 def _onnx_file(model: str | os.PathLike[str] | bytes | onnx.ModelProto, folder: str) -> str:

@@ -1,10 +1,14 @@
 """Timing candidates inside their model (tune/in_model.py): every stage the model launches
 alone is timed there, swapping a candidate in leaves the model computing what it did, a
 stage the model does not launch alone is reported as such (and timed cold), and the
-records keep the two kinds of time apart."""
+records keep the two kinds of time apart. After a search (tune/settle.py) every tuned
+stage gets two "joint" records, its best schedule's time in the tuned model and the
+default's in the default model, the log's best for it becomes the faster of the two, and
+the stages the default won are named."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -14,10 +18,13 @@ from onnx import TensorProto, helper, numpy_helper
 
 from tessel.api.tuning import kernel_module
 from tessel.passes.sched.tuning.records import Records
+from tessel.targets.cpu import cpu_target
 from tessel.tune import space
 from tessel.tune.in_model import ModelBench, ModelSource
 from tessel.tune.measure import run_job
+from tessel.tune.settle import settle
 from tessel.tune.task import extract_tasks
+from tessel.tune.tuner import Options, Tuner
 
 
 def conv_net() -> onnx.ModelProto:
@@ -128,3 +135,28 @@ def test_best_compares_records_timed_alike(tmp_path) -> None:
     r.append([{"key": "a", "knobs": {"x": 5}, "seconds": None, "best": None, "error": "run: wrong result"}])
     r.entries[-2].update(timing="in-model", seconds=2.5, best=2.5)
     assert r.best("a")["schedule"] == "s3"
+
+
+def test_settle_compares_each_tuned_stage_in_the_two_models(model, tmp_path) -> None:
+    source, _ = model
+    kernels = kernel_module(source.path, input_shapes=SHAPES)
+    log = Records(tmp_path / "r.jsonl")
+    options = Options(trials=24, batch=4, workers=1, threads=2, timing="in-model", model=source)
+    Tuner(extract_tasks(kernels), log, options, log=lambda s: None).run()
+    host = cpu_target.current().description
+    tuned = {
+        e["key"] for e in log.entries if not (log.best(e["key"]) or {"knobs": {"default": 1}})["knobs"].get("default")
+    }
+
+    kept = settle(source, log, kernels, host, threads=2, runs=5)
+
+    again = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    joint = [e for e in again if e.get("timing") == "joint"]
+    assert {e["key"] for e in joint} <= tuned and joint, "a tuned stage of this model is launched alone"
+    for key in {e["key"] for e in joint}:
+        pair = [e for e in joint if e["key"] == key]
+        assert len(pair) == 2 and sum(bool(e["knobs"].get("default")) for e in pair) == 1
+        default, best = sorted(pair, key=lambda e: not e["knobs"].get("default"))
+        winner = Records(tmp_path / "r.jsonl").best(key)
+        assert winner["timing"] == "joint" and winner["seconds"] == min(default["seconds"], best["seconds"])
+        assert (best["stage"] in kept) == (best["seconds"] > default["seconds"])

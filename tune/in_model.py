@@ -34,6 +34,7 @@ from tessel.runtime.native import NativePlan
 from tessel.targets.cpu import cpu_target
 from tessel.targets.cpu.jit import CompiledModule
 from tessel.targets.cpu.llvm_modules import STAGE_SYMBOL, emit_stage
+from tessel.targets.cpu.runtime import CpuExecutable
 from tessel.tune.task import Task
 
 
@@ -54,30 +55,29 @@ class ModelSource:
         shapes = tuple((k, tuple(int(d) for d in v)) for k, v in (input_shapes or {}).items())
         return ModelSource(path, shapes, tuple((bind or {}).items()))
 
+    def compile(self, threads: int, records: str | None = None) -> CpuExecutable:
+        """The model compiled for this CPU, under default schedules or the best of `records`."""
+        import onnx
+
+        from tessel.frontends.onnx import import_model
+
+        shapes = {k: list(v) for k, v in self.input_shapes}
+        imported = import_model(onnx.load(self.path), source=self.path, bind=dict(self.bind), input_shapes=shapes)
+        executable, _ = compile_for_cpu(imported.module, imported.weights, threads=threads, records=records)
+        return executable
+
 
 class ModelBench:
     """The model compiled under its default schedules, with inputs of its own, ready to
     have one launch replaced by a candidate and timed."""
 
     def __init__(self, source: ModelSource, threads: int):
-        import onnx
-
-        from tessel.frontends.onnx import import_model
-
-        proto = onnx.load(source.path)
-        imported = import_model(
-            proto, source=source.path, bind=dict(source.bind), input_shapes={k: list(v) for k, v in source.input_shapes}
-        )
         self.threads = threads
-        self.executable, _ = compile_for_cpu(imported.module, imported.weights, threads=threads)
+        self.executable = source.compile(threads)
         plan = self.executable.native
         assert plan is not None, "the CPU executable runs a native plan"
         self.plan: NativePlan = plan
-        rng = np.random.default_rng(0)
-        ins = []
-        for i, dt in enumerate(self.executable.port_dtypes()[0]):
-            shape = self.executable._port_type(("in", i)).get_shape()
-            ins.append(rng.standard_normal(shape).astype(dt) if dt.kind == "f" else np.zeros(shape, dt))
+        ins = model_inputs(self.executable)
         outs = [
             np.empty(self.executable._port_type(("out", i)).get_shape(), dt)
             for i, dt in enumerate(self.executable.port_dtypes()[1])
@@ -124,6 +124,17 @@ class ModelBench:
             self.plan.time_launches([index], on=False)
             row[[0, 2, 3]] = saved
         return float(np.median(samples)), float(min(samples))
+
+
+def model_inputs(executable: CpuExecutable) -> list[np.ndarray]:
+    """Inputs for timing a compiled model: normal floats, and 1s for integers and booleans
+    (token ids and attention masks, for which 1 is valid)."""
+    rng = np.random.default_rng(0)
+    inputs = []
+    for i, dt in enumerate(executable.port_dtypes()[0]):
+        shape = executable._port_type(("in", i)).get_shape()
+        inputs.append(rng.standard_normal(shape).astype(dt) if dt.kind == "f" else np.ones(shape, dt))
+    return inputs
 
 
 @functools.lru_cache(maxsize=1)

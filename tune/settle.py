@@ -21,13 +21,11 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable
 
-import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from tessel.passes.sched.tuning.keys import stage_keys
 from tessel.passes.sched.tuning.records import Records
-from tessel.pipelines.tensor import compile_for_cpu
-from tessel.tune.in_model import ModelSource
+from tessel.tune.in_model import ModelSource, model_inputs
 
 
 def settle(
@@ -78,23 +76,9 @@ def settle(
 def _launch_times(source: ModelSource, records: str | None, threads: int, runs: int) -> dict[str, float]:
     """Milliseconds per inference of every stage function of the model compiled with
     `records` (None: default schedules), its launches summed."""
-    import onnx
-
-    from tessel.frontends.onnx import import_model
-
-    imported = import_model(
-        onnx.load(source.path),
-        source=source.path,
-        bind=dict(source.bind),
-        input_shapes={k: list(v) for k, v in source.input_shapes},
-    )
-    executable, _ = compile_for_cpu(imported.module, imported.weights, threads=threads, records=records)
+    executable = source.compile(threads, records)
     try:
-        rng = np.random.default_rng(0)
-        inputs = []
-        for i, dt in enumerate(executable.port_dtypes()[0]):
-            shape = executable._port_type(("in", i)).get_shape()
-            inputs.append(rng.standard_normal(shape).astype(dt) if dt.kind == "f" else np.zeros(shape, dt))
+        inputs = model_inputs(executable)
         per_stage: dict[str, float] = collections.defaultdict(float)
         for name, _, ms in executable.profile(inputs, runs):
             per_stage[name] += ms

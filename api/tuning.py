@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["StageResult", "TuningReport", "kernel_module", "tune"]
 
 SEARCHES = ("evolve", "anneal", "random")
-TIMINGS = ("in-model", "cold", "warm")  # tessel.tune.measure.TIMINGS (this layer loads no compiler)
+TIMINGS = ("in-model", "cold", "warm")  # where candidates are timed (tessel/tune/measure.py)
 
 
 @dataclass(frozen=True)

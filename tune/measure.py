@@ -9,7 +9,7 @@ once on a 2-core machine would measure the contention). A runner that dies or ru
 `timeout` seconds fails the candidate it was on; the pool is rebuilt and the batch goes
 on. `--ray ADDRESS` sends the same two jobs to a Ray cluster instead (`ray_measure.py`).
 
-Where a candidate is timed (TIMINGS): "in-model" swaps it into the compiled model and
+Where a candidate is timed (`timing`; tessel.tune() picks): "in-model" swaps it into the compiled model and
 times its launch in whole runs of the model (in_model.py); "cold" times the stage alone
 with its buffers flushed before every run, and "warm" alone with nothing flushed. A stage
 the model does not launch alone (its rows fused with its neighbours') is timed cold, and
@@ -64,8 +64,6 @@ REFERENCE_TASKS = 4
 SAMPLE_SECONDS = 0.01
 # how long the idle check before a batch looks at the CPUs (0.5 s was an eighth of a batch)
 QUIET_SAMPLE = 0.1
-# where a candidate is timed (the module docstring); the first is the default where it applies
-TIMINGS = ("in-model", "cold", "warm")
 
 
 def _schedule_text(task: Task, knobs: space.Knobs, sp=space) -> str:  # noqa: ANN001 - sp: the space module

@@ -49,7 +49,7 @@ class Options:
     ray: str | None = None  # a Ray cluster address: measure there (tune/ray_measure.py)
     target: str = "cpu"  # "gpu": the GPU search space, measured on the GPU (tune/gpu_measure.py)
     host: str | None = None  # what the records call the machine (a GPU's description for gpu)
-    timing: str = "cold"  # where candidates are timed (tune/measure.py's TIMINGS)
+    timing: str = "cold"  # where candidates are timed: in-model, cold or warm (tune/measure.py)
     model: ModelSource | None = None  # the model's file, for timing in it
 
 

@@ -27,15 +27,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tessel.dialects import sched
-from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
-from tessel.passes.kernel.to_loops import stage_function, used_buffers
-from tessel.pipelines.tensor import compile_for_cpu, cpu_default_schedule
+from tessel.pipelines.tensor import compile_for_cpu
 from tessel.runtime.native import NativePlan
-from tessel.targets.cpu import cpu_target
-from tessel.targets.cpu.jit import CompiledModule
-from tessel.targets.cpu.llvm_modules import STAGE_SYMBOL, emit_stage
+from tessel.targets.cpu.llvm_modules import STAGE_SYMBOL
 from tessel.targets.cpu.runtime import CpuExecutable
-from tessel.tune.task import Task
+from tessel.tune.task import StageRunner, Task
 
 
 @dataclass(frozen=True)
@@ -92,21 +88,23 @@ class ModelBench:
     def close(self) -> None:
         self.executable.close()
 
-    def timings(self, task: Task, schedule: sched.StageOp | None, repeats: int) -> tuple[float, float] | None:
+    def timings(
+        self, task: Task, schedule: sched.StageOp | None, repeats: int, built: StageRunner | None = None
+    ) -> tuple[float, float] | None:
         """(median, fastest) seconds of the task's launch over `repeats` runs of the model
         with the candidate in its place; None when the model has no launch of that stage
-        alone (the default lowering fused its rows with its neighbours')."""
+        alone (the default lowering fused its rows with its neighbours'). `built`: the
+        candidate's StageRunner, whose stage function is the one the model's launch takes
+        (its code is used as it is; without it the stage is built again)."""
         index = self.launch.get(task.stage)
         if index is None:
             return None
-        op, visible = task.compute_op()
-        buffers = used_buffers([op], visible)
-        if len(buffers) != len(self.executable.launches[index].args):
+        if built is None:
+            built = StageRunner(task, schedule, threads=self.threads, cache=True)
+            built.plan.stop()  # (its pool: the model's runs use the model's)
+        if built.arity != len(self.executable.launches[index].args):
             return None
-        view = schedule_from_stage(op, schedule) if schedule is not None else cpu_default_schedule(op)
-        fn, extent = stage_function("stage", op, buffers, view)
-        target = cpu_target.current()
-        code = CompiledModule(emit_stage(fn, target.dot4_lanes, target.bf16_features), use_cache=True)
+        code, extent = built.compiled, built.extent
         row = self.plan.table[index]
         saved = row[[0, 2, 3]].copy()
         extent = max(extent, 1)
@@ -115,8 +113,7 @@ class ModelBench:
         row[3] = max(1, -(-extent // (self.threads * 4)))  # NativePlan's chunk
         self.plan.time_launches([index])
         try:
-            self.plan.run()  # the candidate's first run: its pages, its code's cache lines
-            samples = []
+            samples = []  # (the candidate's code has run in its check: no warm-up run)
             for _ in range(max(1, repeats)):
                 self.plan.run()
                 samples.append(float(self.plan.elapsed()[index]))

@@ -100,12 +100,11 @@ def run_job(
     runner = StageRunner(task, schedule, threads=threads, buffers=inputs, cache=True)
     check_result(runner.run(), want)
     if timing == "in-model" and model is not None:
-        del runner  # its stage code and thread pool, before the model's run
-        timed = bench_for(model, threads).timings(task, schedule, repeats)
+        runner.plan.stop()  # its pool, before the model's runs on the model's own
+        timed = bench_for(model, threads).timings(task, schedule, repeats, built=runner)
         if timed is not None:
             return (*timed, "in-model")
-        runner = StageRunner(task, schedule, threads=threads, buffers=inputs, cache=True)
-        timing = "cold"
+        timing = "cold"  # (the runner's pool starts again on its next run)
     return (*runner.timings(repeats, SAMPLE_SECONDS, cold=timing != "warm"), timing)
 
 

@@ -27,7 +27,7 @@ from tessel.dialects.kernel import KERNEL_ATTR
 from tessel.dialects.kernel.reference import np_type
 from tessel.ir.source import parse_module
 from tessel.passes.kernel.loops.apply_sched import schedule_from_stage
-from tessel.passes.kernel.to_loops import stage_function
+from tessel.passes.kernel.to_loops import stage_function, used_buffers
 from tessel.passes.sched.tuning.keys import anonymous_text, task_key
 from tessel.pipelines.tensor import cpu_default_schedule
 from tessel.targets.cpu import cpu_target
@@ -133,7 +133,10 @@ class StageRunner:
     ):
         op, visible = task.compute_op()
         view = schedule_from_stage(op, schedule) if schedule is not None else cpu_default_schedule(op)
-        fn, extent = stage_function("stage", op, visible, view)
+        # the buffers the stage reads or writes, as the model's stage function takes them:
+        # the same function, so the model's timing (in_model.py) finds it in the object cache
+        used = used_buffers([op], visible)
+        fn, extent = stage_function("stage", op, used, view)
         target = cpu_target.current()
         # the stage alone (as the model's JIT compiles it); the runtime's module is the same
         # for every candidate, compiled once per process (_runtime): in each candidate's
@@ -156,7 +159,9 @@ class StageRunner:
                     buffers.append(rng.integers(-8, 8, shape).astype(dt))
         self.buffers = [np.array(b, copy=True) for b in buffers]
         self.out_index = visible.index(op.out)
-        launch = (self.compiled.address(f"{STAGE_SYMBOL}.dispatch"), [b.ctypes.data for b in self.buffers], extent)
+        self.extent, self.arity = extent, len(used)
+        args = [self.buffers[visible.index(v)].ctypes.data for v in used]
+        launch = (self.compiled.address(f"{STAGE_SYMBOL}.dispatch"), args, extent)
         self.plan = NativePlan(
             self.runtime.address("tessel.run_plan"), self.runtime.address("tessel.pool_stop"), [launch], threads
         )

@@ -134,7 +134,7 @@ class StageRunner:
         op, visible = task.compute_op()
         view = schedule_from_stage(op, schedule) if schedule is not None else cpu_default_schedule(op)
         # the buffers the stage reads or writes, as the model's stage function takes them:
-        # the same function, so the model's timing (in_model.py) finds it in the object cache
+        # the same function, so in_model.py can put this code in the model's launch
         used = used_buffers([op], visible)
         fn, extent = stage_function("stage", op, used, view)
         target = cpu_target.current()

@@ -5,6 +5,7 @@ the lanes of a vector (uniform, contiguous, or gathered)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType
 from xdsl.ir import SSAValue
@@ -18,6 +19,21 @@ from xdsl.ir.affine import (
 )
 
 from tessel.dialects import kernel
+
+
+def axis_map(m: AffineMap, operands: Sequence[SSAValue], axes: Sequence[SSAValue]) -> AffineMap | None:
+    """The map of an index op whose operands (dims, then symbols) are `operands`, rewritten
+    over the stage's axes: dimension i is `axes[i]`. Built in memory, a load's map has every
+    axis as a dim in order; parsed from text, `%w[%n floordiv 16, %k, %n mod 16]` is a map
+    of symbols in order of use, (s0 floordiv 16, s1, s0 mod 16): read by axis number, the two
+    disagree (dense_packed once looked linear in n). None where an operand is not an axis."""
+    axes = list(axes)
+    if len(operands) != m.num_dims + m.num_symbols or any(v not in axes for v in operands):
+        return None
+    at = [AffineExpr.dimension(axes.index(v)) for v in operands]
+    return AffineMap(
+        len(axes), 0, tuple(r.replace_dims_and_symbols(at[: m.num_dims], at[m.num_dims :]) for r in m.results)
+    )
 
 
 def dims_only(m: AffineMap) -> tuple[AffineExpr, ...]:

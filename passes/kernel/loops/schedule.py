@@ -25,7 +25,7 @@ from xdsl.ir import TypedAttribute
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 
 from tessel.dialects import kernel
-from tessel.passes.kernel.loops.affine_analysis import affine_reads, dims_only
+from tessel.passes.kernel.loops.affine_analysis import affine_reads, axis_map
 from tessel.passes.kernel.loops.cache_tiles import ZEN4, Caches, order_tiles, split_reduction
 from tessel.passes.kernel.loops.loop import GPU_KINDS, Loop
 from tessel.passes.kernel.loops.register_tile import VectorUnit
@@ -249,27 +249,22 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
     axes: a floordiv or mod by the block (dense_packed's w[n floordiv 16, k, n mod 16]) is
     contiguous over a vector only from an aligned start, and the loads are emitted so.
 
-    A map's dims and symbols are its operands, not the stage's axes. Parsed from text, an
-    index such as `%w[%n floordiv 16, %k, %n mod 16]` is a map of symbols over (n, k); read
-    by axis number as dims, it seemed linear in n, so the tuner's copy of dense_packed got
-    overlapping vectors that read the wrong weights (its every candidate "wrong", and the
-    recorded default schedule miscompiled ResNet-18's classifier)."""
+    The maps are read over the axes (axis_map): parsed from text, the index above is a map
+    of symbols, and read by axis number it seemed linear in n, so the tuner's copy of
+    dense_packed got overlapping vectors that read the wrong weights (its every candidate
+    "wrong", and the recorded default schedule miscompiled ResNet-18's classifier)."""
     blocks = [r.blocks.first for r in op.regions if r.blocks.first is not None]
     for block in blocks:
-        axes = set(block.args)
-        axis = block.args[dim] if dim < len(block.args) else None
         for inner in block.walk():
             m = inner.properties.get("map") or inner.attributes.get("map")
             if not isinstance(m, AffineMapAttr):
                 if inner.name == "memref.load" or inner.name == "affine.apply":
                     return False  # an index computed as a value
                 continue
-            amap = m.data
-            dims = inner.operands[1 : 1 + amap.num_dims + amap.num_symbols]
-            if any(v not in axes for v in dims):
+            amap = axis_map(m.data, inner.operands[1 : 1 + m.data.num_dims + m.data.num_symbols], block.args)
+            if amap is None:
                 return False
-            mine = {i for i, v in enumerate(dims) if v is axis}
-            if any(mine & set(e.used_dims()) and not _linear(e) for e in dims_only(amap)):
+            if any(dim in e.used_dims() and not _linear(e) for e in amap.results):
                 return False
     return True
 

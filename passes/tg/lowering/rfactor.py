@@ -13,6 +13,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from tessel.dialects import kernel
 from tessel.ir import dtypes
+from tessel.passes.kernel.loops.affine_analysis import axis_map
 
 
 def reads_row(term: SSAValue, at: AffineExpr, extent: int) -> bool:
@@ -66,13 +67,15 @@ def rfactor_width(
     if not width:
         return 0
     dim = len(spatial) + len(reduce) - 1
-    axes = set(op.body.block.args)
+    axes = op.body.block.args
     for inner in op.body.block.walk():
         if isinstance(inner, memref.LoadOp | affine.ApplyOp):
             return 0  # an index computed as a value
         if isinstance(inner, affine.LoadOp | kernel.LoadOp):
-            m = inner.map.data
-            if any(v not in axes for v in inner.operands[1 : 1 + m.num_dims]):
+            m = axis_map(
+                inner.map.data, inner.operands[1 : 1 + inner.map.data.num_dims + inner.map.data.num_symbols], axes
+            )
+            if m is None:
                 return 0  # a map over computed indices, not over the stage's axes
             if not _unit_stride_last(m.results, dim, m.num_dims):
                 return 0

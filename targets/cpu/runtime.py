@@ -90,6 +90,7 @@ class CpuExecutable:
         self.launches: list[Launch] = []
         self._outs: OutputPool | None = None  # run()'s output arrays
         self._ctypes: dict[str, object] = {}
+        self._dtypes: tuple[list[np.dtype], list[np.dtype]] | None = None
         main = self.funcs[entry]
         args = list(main.body.block.args)
         attrs: list[Mapping[str, Attribute]] = (
@@ -260,11 +261,14 @@ class CpuExecutable:
     # ------------------------------------------------------------------ running
 
     def port_dtypes(self) -> tuple[list[np.dtype], list[np.dtype]]:
-        def dt(at: Mapping[str, Attribute]) -> np.dtype:
-            et = at.get(ELEMENT_ATTR)
-            return dtypes.to_numpy(et) if isinstance(et, TypeAttribute) else np.dtype(np.float32)
+        if self._dtypes is None:  # (once: run() asks on every call)
 
-        return [dt(at) for _, at in self.inputs], [dt(at) for _, at in self.outputs]
+            def dt(at: Mapping[str, Attribute]) -> np.dtype:
+                et = at.get(ELEMENT_ATTR)
+                return dtypes.to_numpy(et) if isinstance(et, TypeAttribute) else np.dtype(np.float32)
+
+            self._dtypes = ([dt(at) for _, at in self.inputs], [dt(at) for _, at in self.outputs])
+        return self._dtypes
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The outputs, in arrays the caller owns (reused from an earlier run only once

@@ -103,6 +103,36 @@ def test_the_plan_times_the_launches_it_is_asked_to(dqn):
     executable.close()
 
 
+def test_each_run_reads_the_arrays_it_is_given(dqn):
+    """NativePlan.patch keeps a slot's address while the slot is given the same array
+    (runtime/native.py): a new array, a view, an array made where a freed one was, and
+    one written in place between runs must each be read where it is now."""
+    model, inputs = dqn
+    executable = _compile(model, 2)
+    reference = _compile(model, 1)
+    reference.native = None  # the Python executor reads every address on every launch
+    rng = np.random.default_rng(7)
+
+    def check(x: np.ndarray) -> None:
+        want = reference.run([x.copy()])[0]
+        assert np.array_equal(executable.run([x])[0], want)
+        outs = [np.empty_like(want)]
+        executable.run_into([x], outs)
+        assert np.array_equal(outs[0], want)
+
+    x = inputs[0].copy()
+    check(x)
+    x[...] = rng.standard_normal(x.shape)  # the same array, new values
+    check(x)
+    check(rng.standard_normal(x.shape).astype(np.float32))  # another array
+    wide = rng.standard_normal((2, *x.shape)).astype(np.float32)
+    check(wide[1])  # a view into another array's memory
+    for _ in range(3):  # arrays made and freed in turn, possibly at a freed one's address
+        check(rng.standard_normal(x.shape).astype(np.float32))
+    executable.close()
+    reference.close()
+
+
 def test_every_external_symbol_resolves_in_process(dqn):
     """MCJIT resolves a missing symbol to null and may leave the module's other
     relocations unapplied (a crash far from the cause), so the emitted IR may only declare

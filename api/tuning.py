@@ -73,17 +73,27 @@ class TuningReport:
         return sum(s.launches * s.tuned_ms for s in self.stages if s.default_ms and s.tuned_ms)
 
     def __str__(self) -> str:
-        rows = [f"{'stage':48s} {'launches':>8s} {'default ms':>11s} {'tuned ms':>9s} {'speedup':>8s} {'GFLOP/s':>8s}"]
+        from tessel.tune.tuner import time_text
+
+        # microseconds where every stage is under a millisecond (an MLP's are)
+        times = [t for s in self.stages for t in (s.default_ms, s.tuned_ms) if t is not None]
+        scale, unit = (1e3, "us") if times and max(times) < 1.0 else (1.0, "ms")
+        rows = [
+            f"{'stage':48s} {'launches':>8s} {'default ' + unit:>11s} {'tuned ' + unit:>9s} {'speedup':>8s} {'GFLOP/s':>8s}"
+        ]
         for s in self.stages:
             if s.tuned_ms is None:
                 rows.append(f"{s.stage[:48]:48s} {s.launches:8d}   not measured (raise trials or budget)")
                 continue
             d = s.default_ms if s.default_ms is not None else float("nan")
             x = s.speedup if s.speedup is not None else float("nan")
-            rows.append(f"{s.stage[:48]:48s} {s.launches:8d} {d:11.3f} {s.tuned_ms:9.3f} {x:7.2f}x {s.gflops:8.1f}")
+            rows.append(
+                f"{s.stage[:48]:48s} {s.launches:8d} {d * scale:11.3f} {s.tuned_ms * scale:9.3f} {x:7.2f}x {s.gflops:8.1f}"
+            )
         if self.tuned_ms:
             rows.append(
-                f"sum over launches: {self.default_ms:.3f} ms with default schedules, {self.tuned_ms:.3f} ms tuned "
+                f"sum over launches: {time_text(self.default_ms / 1e3)} with default schedules, "
+                f"{time_text(self.tuned_ms / 1e3)} tuned "
                 f"({self.default_ms / self.tuned_ms:.2f}x)"
             )
         if self.kept_default:
@@ -145,12 +155,14 @@ class _Bar:
         self.bar.set_description("tuning")
 
     def __call__(self, p: Progress) -> None:
+        from tessel.tune.tuner import time_text
+
         target = p.elapsed_s if self.by_time else p.trials
         if self.bar.total is not None:
             target = min(target, self.bar.total)
         self.bar.update(target - self.bar.n)
         failed = f", {p.failed} failed" if p.failed else ""
-        self.bar.set_postfix_str(f"{p.stage[:32]}: {p.gflops:.1f} GFLOP/s{failed}, stages {p.stages_s * 1e3:.3f} ms")
+        self.bar.set_postfix_str(f"{p.stage[:32]}: {p.gflops:.1f} GFLOP/s{failed}, stages {time_text(p.stages_s)}")
 
     def close(self) -> None:
         self.bar.close()

@@ -239,7 +239,7 @@ class Tuner:
         total = sum(s.task.weight * s.best_s for s in self.states if s.best_s)
         self.log(
             f"[{bar}] {done}{'/' + str(o.trials) if o.trials else ''} trials | {state.task.stage}: best {state.gflops:.1f} GFLOP/s"
-            f"{speedup}, {len(results)} measured{f', {failed} failed' if failed else ''} | stages so far {total * 1e3:.3f} ms{eta}"
+            f"{speedup}, {len(results)} measured{f', {failed} failed' if failed else ''} | stages so far {time_text(total)}{eta}"
         )
 
     def _entry(self, task: Task, op, r: Result) -> dict:
@@ -262,6 +262,15 @@ class Tuner:
             "idle": r.meta.get("idle"),
             "timing": r.meta.get("timing"),
         }
+
+
+def time_text(seconds: float) -> str:
+    """A run time in the unit that keeps three significant digits (a small model's stages
+    sum to microseconds, which '0.000 ms' hid)."""
+    for scale, unit in ((1.0, "s"), (1e-3, "ms")):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds * 1e6:.3g} us"
 
 
 def _duration(seconds: float) -> str:

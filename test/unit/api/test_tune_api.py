@@ -52,7 +52,22 @@ def test_progress_bar_is_tqdm() -> None:
     assert bar.bar.n == 6 and bar.bar.total == 10
     bar.bar.refresh()
     assert "6/10" in out.getvalue() and "123.4 GFLOP/s, 1 failed" in out.getvalue()
+    assert "stages 2 ms" in out.getvalue()
     bar.close()
+
+
+def test_the_report_keeps_small_times_readable() -> None:
+    """An MLP's stages take microseconds: the report shows them, not '0.000 ms'."""
+    from tessel.api.tuning import StageResult, TuningReport
+    from tessel.tune.tuner import time_text
+
+    assert [time_text(s) for s in (2.5, 0.0123, 0.00039, 4.2e-7)] == ["2.5 s", "12.3 ms", "390 us", "0.42 us"]
+    small = TuningReport([StageResult("k0_dense__s0", 1, 0.00039, 0.00033, 49.6)], "log.jsonl", 3)
+    text = str(small)
+    assert "default us" in text and "0.390     0.330" in text
+    assert "sum over launches: 0.39 us with default schedules, 0.33 us tuned (1.18x)" in text
+    large = str(TuningReport([StageResult("k0_conv__s0", 2, 1.5, 1.2, 90.0)], "log.jsonl", 3))
+    assert "default ms" in large and "sum over launches: 3 ms with default schedules, 2.4 ms tuned (1.25x)" in large
 
 
 @pytest.mark.parametrize(

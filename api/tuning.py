@@ -15,6 +15,7 @@ the log already holds. `tessel-tune` is the command-line layer over this functio
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -143,26 +144,44 @@ def kernel_module(
 
 
 class _Bar:
-    """A tqdm bar over trials (or seconds of budget) with the last round in its postfix."""
+    """A tqdm bar over trials (or whole seconds of budget, with the trials and their rate
+    in its postfix) and the last round's stage."""
 
     def __init__(self, trials: int | None, budget_s: float | None, start: int, enabled: bool, file: Any = None):
         from tqdm.auto import tqdm
 
         self.by_time = trials is None and budget_s is not None
-        total = trials if not self.by_time else budget_s
-        unit = "s" if self.by_time else "trial"
-        self.bar = tqdm(total=total, initial=0 if self.by_time else start, unit=unit, disable=not enabled, file=file)
+        self.start = start
+        if self.by_time:
+            assert budget_s is not None
+            # seconds as whole numbers (tqdm prints a float total's fractions: 350.0632.../600.0)
+            # and no rate (seconds per second)
+            self.bar = tqdm(
+                total=math.ceil(budget_s),
+                unit="s",
+                disable=not enabled,
+                file=file,
+                bar_format="{desc}{percentage:3.0f}%|{bar}| {n}/{total} s [{elapsed}<{remaining}{postfix}]",
+            )
+        else:
+            self.bar = tqdm(total=trials, initial=start, unit="trial", disable=not enabled, file=file)
         self.bar.set_description("tuning")
 
     def __call__(self, p: Progress) -> None:
         from tessel.tune.tuner import time_text
 
-        target = p.elapsed_s if self.by_time else p.trials
+        target = int(p.elapsed_s) if self.by_time else p.trials
         if self.bar.total is not None:
             target = min(target, self.bar.total)
         self.bar.update(target - self.bar.n)
         failed = f", {p.failed} failed" if p.failed else ""
-        self.bar.set_postfix_str(f"{p.stage[:32]}: {p.gflops:.1f} GFLOP/s{failed}, stages {time_text(p.stages_s)}")
+        done = ""
+        if self.by_time:
+            rate = (p.trials - self.start) / p.elapsed_s if p.elapsed_s > 0 else 0.0
+            done = f"{p.trials} trials, {rate:.2f}/s, "
+        self.bar.set_postfix_str(
+            f"{done}{p.stage[:32]}: {p.gflops:.1f} GFLOP/s{failed}, stages {time_text(p.stages_s)}"
+        )
 
     def close(self) -> None:
         self.bar.close()

@@ -56,6 +56,24 @@ def test_progress_bar_is_tqdm() -> None:
     bar.close()
 
 
+def test_a_budget_bar_counts_whole_seconds_and_shows_the_trials() -> None:
+    """A --budget bar's position is seconds: tqdm printed a float's every digit
+    ('350.06328473200847/600.0') and a rate of 1.00 s/s; the trials and their rate are what
+    a user reads."""
+    from tessel.api.tuning import _Bar
+    from tessel.tune.tuner import Progress
+
+    out = io.StringIO()
+    bar = _Bar(None, 600.0, 4, enabled=True, file=out)
+    bar(Progress(704, 350.0632847, "k13_conv2d_nchwc_relu__s1", 219.5, 8, 0, 0.00897))
+    bar.bar.refresh()
+    text = out.getvalue()
+    assert bar.bar.n == 350 and bar.bar.total == 600
+    assert "350/600 s" in text and "350.06" not in text and "s/s" not in text
+    assert "704 trials, 2.00/s, k13_conv2d_nchwc_relu__s1: 219.5 GFLOP/s, stages 8.97 ms" in text
+    bar.close()
+
+
 def test_the_report_keeps_small_times_readable() -> None:
     """An MLP's stages take microseconds: the report shows them, not '0.000 ms'."""
     from tessel.api.tuning import StageResult, TuningReport

@@ -45,10 +45,8 @@ class NativePlan:
             self.args.append(arr)
             extent = max(extent, 1)
             self.table[row, :4] = [fn, arr.ctypes.data, extent, max(1, -(-extent // (threads * 4)))]
-        # per patched slot, the array whose address it holds (a weak reference) and, where
-        # that array owns its memory, the array itself: see `patch`
+        # per patched slot, the array whose address it holds (a weak reference): see `patch`
         self._seen: list[weakref.ref[np.ndarray] | None] = [None] * len(self.patches)
-        self._held: list[np.ndarray | None] = [None] * len(self.patches)
         self._table_address = self.table.ctypes.data if len(launches) else 0
         proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32)
         self._run = proto(run_plan)
@@ -60,10 +58,10 @@ class NativePlan:
         Reading an array's address (`.ctypes.data`) costs about a microsecond, a tenth of a
         small model's run, and a loop usually passes the same arrays again (the output
         pool's, an input it feeds every time). A slot whose array is the one it saw last
-        keeps its address: numpy moves an array's memory only in `resize`, which refuses
-        views (the output pool's arrays) and arrays something else refers to, and an
-        array that owns its memory is held here until the slot sees another."""
-        seen, held = self._seen, self._held
+        (alive: a weak reference, which holds no memory) keeps its address. numpy moves an
+        array's memory only in `resize`, and refuses that for an array with a weak
+        reference, refcheck or not."""
+        seen = self._seen
         for k, (arr, j, kind, i) in enumerate(self.patches):
             a = (ins if kind == "in" else outs)[i]
             ref = seen[k]
@@ -71,7 +69,6 @@ class NativePlan:
                 continue
             arr[j] = a.ctypes.data
             seen[k] = weakref.ref(a)
-            held[k] = a if a.flags.owndata else None
 
     def run(self, first: int = 0, count: int | None = None) -> None:
         count = len(self.table) - first if count is None else count

@@ -124,6 +124,8 @@ def test_each_run_reads_the_arrays_it_is_given(dqn):
     check(x)
     x[...] = rng.standard_normal(x.shape)  # the same array, new values
     check(x)
+    with pytest.raises(ValueError):  # numpy will not move the memory of an array the plan saw
+        x.resize(2 * x.size, refcheck=False)
     check(rng.standard_normal(x.shape).astype(np.float32))  # another array
     wide = rng.standard_normal((2, *x.shape)).astype(np.float32)
     check(wide[1])  # a view into another array's memory

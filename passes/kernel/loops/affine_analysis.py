@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -21,13 +21,15 @@ from xdsl.ir.affine import (
 from tessel.dialects import kernel
 
 
-def axis_map(m: AffineMap, operands: Sequence[SSAValue], axes: Sequence[SSAValue]) -> AffineMap | None:
-    """The map of an index op whose operands (dims, then symbols) are `operands`, rewritten
-    over the stage's axes: dimension i is `axes[i]`. Built in memory, a load's map has every
-    axis as a dim in order; parsed from text, `%w[%n floordiv 16, %k, %n mod 16]` is a map
-    of symbols in order of use, (s0 floordiv 16, s1, s0 mod 16): read by axis number, the two
-    disagree (dense_packed once looked linear in n). None where an operand is not an axis."""
+def axis_map(load: Operation, m: AffineMap, axes: Sequence[SSAValue]) -> AffineMap | None:
+    """The index map `m` of `load` (an op whose memref comes first, then the map's dims and
+    symbols), rewritten over the stage's axes: dimension i is `axes[i]`. Built in memory, a
+    load's map has every axis as a dim in order; parsed from text, `%w[%n floordiv 16, %k,
+    %n mod 16]` is a map of symbols in order of use, (s0 floordiv 16, s1, s0 mod 16): read by
+    axis number, the two disagree (dense_packed once looked linear in n). None where an
+    operand is not an axis."""
     axes = list(axes)
+    operands = load.operands[1 : 1 + m.num_dims + m.num_symbols]
     if len(operands) != m.num_dims + m.num_symbols or any(v not in axes for v in operands):
         return None
     at = [AffineExpr.dimension(axes.index(v)) for v in operands]

@@ -261,7 +261,7 @@ def _shifts_freely(op: kernel.ComputeOp, dim: int) -> bool:
                 if inner.name == "memref.load" or inner.name == "affine.apply":
                     return False  # an index computed as a value
                 continue
-            amap = axis_map(m.data, inner.operands[1 : 1 + m.data.num_dims + m.data.num_symbols], block.args)
+            amap = axis_map(inner, m.data, block.args)
             if amap is None:
                 return False
             if any(dim in e.used_dims() and not _linear(e) for e in amap.results):

@@ -72,9 +72,7 @@ def rfactor_width(
         if isinstance(inner, memref.LoadOp | affine.ApplyOp):
             return 0  # an index computed as a value
         if isinstance(inner, affine.LoadOp | kernel.LoadOp):
-            m = axis_map(
-                inner.map.data, inner.operands[1 : 1 + inner.map.data.num_dims + inner.map.data.num_symbols], axes
-            )
+            m = axis_map(inner, inner.map.data, axes)
             if m is None:
                 return 0  # a map over computed indices, not over the stage's axes
             if not _unit_stride_last(m.results, dim, m.num_dims):
